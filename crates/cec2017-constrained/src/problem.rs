@@ -1,0 +1,329 @@
+//! One problem of the suite in one dimension, implementing
+//! [`ConstrainedProblem`].
+
+use crate::catalog::{problem_spec, ProblemSpec, MAX_DIM};
+use crate::error::CecError;
+use crate::functions::{self, Coordinates};
+use crate::instance::{InstanceData, InstanceSource};
+use constraint_handling::problem::{check_batch_shapes, ConstrainedProblem, ProblemError};
+use constraint_handling::violation::{self, ConstraintCounts, DEFAULT_EQUALITY_MARGIN};
+use ndarray::linalg::general_mat_mul;
+use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder};
+use std::cell::RefCell;
+use std::sync::Arc;
+
+/// The largest number of constraints of any problem (C06: six equalities).
+const MAX_CONSTRAINTS: usize = 6;
+
+/// Problem `k` of the CEC2017 constrained suite in dimension `N`.
+///
+/// Cloning is cheap (the instance data is shared).
+///
+/// ```
+/// use cec2017_constrained::{Cec2017Problem, InstanceSource};
+/// use constraint_handling::ConstrainedProblem;
+///
+/// let p = Cec2017Problem::new(1, 10, &InstanceSource::synthetic(1)).unwrap();
+/// assert_eq!((p.num_inequalities(), p.num_equalities()), (1, 0));
+/// let e = p.evaluate_full(&p.shift().to_vec()).unwrap();
+/// assert_eq!(e.objective, 0.0);          // P(0) = 0 at the shift vector
+/// assert_eq!(e.inequalities, vec![-90000.0]); // 10 · (−5000 − 4000)
+/// assert!(e.is_feasible());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Cec2017Problem {
+    spec: &'static ProblemSpec,
+    dim: usize,
+    data: Arc<InstanceData>,
+    lower: Vec<f64>,
+    upper: Vec<f64>,
+    delta: f64,
+}
+
+/// A full evaluation: objective, constraints, mean violation and CEC counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// `f(x)`.
+    pub objective: f64,
+    /// `g(x)` (`l_k` values).
+    pub inequalities: Vec<f64>,
+    /// `h(x)` (`m_k` values).
+    pub equalities: Vec<f64>,
+    /// `ν̄(x)` with the problem's equality margin.
+    pub mean_violation: f64,
+    /// The CEC counts `c = (c1, c2, c3)`.
+    pub counts: ConstraintCounts,
+}
+
+impl Evaluation {
+    /// Whether `ν̄ = 0`.
+    #[must_use]
+    pub fn is_feasible(&self) -> bool {
+        self.mean_violation == 0.0
+    }
+}
+
+/// Scratch matrices of the batch evaluation, one set per thread, grown on demand.
+#[derive(Default)]
+struct BatchScratch {
+    y: Vec<f64>,
+    z: Vec<f64>,
+    z2: Vec<f64>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<BatchScratch> = RefCell::new(BatchScratch::default());
+}
+
+impl Cec2017Problem {
+    /// Problem `id ∈ 1..=28` in dimension `dim`, with data loaded from `source`.
+    ///
+    /// # Errors
+    /// [`CecError::UnknownProblem`], [`CecError::UnsupportedDimension`], or the
+    /// errors of reading the data files.
+    pub fn new(id: usize, dim: usize, source: &InstanceSource) -> Result<Self, CecError> {
+        let spec = problem_spec(id).ok_or(CecError::UnknownProblem(id))?;
+        let data = source.load(spec, dim)?;
+        Self::from_data(id, dim, Arc::new(data))
+    }
+
+    /// Problem `id` in dimension `dim` with the given instance data (checked for shape).
+    ///
+    /// # Errors
+    /// [`CecError::UnknownProblem`] or [`CecError::UnsupportedDimension`].
+    pub fn from_data(id: usize, dim: usize, data: Arc<InstanceData>) -> Result<Self, CecError> {
+        let spec = problem_spec(id).ok_or(CecError::UnknownProblem(id))?;
+        crate::instance::check_dimension(spec, dim)?;
+        let needed = match spec.transform {
+            crate::Transform::None => 0,
+            crate::Transform::Single => 1,
+            crate::Transform::Double => 2,
+        };
+        let shape_ok = data.shift.len() == dim
+            && data.matrices.len() == needed
+            && data.matrices.iter().all(|m| m.dim() == (dim, dim));
+        if !shape_ok {
+            return Err(CecError::UnsupportedDimension {
+                id,
+                dim,
+                reason: format!(
+                    "instance data has a shift of length {} and {} matrices of shapes {:?}; need length {dim} and {needed} matrices {dim}×{dim}",
+                    data.shift.len(),
+                    data.matrices.len(),
+                    data.matrices.iter().map(|m| m.dim()).collect::<Vec<_>>()
+                ),
+            });
+        }
+        Ok(Self {
+            spec,
+            dim,
+            data,
+            lower: vec![-spec.bound; dim],
+            upper: vec![spec.bound; dim],
+            delta: DEFAULT_EQUALITY_MARGIN,
+        })
+    }
+
+    /// The same problem with equality margin `δ` (default `1e-4`) for
+    /// [`Cec2017Problem::mean_violation`] and [`Cec2017Problem::evaluate_full`].
+    ///
+    /// # Errors
+    /// [`CecError::InvalidMargin`] unless `δ` is finite and non-negative.
+    pub fn with_equality_margin(mut self, delta: f64) -> Result<Self, CecError> {
+        if !(delta.is_finite() && delta >= 0.0) {
+            return Err(CecError::InvalidMargin(delta));
+        }
+        self.delta = delta;
+        Ok(self)
+    }
+
+    /// The problem number `k`.
+    #[must_use]
+    pub fn id(&self) -> usize {
+        self.spec.id
+    }
+
+    /// The static description (bounds, counts, transformation).
+    #[must_use]
+    pub fn spec(&self) -> &'static ProblemSpec {
+        self.spec
+    }
+
+    /// The equality margin `δ`.
+    #[must_use]
+    pub fn equality_margin(&self) -> f64 {
+        self.delta
+    }
+
+    /// The shift vector `o` (length `N`).
+    #[must_use]
+    pub fn shift(&self) -> &[f64] {
+        &self.data.shift
+    }
+
+    /// The instance data.
+    #[must_use]
+    pub fn data(&self) -> &Arc<InstanceData> {
+        &self.data
+    }
+
+    /// `ν̄` of a constraint vector `C = (g, h)` with this problem's margin `δ`.
+    #[must_use]
+    pub fn mean_violation(&self, constraints: &[f64]) -> f64 {
+        let (g, h) = constraints.split_at(self.spec.inequalities.min(constraints.len()));
+        violation::mean_violation(g, h, self.delta)
+    }
+
+    /// The CEC counts of a constraint vector `C = (g, h)`.
+    #[must_use]
+    pub fn constraint_counts(&self, constraints: &[f64]) -> ConstraintCounts {
+        let (g, h) = constraints.split_at(self.spec.inequalities.min(constraints.len()));
+        ConstraintCounts::from_constraints(g, h)
+    }
+
+    /// Evaluates `x` and returns everything CEC tables report.
+    ///
+    /// # Errors
+    /// [`CecError::Problem`] if `x` has the wrong length.
+    pub fn evaluate_full(&self, x: &[f64]) -> Result<Evaluation, CecError> {
+        let mut c = vec![0.0; self.num_constraints()];
+        let objective = self.evaluate(x, &mut c)?;
+        let equalities = c.split_off(self.spec.inequalities);
+        let counts = ConstraintCounts::from_constraints(&c, &equalities);
+        let mean_violation = violation::mean_violation(&c, &equalities, self.delta);
+        Ok(Evaluation {
+            objective,
+            inequalities: c,
+            equalities,
+            mean_violation,
+            counts,
+        })
+    }
+
+    /// Evaluates the definition on prepared coordinates; `c` has `l + m` entries.
+    fn evaluate_coordinates(&self, coords: &Coordinates<'_>, c: &mut [f64]) -> f64 {
+        functions::evaluate(self.spec.id, coords, c)
+    }
+}
+
+/// `out = M v` with left-to-right row sums (row `i` of `M` is row `i` of the file).
+fn mat_vec(m: &ndarray::Array2<f64>, v: &[f64], out: &mut [f64]) {
+    for (o, row) in out.iter_mut().zip(m.rows()) {
+        let mut s = 0.0;
+        for (a, b) in row.iter().zip(v) {
+            s += a * b;
+        }
+        *o = s;
+    }
+}
+
+impl ConstrainedProblem for Cec2017Problem {
+    fn dim(&self) -> usize {
+        self.dim
+    }
+
+    fn num_inequalities(&self) -> usize {
+        self.spec.inequalities
+    }
+
+    fn num_equalities(&self) -> usize {
+        self.spec.equalities
+    }
+
+    fn lower_bounds(&self) -> &[f64] {
+        &self.lower
+    }
+
+    fn upper_bounds(&self) -> &[f64] {
+        &self.upper
+    }
+
+    /// Evaluates one point. A NaN component yields NaN values (no panic).
+    fn evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
+        self.check_buffers(x, constraints)?;
+        let n = self.dim;
+        let mut y = [0.0; MAX_DIM];
+        let mut z = [0.0; MAX_DIM];
+        let mut z2 = [0.0; MAX_DIM];
+        for ((yi, xi), oi) in y.iter_mut().zip(x).zip(&self.data.shift) {
+            *yi = xi - oi;
+        }
+        if let Some(m) = self.data.matrices.first() {
+            mat_vec(m, &y[..n], &mut z[..n]);
+        }
+        if let Some(m) = self.data.matrices.get(1) {
+            mat_vec(m, &y[..n], &mut z2[..n]);
+        }
+        let coords = Coordinates {
+            y: &y[..n],
+            z: &z[..n],
+            z2: &z2[..n],
+        };
+        Ok(self.evaluate_coordinates(&coords, constraints))
+    }
+
+    /// Evaluates a population (`N × n`, one point per column): `Y = X − o 1ᵀ` and, for
+    /// transformed problems, `Z = M Y` as one matrix product (BLAS), then the
+    /// definitions column by column. Uses per-thread scratch space that grows once.
+    ///
+    /// The transformed coordinates come from a BLAS product whose summation order
+    /// differs from [`ConstrainedProblem::evaluate`]'s left-to-right sums, so the two
+    /// may differ in the last bits for problems 2, 5 and 21–28.
+    fn evaluate_batch(
+        &self,
+        points: ArrayView2<'_, f64>,
+        mut objectives: ArrayViewMut1<'_, f64>,
+        mut constraints: ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        check_batch_shapes(self, &points, &objectives, &constraints)?;
+        let (n, count) = points.dim();
+        let k = self.num_constraints();
+        SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            let BatchScratch { y, z, z2 } = &mut *scratch;
+            let len = n * count;
+            for buf in [&mut *y, &mut *z, &mut *z2] {
+                if buf.len() < len {
+                    buf.resize(len, 0.0);
+                }
+            }
+            for (j, xcol) in points.columns().into_iter().enumerate() {
+                let ycol = &mut y[j * n..(j + 1) * n];
+                for ((yi, xi), oi) in ycol.iter_mut().zip(xcol).zip(&self.data.shift) {
+                    *yi = xi - oi;
+                }
+            }
+            let y: &[f64] = &y[..len];
+            // Invariant: every buffer has at least n·count entries.
+            let ym =
+                ArrayView2::from_shape((n, count).f(), y).expect("scratch has n·count entries");
+            let transformed = |m: &ndarray::Array2<f64>, out: &mut [f64]| {
+                let mut zm = ArrayViewMut2::from_shape((n, count).f(), &mut out[..len])
+                    .expect("scratch has n·count entries");
+                general_mat_mul(1.0, m, &ym, 0.0, &mut zm);
+            };
+            if let Some(m) = self.data.matrices.first() {
+                transformed(m, z);
+            }
+            if let Some(m) = self.data.matrices.get(1) {
+                transformed(m, z2);
+            }
+            let mut c = [0.0; MAX_CONSTRAINTS];
+            for j in 0..count {
+                let col = j * n..(j + 1) * n;
+                let coords = Coordinates {
+                    y: &y[col.clone()],
+                    z: &z[col.clone()],
+                    z2: &z2[col],
+                };
+                objectives[j] = self.evaluate_coordinates(&coords, &mut c[..k]);
+                constraints
+                    .column_mut(j)
+                    .iter_mut()
+                    .zip(&c[..k])
+                    .for_each(|(d, s)| *d = *s);
+            }
+        });
+        Ok(())
+    }
+}

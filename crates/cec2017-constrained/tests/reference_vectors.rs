@@ -1,0 +1,155 @@
+//! Every case of the reference vectors (`CEC2017_VECTORS`, default
+//! `../shared/fixtures/vectors/cec2017_reference.jsonl`) evaluated with the instance data
+//! of `CEC2017_DATA_DIR` (default `../shared/cec2017/text`): f, g and h must agree with
+//! `|a − b| ≤ 1e-9 · max(1, |a|)`, by single-point and by batch evaluation.
+
+use cec2017_constrained::{Cec2017Problem, InstanceSource, Suite};
+use constraint_handling::ConstrainedProblem;
+use ndarray::{Array1, Array2, ShapeBuilder};
+use serde::Deserialize;
+use std::path::PathBuf;
+
+#[derive(Deserialize)]
+struct Case {
+    problem: usize,
+    dim: usize,
+    x: Vec<f64>,
+    f: f64,
+    g: Vec<f64>,
+    h: Vec<f64>,
+}
+
+fn shared(var: &str, default: &str) -> PathBuf {
+    std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared")
+            .join(default)
+    })
+}
+
+fn close(expected: f64, actual: f64) -> bool {
+    (expected - actual).abs() <= 1e-9 * expected.abs().max(1.0)
+}
+
+fn load_cases() -> Vec<Case> {
+    let path = shared(
+        "CEC2017_VECTORS",
+        "fixtures/vectors/cec2017_reference.jsonl",
+    );
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read reference vectors {}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| {
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), i + 1))
+        })
+        .collect()
+}
+
+/// Compares one evaluation with the case; returns a description of each mismatch.
+fn mismatches(case: &Case, problem: &Cec2017Problem, f: f64, c: &[f64]) -> Vec<String> {
+    let l = problem.num_inequalities();
+    let m = problem.num_equalities();
+    let mut out = Vec::new();
+    let tag = format!("C{:02} D{} x[0]={}", case.problem, case.dim, case.x[0]);
+    if !close(case.f, f) {
+        out.push(format!("{tag}: f expected {} got {f}", case.f));
+    }
+    // A problem without inequalities (equalities) reports the placeholder [0].
+    let expect = |name: &str, exp: &[f64], got: &[f64], count: usize, out: &mut Vec<String>| {
+        if count == 0 {
+            if exp != [0.0] {
+                out.push(format!(
+                    "{tag}: {name} placeholder expected [0], fixture has {exp:?}"
+                ));
+            }
+            return;
+        }
+        if exp.len() != count {
+            out.push(format!(
+                "{tag}: {name} has {} values, problem has {count}",
+                exp.len()
+            ));
+            return;
+        }
+        for (i, (e, a)) in exp.iter().zip(got).enumerate() {
+            if !close(*e, *a) {
+                out.push(format!("{tag}: {name}[{i}] expected {e} got {a}"));
+            }
+        }
+    };
+    expect("g", &case.g, &c[..l], l, &mut out);
+    expect("h", &case.h, &c[l..l + m], m, &mut out);
+    out
+}
+
+fn check_all(suite: &Suite, label: &str) -> usize {
+    let cases = load_cases();
+    assert!(!cases.is_empty(), "no reference vectors found");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let problem = suite
+            .problem(case.problem, case.dim)
+            .unwrap_or_else(|e| panic!("C{:02} D{}: {e}", case.problem, case.dim));
+        let mut c = vec![0.0; problem.num_constraints()];
+        let f = problem.evaluate(&case.x, &mut c).expect("evaluation");
+        failures.extend(mismatches(case, &problem, f, &c));
+
+        // The batch path: the point as the middle column of a three-column population.
+        let n = case.dim;
+        let mut points = Array2::zeros((n, 3).f());
+        for j in 0..3 {
+            points.column_mut(j).assign(&Array1::from(case.x.clone()));
+        }
+        let mut fb = Array1::zeros(3);
+        let mut cb = Array2::zeros((problem.num_constraints(), 3).f());
+        problem
+            .evaluate_batch(points.view(), fb.view_mut(), cb.view_mut())
+            .expect("batch evaluation");
+        let col: Vec<f64> = cb.column(1).to_vec();
+        failures.extend(
+            mismatches(case, &problem, fb[1], &col)
+                .into_iter()
+                .map(|m| format!("batch: {m}")),
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "{label}: {} mismatches, first ones:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    cases.len()
+}
+
+#[test]
+fn reference_vectors_text_data() {
+    let dir = shared("CEC2017_DATA_DIR", "cec2017/text");
+    let suite = Suite::official(&dir).expect("instance data directory");
+    let n = check_all(&suite, "text data");
+    println!("checked {n} vectors");
+}
+
+#[cfg(feature = "matlab")]
+#[test]
+fn matlab_data_equals_text_data() {
+    let text = Suite::official(shared("CEC2017_DATA_DIR", "cec2017/text")).unwrap();
+    let mat_dir = shared("CEC2017_MATLAB_DIR", "cec2017/matlab");
+    let mat = Suite::new(InstanceSource::matlab(&mat_dir).unwrap());
+    let mut compared = 0;
+    for id in 1..=28 {
+        for dim in [10, 30, 50, 100] {
+            let a = text.problem(id, dim).unwrap();
+            let b = mat.problem(id, dim).unwrap();
+            assert_eq!(a.data(), b.data(), "C{id:02} D{dim}");
+            compared += 1;
+        }
+    }
+    println!("compared {compared} instances of the MATLAB and text data");
+}

@@ -1,0 +1,63 @@
+//! Constraint-handling techniques for population-based optimizers.
+//!
+//! The techniques whose contribution Hellwig & Beyer measure in "Analyzing Design
+//! Principles for Competitive Evolution Strategies in Constrained Search Spaces",
+//! generic over any problem implementing [`ConstrainedProblem`]:
+//!
+//! | module | what | REFERENCE.md |
+//! |---|---|---|
+//! | [`problem`] | the constrained-problem trait `min f(x)` s.t. `g(x) ≤ 0`, `h(x) = 0`, `lb ≤ x ≤ ub` | §1 |
+//! | [`violation`] | violation `ν`, mean violation `ν̄` with the equality margin `δ`, CEC counts `c` | §1 |
+//! | [`reflection`] | box reflection (`keep_range`) | §2 |
+//! | [`ordering`] | ε-level, lexicographic and reference lexicographic orders; stable rankings | §3 |
+//! | [`epsilon`] | the ε-level threshold schedule | §5 (init 2–3, step 12) |
+//! | [`repair`] | Jacobian-based (gradient) repair | §4 |
+//! | [`pinv`] | pseudo-inverse with an absolute cutoff in a reusable workspace | §4 |
+//!
+//! Nothing here depends on a benchmark suite or on a particular strategy.
+//!
+//! # Example
+//!
+//! Rank a small population with the ε-level order and reflect a point into its box:
+//!
+//! ```
+//! use constraint_handling::ordering::{rank, EpsilonLevel};
+//! use constraint_handling::reflection::keep_range;
+//! use constraint_handling::violation::mean_violation;
+//!
+//! let v = [mean_violation(&[0.3], &[], 1e-4), 0.0, mean_violation(&[2.0], &[], 1e-4)];
+//! let f = [1.0, 5.0, -3.0];
+//! assert_eq!(rank(&EpsilonLevel::new(0.5), &f, &v).unwrap(), vec![0, 1, 2]);
+//! assert_eq!(rank(&EpsilonLevel::LEXICOGRAPHIC, &f, &v).unwrap(), vec![1, 0, 2]);
+//!
+//! let mut y = [12.0, -1.0];
+//! assert!(keep_range(&mut y, &[-10.0, -10.0], &[10.0, 10.0]).unwrap());
+//! assert_eq!(y, [8.0, -1.0]);
+//! ```
+//!
+//! # BLAS/LAPACK backend
+//!
+//! The default feature `openblas-system` links the system OpenBLAS
+//! (`apt-get install libopenblas-dev`). Disable default features to select another
+//! backend of `ndarray-linalg` in your own crate.
+#![warn(missing_docs)]
+
+#[cfg(feature = "openblas-system")]
+extern crate blas_src as _;
+#[cfg(feature = "openblas-system")]
+extern crate openblas_src as _;
+
+pub mod epsilon;
+pub mod ordering;
+pub mod pinv;
+pub mod problem;
+pub mod reflection;
+pub mod repair;
+pub mod violation;
+
+pub use epsilon::{EpsilonLevelParams, EpsilonLevelSchedule, EpsilonSchedule, Lexicographic};
+pub use ordering::{CandidateOrder, EpsilonLevel, Fitness, ReferenceLexicographic};
+pub use problem::{ConstrainedProblem, ProblemError};
+pub use reflection::keep_range;
+pub use repair::{GradientRepair, RepairParams};
+pub use violation::{mean_violation, ConstraintCounts, DEFAULT_EQUALITY_MARGIN};

@@ -1,0 +1,219 @@
+//! The Moore–Penrose pseudo-inverse with an absolute singular-value cutoff, computed
+//! in a reusable workspace (no allocation after construction).
+//!
+//! With the singular value decomposition `A = U diag(s) Vᵀ` (LAPACK `gesvd`, as the
+//! reference) and the cutoff `τ`,
+//!
+//! ```text
+//! A⁺ = Σ_{k : s_k > τ} v_k (1/s_k) u_kᵀ
+//! ```
+//!
+//! Singular values `≤ τ` are discarded (REFERENCE.md §4: `τ = 1e-12`, absolute).
+
+use lax::layout::MatrixLayout;
+use lax::svd::{SvdWork, SvdWorkImpl};
+use ndarray::linalg::general_mat_mul;
+use ndarray::{s, Array2, ArrayView2, ShapeBuilder};
+
+/// The default absolute singular-value cutoff of the reference, `1e-12`.
+pub const DEFAULT_PINV_TOLERANCE: f64 = 1e-12;
+
+/// Why a pseudo-inverse could not be computed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PinvError {
+    /// The matrix does not have the workspace's shape.
+    #[error("pseudo-inverse workspace is for {expected:?} matrices, got {found:?}")]
+    Shape {
+        /// The workspace's `(rows, cols)`.
+        expected: (usize, usize),
+        /// The matrix's `(rows, cols)`.
+        found: (usize, usize),
+    },
+    /// The matrix has a NaN or infinite entry (LAPACK's SVD is not defined there).
+    #[error("matrix has a non-finite entry")]
+    NonFinite,
+    /// LAPACK reported a failure (e.g. the SVD did not converge).
+    #[error("LAPACK: {0}")]
+    Lapack(String),
+}
+
+/// A workspace computing pseudo-inverses of `rows × cols` matrices.
+///
+/// ```
+/// use constraint_handling::pinv::PseudoInverse;
+/// use ndarray::array;
+/// let mut ws = PseudoInverse::new(2, 3, 1e-12).unwrap();
+/// let a = array![[1.0, 0.0, 0.0], [0.0, 2.0, 0.0]];
+/// let p = ws.compute(a.view()).unwrap();
+/// let expected = array![[1.0, 0.0], [0.0, 0.5], [0.0, 0.0]];
+/// assert!(p.iter().zip(expected.iter()).all(|(x, y)| (x - y).abs() < 1e-15));
+/// ```
+pub struct PseudoInverse {
+    rows: usize,
+    cols: usize,
+    tolerance: f64,
+    work: SvdWork<f64>,
+    /// Column-major copy of the input (`gesvd` overwrites it).
+    a: Vec<f64>,
+    /// `U_r diag(1/s_r)`, `rows × min(rows, cols)`, column-major.
+    scaled_u: Array2<f64>,
+    /// The result, `cols × rows`.
+    pinv: Array2<f64>,
+    rank: usize,
+}
+
+impl std::fmt::Debug for PseudoInverse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PseudoInverse")
+            .field("rows", &self.rows)
+            .field("cols", &self.cols)
+            .field("tolerance", &self.tolerance)
+            .field("rank", &self.rank)
+            .finish()
+    }
+}
+
+fn to_i32(n: usize) -> Result<i32, PinvError> {
+    i32::try_from(n).map_err(|_| PinvError::Lapack(format!("dimension {n} exceeds LAPACK's range")))
+}
+
+impl PseudoInverse {
+    /// A workspace for `rows × cols` matrices with the absolute cutoff `tolerance`.
+    ///
+    /// # Errors
+    /// [`PinvError::Lapack`] if LAPACK's workspace query fails.
+    pub fn new(rows: usize, cols: usize, tolerance: f64) -> Result<Self, PinvError> {
+        let layout = MatrixLayout::F {
+            col: to_i32(cols)?,
+            lda: to_i32(rows)?,
+        };
+        let work = SvdWork::<f64>::new(layout, true, true)
+            .map_err(|e| PinvError::Lapack(e.to_string()))?;
+        let k = rows.min(cols);
+        Ok(Self {
+            rows,
+            cols,
+            tolerance,
+            work,
+            a: vec![0.0; rows * cols],
+            scaled_u: Array2::zeros((rows, k).f()),
+            pinv: Array2::zeros((cols, rows)),
+            rank: 0,
+        })
+    }
+
+    /// The `(rows, cols)` this workspace accepts.
+    #[must_use]
+    pub fn shape(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    /// The number of singular values kept by the last [`PseudoInverse::compute`].
+    #[must_use]
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    /// Computes `A⁺` (`cols × rows`); the view borrows the workspace.
+    ///
+    /// # Errors
+    /// [`PinvError::Shape`], [`PinvError::NonFinite`] or [`PinvError::Lapack`].
+    pub fn compute(&mut self, a: ArrayView2<'_, f64>) -> Result<ArrayView2<'_, f64>, PinvError> {
+        if a.dim() != (self.rows, self.cols) {
+            return Err(PinvError::Shape {
+                expected: (self.rows, self.cols),
+                found: a.dim(),
+            });
+        }
+        if a.iter().any(|x| !x.is_finite()) {
+            return Err(PinvError::NonFinite);
+        }
+        let (m, n) = (self.rows, self.cols);
+        if m == 0 || n == 0 {
+            self.rank = 0;
+            return Ok(self.pinv.view());
+        }
+        for (j, col) in a.columns().into_iter().enumerate() {
+            for (i, &x) in col.iter().enumerate() {
+                self.a[j * m + i] = x;
+            }
+        }
+        let svd = self
+            .work
+            .calc(&mut self.a)
+            .map_err(|e| PinvError::Lapack(e.to_string()))?;
+        let (u, vt) = match (svd.u, svd.vt) {
+            (Some(u), Some(vt)) => (u, vt),
+            _ => return Err(PinvError::Lapack("SVD returned no singular vectors".into())),
+        };
+        let rank = svd.s.iter().take_while(|&&s| s > self.tolerance).count();
+        let u =
+            ArrayView2::from_shape((m, m).f(), u).map_err(|e| PinvError::Lapack(e.to_string()))?;
+        let vt =
+            ArrayView2::from_shape((n, n).f(), vt).map_err(|e| PinvError::Lapack(e.to_string()))?;
+        for k in 0..rank {
+            let inv = 1.0 / svd.s[k];
+            self.scaled_u
+                .column_mut(k)
+                .iter_mut()
+                .zip(u.column(k))
+                .for_each(|(d, &x)| *d = x * inv);
+        }
+        self.rank = rank;
+        if rank == 0 {
+            self.pinv.fill(0.0);
+        } else {
+            // A⁺ = V_r · (U_r diag(1/s_r))ᵀ with V_r = (rows 0..r of Vᵀ)ᵀ.
+            general_mat_mul(
+                1.0,
+                &vt.slice(s![0..rank, ..]).t(),
+                &self.scaled_u.slice(s![.., 0..rank]).t(),
+                0.0,
+                &mut self.pinv,
+            );
+        }
+        Ok(self.pinv.view())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn inverse_of_a_regular_matrix() {
+        let a = array![[2.0, 1.0], [1.0, 3.0]];
+        let mut ws = PseudoInverse::new(2, 2, 1e-12).unwrap();
+        let p = ws.compute(a.view()).unwrap().to_owned();
+        let prod = a.dot(&p);
+        for ((i, j), &x) in prod.indexed_iter() {
+            let e = if i == j { 1.0 } else { 0.0 };
+            assert!((x - e).abs() < 1e-14, "{prod}");
+        }
+        assert_eq!(ws.rank(), 2);
+    }
+
+    #[test]
+    fn singular_values_at_the_cutoff_are_dropped() {
+        let a = array![[1.0, 0.0], [0.0, 1e-12]];
+        let mut ws = PseudoInverse::new(2, 2, 1e-12).unwrap();
+        let p = ws.compute(a.view()).unwrap().to_owned();
+        assert_eq!(ws.rank(), 1);
+        assert!((p[[0, 0]] - 1.0).abs() < 1e-15 && p[[1, 1]] == 0.0);
+        // a zero matrix has the zero pseudo-inverse
+        let z = Array2::<f64>::zeros((2, 2));
+        assert!(ws.compute(z.view()).unwrap().iter().all(|&x| x == 0.0));
+    }
+
+    #[test]
+    fn wide_and_tall_shapes_and_errors() {
+        let a = array![[1.0, 1.0, 0.0]];
+        let mut ws = PseudoInverse::new(1, 3, 1e-12).unwrap();
+        let p = ws.compute(a.view()).unwrap().to_owned();
+        assert!((p[[0, 0]] - 0.5).abs() < 1e-15 && (p[[1, 0]] - 0.5).abs() < 1e-15);
+        assert!(matches!(ws.compute(a.t()), Err(PinvError::Shape { .. })));
+        let bad = array![[f64::NAN, 1.0, 0.0]];
+        assert_eq!(ws.compute(bad.view()).unwrap_err(), PinvError::NonFinite);
+    }
+}

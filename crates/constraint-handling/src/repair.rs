@@ -1,0 +1,292 @@
+//! Jacobian-based (gradient) repair (REFERENCE.md §4).
+//!
+//! Given `x` with known constraint vector `C(x) = (g_1..g_l, h_1..h_m)`:
+//!
+//! 1. forward differences with step `η`: `J[:, i] = (C(x + η e_i) − C(x)) / η`
+//!    (`N` evaluations; the probes are not reflected into the box; rows of satisfied
+//!    inequalities stay in `J`);
+//! 2. `ΔC = (max(0, g_1), …, max(0, g_l), h_1, …, h_m)` (equalities keep their sign);
+//! 3. `Δx = −J⁺ ΔC` with the pseudo-inverse discarding singular values `≤ τ`
+//!    ([`crate::pinv`]); if `J` or `ΔC` has a NaN or infinite entry, or the SVD fails,
+//!    `Δx = 0`;
+//! 4. the repaired point is `x + Δx`.
+//!
+//! One repair step is charged `N + 1` evaluations ([`GradientRepair::cost`]): the `N`
+//! probes made here plus the evaluation of the repaired point, which the caller makes
+//! after reflecting it into the box.
+//!
+//! A problem without constraints has nothing to repair: the step returns `x` unchanged
+//! without evaluating anything.
+
+use crate::pinv::{PinvError, PseudoInverse, DEFAULT_PINV_TOLERANCE};
+use crate::problem::{ConstrainedProblem, ProblemError};
+use ndarray::{Array1, Array2, ShapeBuilder};
+use serde::{Deserialize, Serialize};
+
+/// Parameters of the gradient repair.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RepairParams {
+    /// The forward-difference step `η` (1e-4).
+    pub eta: f64,
+    /// The absolute singular-value cutoff `τ` of the pseudo-inverse (1e-12).
+    pub pinv_tolerance: f64,
+}
+
+impl Default for RepairParams {
+    fn default() -> Self {
+        Self {
+            eta: 1e-4,
+            pinv_tolerance: DEFAULT_PINV_TOLERANCE,
+        }
+    }
+}
+
+/// How a repair step ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RepairStatus {
+    /// `Δx = −J⁺ ΔC` was applied.
+    Applied,
+    /// `J` or `ΔC` had a NaN or infinite entry: `Δx = 0`.
+    NonFinite,
+    /// The singular value decomposition failed: `Δx = 0`.
+    DecompositionFailed,
+    /// The problem has no constraints: `Δx = 0`, no evaluations.
+    NoConstraints,
+}
+
+/// The result of one repair step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RepairOutcome {
+    /// Problem evaluations made by the step itself (the `N` probes).
+    pub evaluations: usize,
+    /// How the step ended.
+    pub status: RepairStatus,
+}
+
+/// Errors of the repair.
+#[derive(Debug, thiserror::Error)]
+pub enum RepairError {
+    /// `η` or `τ` is not a finite positive (`τ`: non-negative) number.
+    #[error("invalid repair parameter: {0}")]
+    InvalidParameter(String),
+    /// An evaluation or a buffer length failed.
+    #[error(transparent)]
+    Problem(#[from] ProblemError),
+    /// LAPACK's workspace could not be set up.
+    #[error("repair workspace: {0}")]
+    Workspace(#[from] PinvError),
+}
+
+struct Workspace {
+    dim: usize,
+    constraints: usize,
+    probes: Array2<f64>,
+    probe_objectives: Array1<f64>,
+    probe_constraints: Array2<f64>,
+    jacobian: Array2<f64>,
+    delta_c: Vec<f64>,
+    pinv: PseudoInverse,
+}
+
+impl Workspace {
+    fn new(dim: usize, constraints: usize, tolerance: f64) -> Result<Self, PinvError> {
+        Ok(Self {
+            dim,
+            constraints,
+            probes: Array2::zeros((dim, dim).f()),
+            probe_objectives: Array1::zeros(dim),
+            probe_constraints: Array2::zeros((constraints, dim).f()),
+            jacobian: Array2::zeros((constraints, dim)),
+            delta_c: vec![0.0; constraints],
+            pinv: PseudoInverse::new(constraints, dim, tolerance)?,
+        })
+    }
+}
+
+/// The Jacobian-based repair operator with its reusable workspace.
+///
+/// ```
+/// use constraint_handling::{ConstrainedProblem, ProblemError};
+/// use constraint_handling::repair::{GradientRepair, RepairParams};
+///
+/// /// h(x) = x₁ + 2 x₂ − 4 = 0 on [−10, 10]².
+/// struct Line;
+/// impl ConstrainedProblem for Line {
+///     fn dim(&self) -> usize { 2 }
+///     fn num_inequalities(&self) -> usize { 0 }
+///     fn num_equalities(&self) -> usize { 1 }
+///     fn lower_bounds(&self) -> &[f64] { &[-10.0, -10.0] }
+///     fn upper_bounds(&self) -> &[f64] { &[10.0, 10.0] }
+///     fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+///         self.check_buffers(x, c)?;
+///         c[0] = x[0] + 2.0 * x[1] - 4.0;
+///         Ok(0.0)
+///     }
+/// }
+///
+/// let mut repair = GradientRepair::new(RepairParams::default()).unwrap();
+/// let x = [0.0, 0.0];
+/// let mut c = [0.0];
+/// Line.evaluate(&x, &mut c).unwrap();
+/// let mut y = [0.0; 2];
+/// let outcome = repair.step(&Line, &x, &c, &mut y).unwrap();
+/// assert_eq!(outcome.evaluations, 2);
+/// Line.evaluate(&y, &mut c).unwrap();
+/// assert!(c[0].abs() < 1e-9); // one step solves a linear equality
+/// ```
+pub struct GradientRepair {
+    params: RepairParams,
+    workspace: Option<Workspace>,
+}
+
+impl std::fmt::Debug for GradientRepair {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GradientRepair")
+            .field("params", &self.params)
+            .finish()
+    }
+}
+
+impl Clone for GradientRepair {
+    fn clone(&self) -> Self {
+        Self {
+            params: self.params,
+            workspace: None,
+        }
+    }
+}
+
+impl GradientRepair {
+    /// A repair operator with validated parameters.
+    ///
+    /// # Errors
+    /// [`RepairError::InvalidParameter`] if `η` is not finite and positive or `τ` is
+    /// not finite and non-negative.
+    pub fn new(params: RepairParams) -> Result<Self, RepairError> {
+        if !(params.eta.is_finite() && params.eta > 0.0) {
+            return Err(RepairError::InvalidParameter(format!(
+                "eta = {} must be finite and positive",
+                params.eta
+            )));
+        }
+        if !(params.pinv_tolerance.is_finite() && params.pinv_tolerance >= 0.0) {
+            return Err(RepairError::InvalidParameter(format!(
+                "pinv_tolerance = {} must be finite and non-negative",
+                params.pinv_tolerance
+            )));
+        }
+        Ok(Self {
+            params,
+            workspace: None,
+        })
+    }
+
+    /// The parameters.
+    #[must_use]
+    pub fn params(&self) -> &RepairParams {
+        &self.params
+    }
+
+    /// The evaluations charged for one repair step in dimension `dim`: `N + 1`.
+    #[must_use]
+    pub const fn cost(dim: usize) -> usize {
+        dim + 1
+    }
+
+    /// One repair step: writes `x − J⁺ ΔC` into `repaired` (see the
+    /// [module documentation](self)). `constraints` is `C(x)`, already known.
+    ///
+    /// The workspace is allocated on the first call (and again only if the problem's
+    /// size changes).
+    ///
+    /// # Errors
+    /// [`RepairError::Problem`] for buffers of the wrong length or a failed evaluation;
+    /// [`RepairError::Workspace`] if LAPACK cannot set up the decomposition.
+    pub fn step<P: ConstrainedProblem + ?Sized>(
+        &mut self,
+        problem: &P,
+        x: &[f64],
+        constraints: &[f64],
+        repaired: &mut [f64],
+    ) -> Result<RepairOutcome, RepairError> {
+        problem.check_buffers(x, constraints)?;
+        let n = problem.dim();
+        if repaired.len() != n {
+            return Err(ProblemError::DimensionMismatch {
+                expected: n,
+                found: repaired.len(),
+            }
+            .into());
+        }
+        repaired.copy_from_slice(x);
+        let k = problem.num_constraints();
+        if k == 0 {
+            return Ok(RepairOutcome {
+                evaluations: 0,
+                status: RepairStatus::NoConstraints,
+            });
+        }
+        let ws = match &mut self.workspace {
+            Some(ws) if ws.dim == n && ws.constraints == k => ws,
+            slot => slot.insert(Workspace::new(n, k, self.params.pinv_tolerance)?),
+        };
+        let eta = self.params.eta;
+
+        // 1. Forward-difference Jacobian from the N probes x + η e_i (one batch).
+        for (i, mut col) in ws.probes.columns_mut().into_iter().enumerate() {
+            col.iter_mut().zip(x).for_each(|(p, &xi)| *p = xi);
+            col[i] = x[i] + eta;
+        }
+        problem.evaluate_batch(
+            ws.probes.view(),
+            ws.probe_objectives.view_mut(),
+            ws.probe_constraints.view_mut(),
+        )?;
+        for ((r, i), jac) in ws.jacobian.indexed_iter_mut() {
+            *jac = (ws.probe_constraints[[r, i]] - constraints[r]) / eta;
+        }
+        // 2. ΔC: violated inequalities, equalities with their sign.
+        let l = problem.num_inequalities();
+        for (r, d) in ws.delta_c.iter_mut().enumerate() {
+            let c = constraints[r];
+            *d = if r < l { c.max(0.0) } else { c };
+            if c.is_nan() {
+                *d = f64::NAN;
+            }
+        }
+        let evaluations = n;
+        if ws.delta_c.iter().any(|d| !d.is_finite()) {
+            return Ok(RepairOutcome {
+                evaluations,
+                status: RepairStatus::NonFinite,
+            });
+        }
+        // 3. Δx = −J⁺ ΔC.
+        let pinv = match ws.pinv.compute(ws.jacobian.view()) {
+            Ok(p) => p,
+            Err(PinvError::NonFinite) => {
+                return Ok(RepairOutcome {
+                    evaluations,
+                    status: RepairStatus::NonFinite,
+                })
+            }
+            Err(_) => {
+                return Ok(RepairOutcome {
+                    evaluations,
+                    status: RepairStatus::DecompositionFailed,
+                })
+            }
+        };
+        for (y, row) in repaired.iter_mut().zip(pinv.rows()) {
+            let mut dx = 0.0;
+            for (p, d) in row.iter().zip(&ws.delta_c) {
+                dx += p * d;
+            }
+            *y -= dx;
+        }
+        Ok(RepairOutcome {
+            evaluations,
+            status: RepairStatus::Applied,
+        })
+    }
+}
