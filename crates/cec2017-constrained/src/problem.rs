@@ -5,9 +5,9 @@ use crate::catalog::{problem_spec, ProblemSpec, MAX_DIM};
 use crate::error::CecError;
 use crate::functions::{self, Coordinates};
 use crate::instance::{InstanceData, InstanceSource};
+use constraint_handling::blas::gemm;
 use constraint_handling::problem::{check_batch_shapes, ConstrainedProblem, ProblemError};
 use constraint_handling::violation::{self, ConstraintCounts, DEFAULT_EQUALITY_MARGIN};
-use ndarray::linalg::general_mat_mul;
 use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -300,7 +300,7 @@ impl ConstrainedProblem for Cec2017Problem {
             let transformed = |m: &ndarray::Array2<f64>, out: &mut [f64]| {
                 let mut zm = ArrayViewMut2::from_shape((n, count).f(), &mut out[..len])
                     .expect("scratch has n·count entries");
-                general_mat_mul(1.0, m, &ym, 0.0, &mut zm);
+                gemm(1.0, &m.view(), &ym, 0.0, &mut zm);
             };
             if let Some(m) = self.data.matrices.first() {
                 transformed(m, z);

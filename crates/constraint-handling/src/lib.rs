@@ -13,6 +13,7 @@
 //! | [`epsilon`] | the ε-level threshold schedule | §5 (init 2–3, step 12) |
 //! | [`repair`] | Jacobian-based (gradient) repair | §4 |
 //! | [`pinv`] | pseudo-inverse with an absolute cutoff in a reusable workspace | §4 |
+//! | [`blas`] | allocation-free matrix products through BLAS for any layout | — |
 //!
 //! Nothing here depends on a benchmark suite or on a particular strategy.
 //!
@@ -47,6 +48,7 @@ extern crate blas_src as _;
 #[cfg(feature = "openblas-system")]
 extern crate openblas_src as _;
 
+pub mod blas;
 pub mod epsilon;
 pub mod ordering;
 pub mod pinv;

@@ -10,10 +10,9 @@
 //!
 //! Singular values `≤ τ` are discarded (REFERENCE.md §4: `τ = 1e-12`, absolute).
 
-use lax::layout::MatrixLayout;
-use lax::svd::{SvdWork, SvdWorkImpl};
-use ndarray::linalg::general_mat_mul;
+use crate::blas::gemm;
 use ndarray::{s, Array2, ArrayView2, ShapeBuilder};
+use std::os::raw::{c_char, c_int};
 
 /// The default absolute singular-value cutoff of the reference, `1e-12`.
 pub const DEFAULT_PINV_TOLERANCE: f64 = 1e-12;
@@ -39,6 +38,10 @@ pub enum PinvError {
 
 /// A workspace computing pseudo-inverses of `rows × cols` matrices.
 ///
+/// The computation follows the reference (Octave's `pinv`): the economy SVD from LAPACK
+/// `gesvd`, then `A⁺ = (V_r diag(1/s_r)) U_rᵀ` as one BLAS product, where `r` counts
+/// the singular values above the cutoff.
+///
 /// ```
 /// use constraint_handling::pinv::PseudoInverse;
 /// use ndarray::array;
@@ -52,11 +55,16 @@ pub struct PseudoInverse {
     rows: usize,
     cols: usize,
     tolerance: f64,
-    work: SvdWork<f64>,
     /// Column-major copy of the input (`gesvd` overwrites it).
     a: Vec<f64>,
-    /// `U_r diag(1/s_r)`, `rows × min(rows, cols)`, column-major.
-    scaled_u: Array2<f64>,
+    s: Vec<f64>,
+    /// `U`, `rows × k`, column-major.
+    u: Vec<f64>,
+    /// `Vᵀ`, `k × cols`, column-major.
+    vt: Vec<f64>,
+    work: Vec<f64>,
+    /// `V_r diag(1/s_r)`, `cols × k`, column-major.
+    scaled_v: Array2<f64>,
     /// The result, `cols × rows`.
     pinv: Array2<f64>,
     rank: usize,
@@ -73,8 +81,9 @@ impl std::fmt::Debug for PseudoInverse {
     }
 }
 
-fn to_i32(n: usize) -> Result<i32, PinvError> {
-    i32::try_from(n).map_err(|_| PinvError::Lapack(format!("dimension {n} exceeds LAPACK's range")))
+fn to_int(n: usize) -> Result<c_int, PinvError> {
+    c_int::try_from(n)
+        .map_err(|_| PinvError::Lapack(format!("dimension {n} exceeds LAPACK's range")))
 }
 
 impl PseudoInverse {
@@ -83,23 +92,65 @@ impl PseudoInverse {
     /// # Errors
     /// [`PinvError::Lapack`] if LAPACK's workspace query fails.
     pub fn new(rows: usize, cols: usize, tolerance: f64) -> Result<Self, PinvError> {
-        let layout = MatrixLayout::F {
-            col: to_i32(cols)?,
-            lda: to_i32(rows)?,
-        };
-        let work = SvdWork::<f64>::new(layout, true, true)
-            .map_err(|e| PinvError::Lapack(e.to_string()))?;
         let k = rows.min(cols);
-        Ok(Self {
+        let mut ws = Self {
             rows,
             cols,
             tolerance,
-            work,
             a: vec![0.0; rows * cols],
-            scaled_u: Array2::zeros((rows, k).f()),
+            s: vec![0.0; k],
+            u: vec![0.0; rows * k],
+            vt: vec![0.0; k * cols],
+            work: Vec::new(),
+            scaled_v: Array2::zeros((cols, k).f()),
             pinv: Array2::zeros((cols, rows)),
             rank: 0,
-        })
+        };
+        if k > 0 {
+            let mut query = 0.0;
+            ws.gesvd(&mut query, -1)?;
+            // LAPACK returns the optimal size as a float.
+            ws.work = vec![0.0; (query as usize).max(1)];
+        }
+        Ok(ws)
+    }
+
+    /// Calls `dgesvd` with `JOBU = JOBVT = 'S'` (economy SVD) on `self.a`.
+    fn gesvd(&mut self, work: *mut f64, lwork: c_int) -> Result<(), PinvError> {
+        let (m, n) = (to_int(self.rows)?, to_int(self.cols)?);
+        let k = to_int(self.rows.min(self.cols))?;
+        let job = b'S' as c_char;
+        let mut info: c_int = 0;
+        // SAFETY: a is m×n (lda = m), s has k, u m×k (ldu = m), vt k×n (ldvt = k)
+        // entries; `work` has `lwork` entries (or is the one-element query buffer).
+        unsafe {
+            lapack_sys::dgesvd_(
+                &job,
+                &job,
+                &m,
+                &n,
+                self.a.as_mut_ptr(),
+                &m,
+                self.s.as_mut_ptr(),
+                self.u.as_mut_ptr(),
+                &m,
+                self.vt.as_mut_ptr(),
+                &k.max(1),
+                work,
+                &lwork,
+                &mut info,
+            );
+        }
+        match info {
+            0 => Ok(()),
+            i if i < 0 => Err(PinvError::Lapack(format!(
+                "dgesvd: invalid argument {}",
+                -i
+            ))),
+            i => Err(PinvError::Lapack(format!(
+                "dgesvd did not converge ({i} superdiagonals)"
+            ))),
+        }
     }
 
     /// The `(rows, cols)` this workspace accepts.
@@ -112,6 +163,12 @@ impl PseudoInverse {
     #[must_use]
     pub fn rank(&self) -> usize {
         self.rank
+    }
+
+    /// The result of the last successful [`PseudoInverse::compute`] (zeros before).
+    #[must_use]
+    pub fn result(&self) -> ArrayView2<'_, f64> {
+        self.pinv.view()
     }
 
     /// Computes `A⁺` (`cols × rows`); the view borrows the workspace.
@@ -138,40 +195,39 @@ impl PseudoInverse {
                 self.a[j * m + i] = x;
             }
         }
-        let svd = self
-            .work
-            .calc(&mut self.a)
-            .map_err(|e| PinvError::Lapack(e.to_string()))?;
-        let (u, vt) = match (svd.u, svd.vt) {
-            (Some(u), Some(vt)) => (u, vt),
-            _ => return Err(PinvError::Lapack("SVD returned no singular vectors".into())),
-        };
-        let rank = svd.s.iter().take_while(|&&s| s > self.tolerance).count();
-        let u =
-            ArrayView2::from_shape((m, m).f(), u).map_err(|e| PinvError::Lapack(e.to_string()))?;
-        let vt =
-            ArrayView2::from_shape((n, n).f(), vt).map_err(|e| PinvError::Lapack(e.to_string()))?;
-        for k in 0..rank {
-            let inv = 1.0 / svd.s[k];
-            self.scaled_u
-                .column_mut(k)
-                .iter_mut()
-                .zip(u.column(k))
-                .for_each(|(d, &x)| *d = x * inv);
-        }
+        let mut work = std::mem::take(&mut self.work);
+        let lwork = to_int(work.len())?;
+        let status = self.gesvd(work.as_mut_ptr(), lwork);
+        self.work = work;
+        status?;
+        let k = m.min(n);
+        // Singular values come in descending order; keep those above the cutoff.
+        let rank = self.s.iter().take_while(|&&s| s > self.tolerance).count();
         self.rank = rank;
         if rank == 0 {
             self.pinv.fill(0.0);
-        } else {
-            // A⁺ = V_r · (U_r diag(1/s_r))ᵀ with V_r = (rows 0..r of Vᵀ)ᵀ.
-            general_mat_mul(
-                1.0,
-                &vt.slice(s![0..rank, ..]).t(),
-                &self.scaled_u.slice(s![.., 0..rank]).t(),
-                0.0,
-                &mut self.pinv,
-            );
+            return Ok(self.pinv.view());
         }
+        let u = ArrayView2::from_shape((m, k).f(), &self.u)
+            .map_err(|e| PinvError::Lapack(e.to_string()))?;
+        let vt = ArrayView2::from_shape((k, n).f(), &self.vt)
+            .map_err(|e| PinvError::Lapack(e.to_string()))?;
+        // V_r diag(1/s_r): column j of V is row j of Vᵀ.
+        for j in 0..rank {
+            let inv = 1.0 / self.s[j];
+            self.scaled_v
+                .column_mut(j)
+                .iter_mut()
+                .zip(vt.row(j))
+                .for_each(|(d, &v)| *d = v * inv);
+        }
+        gemm(
+            1.0,
+            &self.scaled_v.slice(s![.., 0..rank]),
+            &u.slice(s![.., 0..rank]).t(),
+            0.0,
+            &mut self.pinv.view_mut(),
+        );
         Ok(self.pinv.view())
     }
 }

@@ -20,7 +20,8 @@
 
 use crate::pinv::{PinvError, PseudoInverse, DEFAULT_PINV_TOLERANCE};
 use crate::problem::{ConstrainedProblem, ProblemError};
-use ndarray::{Array1, Array2, ShapeBuilder};
+use ndarray::linalg::general_mat_vec_mul;
+use ndarray::{Array1, Array2, ArrayView1, ShapeBuilder};
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the gradient repair.
@@ -85,6 +86,7 @@ struct Workspace {
     probe_constraints: Array2<f64>,
     jacobian: Array2<f64>,
     delta_c: Vec<f64>,
+    step: Array1<f64>,
     pinv: PseudoInverse,
 }
 
@@ -98,6 +100,7 @@ impl Workspace {
             probe_constraints: Array2::zeros((constraints, dim).f()),
             jacobian: Array2::zeros((constraints, dim)),
             delta_c: vec![0.0; constraints],
+            step: Array1::zeros(dim),
             pinv: PseudoInverse::new(constraints, dim, tolerance)?,
         })
     }
@@ -277,11 +280,10 @@ impl GradientRepair {
                 })
             }
         };
-        for (y, row) in repaired.iter_mut().zip(pinv.rows()) {
-            let mut dx = 0.0;
-            for (p, d) in row.iter().zip(&ws.delta_c) {
-                dx += p * d;
-            }
+        // J⁺ ΔC as one BLAS product (as the reference's `pinv(J) * dC`), then x − J⁺ ΔC.
+        let delta_c = ArrayView1::from(&ws.delta_c[..]);
+        general_mat_vec_mul(1.0, &pinv, &delta_c, 0.0, &mut ws.step);
+        for (y, dx) in repaired.iter_mut().zip(&ws.step) {
             *y -= dx;
         }
         Ok(RepairOutcome {

@@ -1,0 +1,226 @@
+//! The matrix adaptation component (REFERENCE.md §5, steps 7–8) and the σ cap (step 9).
+//!
+//! MA-ES update, with the **new** `p_σ` and the (possibly back-calculated) selected
+//! `d`, `z`:
+//!
+//! ```text
+//! M ← (1 − c_1/2 − c_μ/2) M + (c_1/2) (M p_σ) p_σᵀ + Σ_{m=1}^{μ} (c_μ/2) w_m d_{m;λ} z_{m;λ}ᵀ
+//! ```
+//!
+//! then the reset: if more than one entry of `M` is `> 1e12` or NaN or `±∞`, or more
+//! than one entry is `< −1e12` or NaN or `±∞`, then `M ← I` and `p_σ ← (1, …, 1)`.
+
+use constraint_handling::blas::gemm;
+use ndarray::linalg::general_mat_vec_mul;
+use ndarray::{Array1, Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder, Zip};
+
+/// The inputs of one matrix update.
+pub struct UpdateInput<'a> {
+    /// The selected `d` vectors (`N × μ`, rank order).
+    pub d: ArrayView2<'a, f64>,
+    /// The selected `z` vectors (`N × μ`).
+    pub z: ArrayView2<'a, f64>,
+    /// The weights `w_1..w_μ`.
+    pub weights: &'a [f64],
+    /// `c_1`.
+    pub c1: f64,
+    /// `c_μ`.
+    pub c_mu: f64,
+}
+
+/// A matrix adaptation component.
+pub trait MatrixAdaptation: Send {
+    /// Updates `M` (and resets `M`, `p_σ` when needed); returns whether a reset happened.
+    fn adapt(
+        &mut self,
+        m: ArrayViewMut2<'_, f64>,
+        p_sigma: ArrayViewMut1<'_, f64>,
+        input: UpdateInput<'_>,
+    ) -> bool;
+}
+
+/// No adaptation (εSAg-ES): `M` stays `I`, no reset check.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FrozenMatrix;
+
+impl MatrixAdaptation for FrozenMatrix {
+    fn adapt(
+        &mut self,
+        _m: ArrayViewMut2<'_, f64>,
+        _p: ArrayViewMut1<'_, f64>,
+        _input: UpdateInput<'_>,
+    ) -> bool {
+        false
+    }
+}
+
+/// The MA-ES rank-one and rank-μ update with the reset rule.
+#[derive(Clone, Debug)]
+pub struct MaUpdate {
+    q: Array1<f64>,
+    weighted_d: Array2<f64>,
+}
+
+impl MaUpdate {
+    /// Workspace for dimension `n` and `mu` selected offspring.
+    #[must_use]
+    pub fn new(n: usize, mu: usize) -> Self {
+        Self {
+            q: Array1::zeros(n),
+            weighted_d: Array2::zeros((n, mu).f()),
+        }
+    }
+}
+
+/// Whether the reset rule of step 8 fires for `m`.
+#[must_use]
+pub fn needs_reset(m: ArrayView2<'_, f64>) -> bool {
+    let mut high = 0usize;
+    let mut low = 0usize;
+    for &x in m {
+        let bad = !x.is_finite();
+        high += usize::from(x > 1e12 || bad);
+        low += usize::from(x < -1e12 || bad);
+    }
+    high > 1 || low > 1
+}
+
+impl MatrixAdaptation for MaUpdate {
+    fn adapt(
+        &mut self,
+        mut m: ArrayViewMut2<'_, f64>,
+        mut p_sigma: ArrayViewMut1<'_, f64>,
+        input: UpdateInput<'_>,
+    ) -> bool {
+        let UpdateInput {
+            d,
+            z,
+            weights,
+            c1,
+            c_mu,
+        } = input;
+        // q = M p_σ (before M is scaled)
+        general_mat_vec_mul(1.0, &m, &p_sigma, 0.0, &mut self.q);
+        // (c_μ/2) w_m d_m as columns
+        for (mut col, (dm, &w)) in self
+            .weighted_d
+            .columns_mut()
+            .into_iter()
+            .zip(d.columns().into_iter().zip(weights))
+        {
+            let f = 0.5 * c_mu * w;
+            Zip::from(&mut col).and(&dm).for_each(|a, &b| *a = f * b);
+        }
+        let decay = 1.0 - 0.5 * c1 - 0.5 * c_mu;
+        let half_c1 = 0.5 * c1;
+        Zip::indexed(&mut m).for_each(|(i, j), x| {
+            *x = decay * *x + half_c1 * self.q[i] * p_sigma[j];
+        });
+        // + Σ (c_μ/2) w_m d_m z_mᵀ as one product
+        gemm(1.0, &self.weighted_d.view(), &z.t(), 1.0, &mut m);
+        if needs_reset(m.view()) {
+            m.fill(0.0);
+            m.diag_mut().fill(1.0);
+            p_sigma.fill(1.0);
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// The σ cap of step 9.
+pub trait SigmaCap: Send {
+    /// The mutation strength after the cap.
+    fn apply(&self, sigma: f64) -> f64;
+}
+
+/// `σ ← min(σ, σ_max)`; a NaN `σ` becomes `σ_max` (as MATLAB's `min` ignores NaN).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CappedSigma {
+    /// `σ_max`.
+    pub sigma_max: f64,
+}
+
+impl SigmaCap for CappedSigma {
+    fn apply(&self, sigma: f64) -> f64 {
+        sigma.min(self.sigma_max)
+    }
+}
+
+/// No cap (εMAg-ES nl): `σ` may grow to `+∞`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct UncappedSigma;
+
+impl SigmaCap for UncappedSigma {
+    fn apply(&self, sigma: f64) -> f64 {
+        sigma
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::{array, Array2};
+
+    #[test]
+    fn reset_needs_more_than_one_bad_entry() {
+        let mut m = Array2::<f64>::eye(3);
+        m[[0, 1]] = 2e12;
+        assert!(!needs_reset(m.view()));
+        m[[1, 2]] = 3e12;
+        assert!(needs_reset(m.view()));
+        let mut m = Array2::<f64>::eye(3);
+        m[[0, 0]] = f64::NAN;
+        assert!(!needs_reset(m.view()));
+        m[[2, 2]] = f64::NEG_INFINITY;
+        assert!(needs_reset(m.view()));
+        let mut m = Array2::<f64>::eye(3);
+        m[[0, 0]] = 2e12;
+        m[[1, 1]] = -2e12;
+        assert!(!needs_reset(m.view()));
+    }
+
+    #[test]
+    fn update_matches_the_formula() {
+        let mut m = array![[1.0, 0.5], [0.0, 2.0]];
+        let mut p = array![0.3, -1.2];
+        let d = array![[1.0, 0.2], [-0.5, 0.7]];
+        let z = array![[0.4, -0.1], [0.9, 0.3]];
+        let w = [0.7, 0.3];
+        let (c1, cmu) = (0.1, 0.2);
+        let q = m.dot(&p);
+        let mut expected = m.clone() * (1.0 - 0.05 - 0.1);
+        for i in 0..2 {
+            for j in 0..2 {
+                expected[[i, j]] += 0.05 * q[i] * p[j];
+                for k in 0..2 {
+                    expected[[i, j]] += 0.1 * w[k] * d[[i, k]] * z[[j, k]];
+                }
+            }
+        }
+        let mut up = MaUpdate::new(2, 2);
+        let reset = up.adapt(
+            m.view_mut(),
+            p.view_mut(),
+            UpdateInput {
+                d: d.view(),
+                z: z.view(),
+                weights: &w,
+                c1,
+                c_mu: cmu,
+            },
+        );
+        assert!(!reset);
+        for (a, b) in m.iter().zip(expected.iter()) {
+            assert!((a - b).abs() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn caps() {
+        assert_eq!(CappedSigma { sigma_max: 100.0 }.apply(f64::INFINITY), 100.0);
+        assert_eq!(CappedSigma { sigma_max: 100.0 }.apply(f64::NAN), 100.0);
+        assert_eq!(UncappedSigma.apply(f64::INFINITY), f64::INFINITY);
+    }
+}

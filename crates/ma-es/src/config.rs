@@ -1,0 +1,459 @@
+//! Configuration: the strategy parameters of REFERENCE.md §5 with their defaults, and
+//! their resolution for a dimension `N`.
+//!
+//! | parameter | default |
+//! |---|---|
+//! | `λ` | `4N` |
+//! | `μ` | `⌊λ/3⌋` |
+//! | `w_i` | `(ln(μ + ½) − ln i) / Σ_j (ln(μ + ½) − ln j)` |
+//! | `μ_eff` | `1 / Σ w_i²` |
+//! | `c_σ` | `(μ_eff + 2) / (N + μ_eff + 5)` |
+//! | `c_1` | `2 / ((N + 1.3)² + μ_eff)` |
+//! | `c_μ` | `min(1 − c_1, 2 (μ_eff − 2 + 1/μ_eff) / ((N + 2)² + μ_eff))` |
+//! | `σ0`, `σ_max` | 1, 100 |
+//! | `T`, `θ_t`, `γ_min` | 1000, 0.9, 3 |
+//! | `θ_p`, `θ_r` | 0.2, 3 |
+//! | `δ`, `η`, pseudo-inverse cutoff | 1e-4, 1e-4, 1e-12 |
+//! | budget | `20000 N` evaluations |
+//! | generation limit | `2000 N` |
+
+use constraint_handling::epsilon::EpsilonLevelParams;
+use constraint_handling::repair::RepairParams;
+use serde::{Deserialize, Serialize};
+
+/// How the back-calculation obtains `z = M⁺ d`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "method")]
+pub enum BackCalculationSolver {
+    /// Always the pseudo-inverse `M⁺` from the SVD (the reference's computation).
+    PseudoInverse,
+    /// Solve `M z = d` with an LU factorisation when `M` is well conditioned
+    /// (estimated reciprocal condition number `≥ min_rcond` and no singular value
+    /// near the pseudo-inverse cutoff), else the pseudo-inverse. For such `M`,
+    /// `M⁺ = M⁻¹`: the results agree up to rounding.
+    Lu {
+        /// The smallest reciprocal 1-norm condition number for which LU is used.
+        min_rcond: f64,
+    },
+}
+
+impl Default for BackCalculationSolver {
+    fn default() -> Self {
+        Self::Lu { min_rcond: 1e-8 }
+    }
+}
+
+/// The configuration of a run. `None` fields take their dimension-dependent default.
+///
+/// ```
+/// use ma_es::Config;
+/// let params = Config::default().resolve(10).unwrap();
+/// assert_eq!((params.lambda, params.mu), (40, 13));
+/// assert_eq!(params.budget, 200_000);
+/// let json = r#"{ "lambda": 20, "theta_r": 10 }"#;
+/// let custom: Config = serde_json::from_str(json).unwrap();
+/// assert_eq!(custom.resolve(10).unwrap().mu, 6);
+/// assert!(Config { lambda: Some(1), ..Config::default() }.resolve(10).is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Offspring population size `λ` (default `4N`).
+    pub lambda: Option<usize>,
+    /// Parent number `μ` (default `⌊λ/3⌋`).
+    pub mu: Option<usize>,
+    /// Recombination weights (default: the logarithmic weights; normalised to sum 1).
+    pub weights: Option<Vec<f64>>,
+    /// Cumulation constant `c_σ` (default from `μ_eff`).
+    pub c_sigma: Option<f64>,
+    /// Rank-one learning rate `c_1` (default from `μ_eff`).
+    pub c1: Option<f64>,
+    /// Rank-μ learning rate `c_μ` (default from `μ_eff`).
+    pub c_mu: Option<f64>,
+    /// Initial mutation strength `σ0`.
+    pub sigma0: f64,
+    /// Upper bound `σ_max` of the mutation strength (variants with a σ cap).
+    pub sigma_max: f64,
+    /// Generation `T` from which ε is 0.
+    pub t_max: usize,
+    /// Fraction `θ_t` of the initial population that defines `ε0`.
+    pub theta_t: f64,
+    /// Lower bound `γ_min` of the ε exponent.
+    pub gamma_min: f64,
+    /// Repair probability `θ_p` per offspring (in generations `g mod N = 0`).
+    pub theta_p: f64,
+    /// Maximal number `θ_r` of consecutive repair steps.
+    pub theta_r: usize,
+    /// Equality margin `δ` of the mean violation.
+    pub delta: f64,
+    /// Forward-difference step `η` of the repair's Jacobian.
+    pub eta: f64,
+    /// Absolute singular-value cutoff of the pseudo-inverses.
+    pub pinv_tolerance: f64,
+    /// Evaluation budget (default `20000 N`); the last generation may overshoot it.
+    pub budget: Option<usize>,
+    /// Generation limit (default `2000 N`): the run stops after generation `g` with
+    /// `g ≥ limit` (so after at most `limit + 1` generations).
+    pub max_generations: Option<usize>,
+    /// How `M⁺ d` is computed.
+    pub back_calculation: BackCalculationSolver,
+    /// Record the per-generation dynamics in the result.
+    pub record_dynamics: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            lambda: None,
+            mu: None,
+            weights: None,
+            c_sigma: None,
+            c1: None,
+            c_mu: None,
+            sigma0: 1.0,
+            sigma_max: 100.0,
+            t_max: 1000,
+            theta_t: 0.9,
+            gamma_min: 3.0,
+            theta_p: 0.2,
+            theta_r: 3,
+            delta: 1e-4,
+            eta: 1e-4,
+            pinv_tolerance: 1e-12,
+            budget: None,
+            max_generations: None,
+            back_calculation: BackCalculationSolver::default(),
+            record_dynamics: false,
+        }
+    }
+}
+
+/// An impossible configuration.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ConfigError {
+    /// A parameter is out of its range.
+    #[error("invalid parameter {name} = {value}: {expected}")]
+    Invalid {
+        /// The parameter.
+        name: &'static str,
+        /// Its value, printed.
+        value: String,
+        /// The admissible range.
+        expected: &'static str,
+    },
+}
+
+fn invalid(
+    name: &'static str,
+    value: impl std::fmt::Display,
+    expected: &'static str,
+) -> ConfigError {
+    ConfigError::Invalid {
+        name,
+        value: value.to_string(),
+        expected,
+    }
+}
+
+/// The resolved parameters of a run in dimension `N`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Parameters {
+    /// The dimension `N`.
+    pub dim: usize,
+    /// `λ`.
+    pub lambda: usize,
+    /// `μ`.
+    pub mu: usize,
+    /// `w_1..w_μ` (sum 1).
+    pub weights: Vec<f64>,
+    /// `μ_eff = 1 / Σ w_i²`.
+    pub mu_eff: f64,
+    /// `c_σ`.
+    pub c_sigma: f64,
+    /// `c_1`.
+    pub c1: f64,
+    /// `c_μ`.
+    pub c_mu: f64,
+    /// `σ0`.
+    pub sigma0: f64,
+    /// `σ_max`.
+    pub sigma_max: f64,
+    /// The ε schedule's `θ_t`, `T`, `γ_min`.
+    pub epsilon: EpsilonLevelParams,
+    /// `θ_p`.
+    pub theta_p: f64,
+    /// `θ_r`.
+    pub theta_r: usize,
+    /// `δ`.
+    pub delta: f64,
+    /// `η` and the pseudo-inverse cutoff.
+    pub repair: RepairParams,
+    /// The evaluation budget.
+    pub budget: usize,
+    /// The generation limit.
+    pub max_generations: usize,
+    /// The back-calculation solver.
+    pub back_calculation: BackCalculationSolver,
+    /// Whether dynamics are recorded.
+    pub record_dynamics: bool,
+}
+
+fn finite_positive(name: &'static str, v: f64) -> Result<f64, ConfigError> {
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(invalid(name, v, "must be finite and positive"))
+    }
+}
+
+impl Config {
+    /// Resolves the defaults for dimension `dim` and validates every value.
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] naming the first impossible value: `N = 0`, `λ < 2`,
+    /// `μ = 0` or `μ > λ`, non-positive or non-finite `σ0`/`σ_max`/`η`, `θ_p ∉ [0, 1]`,
+    /// `θ_t ∉ (0, 1]`, negative `δ`, a zero budget or generation limit, weights of the
+    /// wrong length or sign, learning rates outside `(0, 1]`.
+    pub fn resolve(&self, dim: usize) -> Result<Parameters, ConfigError> {
+        if dim == 0 {
+            return Err(invalid("dimension", dim, "must be at least 1"));
+        }
+        let n = dim as f64;
+        let lambda = self.lambda.unwrap_or(4 * dim);
+        if lambda < 2 {
+            return Err(invalid("lambda", lambda, "must be at least 2"));
+        }
+        let mu = self.mu.unwrap_or(lambda / 3);
+        if mu == 0 {
+            return Err(invalid(
+                "mu",
+                mu,
+                "must be at least 1 (the default ⌊λ/3⌋ is 0 for λ < 3; set mu)",
+            ));
+        }
+        if mu > lambda {
+            return Err(invalid(
+                "mu",
+                format!("{mu} (λ = {lambda})"),
+                "must not exceed lambda",
+            ));
+        }
+        let weights = match &self.weights {
+            Some(w) => {
+                if w.len() != mu {
+                    return Err(invalid(
+                        "weights",
+                        format!("{} values", w.len()),
+                        "must have mu entries",
+                    ));
+                }
+                if w.iter().any(|x| !(x.is_finite() && *x >= 0.0)) || w.iter().sum::<f64>() <= 0.0 {
+                    return Err(invalid(
+                        "weights",
+                        format!("{w:?}"),
+                        "must be finite, non-negative, with a positive sum",
+                    ));
+                }
+                let s: f64 = w.iter().sum();
+                w.iter().map(|x| x / s).collect()
+            }
+            None => log_weights(mu),
+        };
+        let mu_eff = 1.0 / weights.iter().map(|w| w * w).sum::<f64>();
+        let c_sigma = self.c_sigma.unwrap_or((mu_eff + 2.0) / (n + mu_eff + 5.0));
+        let c1 = self.c1.unwrap_or(2.0 / ((n + 1.3).powi(2) + mu_eff));
+        let c_mu = self.c_mu.unwrap_or_else(|| {
+            (1.0 - c1).min(2.0 * (mu_eff - 2.0 + 1.0 / mu_eff) / ((n + 2.0).powi(2) + mu_eff))
+        });
+        for (name, v) in [("c_sigma", c_sigma), ("c1", c1)] {
+            if !(v.is_finite() && v > 0.0 && v <= 1.0) {
+                return Err(invalid(name, v, "must lie in (0, 1]"));
+            }
+        }
+        if !(c_mu.is_finite() && (0.0..=1.0).contains(&c_mu)) {
+            return Err(invalid("c_mu", c_mu, "must lie in [0, 1]"));
+        }
+        let sigma0 = finite_positive("sigma0", self.sigma0)?;
+        if self.sigma_max.is_nan() || self.sigma_max <= 0.0 {
+            return Err(invalid("sigma_max", self.sigma_max, "must be positive"));
+        }
+        if !(self.theta_t > 0.0 && self.theta_t <= 1.0) {
+            return Err(invalid("theta_t", self.theta_t, "must lie in (0, 1]"));
+        }
+        finite_positive("gamma_min", self.gamma_min)?;
+        if !(0.0..=1.0).contains(&self.theta_p) {
+            return Err(invalid("theta_p", self.theta_p, "must lie in [0, 1]"));
+        }
+        if !(self.delta.is_finite() && self.delta >= 0.0) {
+            return Err(invalid(
+                "delta",
+                self.delta,
+                "must be finite and non-negative",
+            ));
+        }
+        finite_positive("eta", self.eta)?;
+        if !(self.pinv_tolerance.is_finite() && self.pinv_tolerance >= 0.0) {
+            return Err(invalid(
+                "pinv_tolerance",
+                self.pinv_tolerance,
+                "must be finite and non-negative",
+            ));
+        }
+        if let BackCalculationSolver::Lu { min_rcond } = self.back_calculation {
+            if !(min_rcond.is_finite() && min_rcond > 0.0 && min_rcond <= 1.0) {
+                return Err(invalid(
+                    "back_calculation.min_rcond",
+                    min_rcond,
+                    "must lie in (0, 1]",
+                ));
+            }
+        }
+        let budget = self.budget.unwrap_or(20_000 * dim);
+        if budget == 0 {
+            return Err(invalid("budget", budget, "must be at least 1 evaluation"));
+        }
+        let max_generations = self.max_generations.unwrap_or(2000 * dim);
+        Ok(Parameters {
+            dim,
+            lambda,
+            mu,
+            weights,
+            mu_eff,
+            c_sigma,
+            c1,
+            c_mu,
+            sigma0,
+            sigma_max: self.sigma_max,
+            epsilon: EpsilonLevelParams {
+                theta_t: self.theta_t,
+                t_max: self.t_max,
+                gamma_min: self.gamma_min,
+            },
+            theta_p: self.theta_p,
+            theta_r: self.theta_r,
+            delta: self.delta,
+            repair: RepairParams {
+                eta: self.eta,
+                pinv_tolerance: self.pinv_tolerance,
+            },
+            budget,
+            max_generations,
+            back_calculation: self.back_calculation,
+            record_dynamics: self.record_dynamics,
+        })
+    }
+}
+
+/// The logarithmic recombination weights `w_i = (ln(μ + ½) − ln i) / Σ_j (ln(μ + ½) − ln j)`.
+///
+/// ```
+/// let w = ma_es::config::log_weights(3);
+/// assert!((w.iter().sum::<f64>() - 1.0).abs() < 1e-15);
+/// assert!(w[0] > w[1] && w[1] > w[2]);
+/// ```
+#[must_use]
+pub fn log_weights(mu: usize) -> Vec<f64> {
+    let raw: Vec<f64> = (1..=mu)
+        .map(|i| (mu as f64 + 0.5).ln() - (i as f64).ln())
+        .collect();
+    let sum: f64 = raw.iter().sum();
+    raw.iter().map(|w| w / sum).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_for_n10() {
+        let p = Config::default().resolve(10).unwrap();
+        assert_eq!(
+            (p.lambda, p.mu, p.budget, p.max_generations),
+            (40, 13, 200_000, 20_000)
+        );
+        let w = log_weights(13);
+        let mu_eff = 1.0 / w.iter().map(|x| x * x).sum::<f64>();
+        assert_eq!(p.mu_eff, mu_eff);
+        assert_eq!(p.c_sigma, (mu_eff + 2.0) / (10.0 + mu_eff + 5.0));
+        assert_eq!(p.c1, 2.0 / (11.3f64.powi(2) + mu_eff));
+    }
+
+    #[test]
+    fn impossible_values_are_errors() {
+        let d = Config::default();
+        let cases = [
+            Config {
+                lambda: Some(1),
+                ..d.clone()
+            },
+            Config {
+                lambda: Some(2),
+                ..d.clone()
+            },
+            Config {
+                mu: Some(0),
+                ..d.clone()
+            },
+            Config {
+                mu: Some(41),
+                ..d.clone()
+            },
+            Config {
+                sigma0: 0.0,
+                ..d.clone()
+            },
+            Config {
+                sigma0: f64::NAN,
+                ..d.clone()
+            },
+            Config {
+                sigma0: f64::INFINITY,
+                ..d.clone()
+            },
+            Config {
+                budget: Some(0),
+                ..d.clone()
+            },
+            Config {
+                theta_p: 1.5,
+                ..d.clone()
+            },
+            Config {
+                theta_t: 0.0,
+                ..d.clone()
+            },
+            Config {
+                delta: -1.0,
+                ..d.clone()
+            },
+            Config {
+                eta: 0.0,
+                ..d.clone()
+            },
+            Config {
+                weights: Some(vec![1.0; 3]),
+                ..d.clone()
+            },
+            Config {
+                c1: Some(2.0),
+                ..d.clone()
+            },
+        ];
+        for c in cases {
+            assert!(c.resolve(10).is_err(), "{c:?}");
+        }
+        assert!(d.resolve(0).is_err());
+    }
+
+    #[test]
+    fn serde_round_trip_and_unknown_fields() {
+        let c = Config {
+            lambda: Some(12),
+            back_calculation: BackCalculationSolver::PseudoInverse,
+            ..Config::default()
+        };
+        let json = serde_json::to_string(&c).unwrap();
+        assert_eq!(serde_json::from_str::<Config>(&json).unwrap(), c);
+        assert!(serde_json::from_str::<Config>(r#"{"lamda": 3}"#).is_err());
+    }
+}

@@ -1,0 +1,553 @@
+//! The εMAg-ES loop (REFERENCE.md §5), one implementation for every choice of
+//! components.
+//!
+//! **Initialisation.** `y_k = lb + (ub − lb) ∘ u_k` for `k = 1..λ`; `ε0` from the
+//! initial population; the population is ranked with the ε-order at `ε0` and the parent
+//! `ȳ` is the plain mean of the `μ` first; `p_σ = 0`, `M = I`, `σ = σ0`.
+//!
+//! **One generation.**
+//!
+//! ```text
+//! Z ~ N(0, I)^{N×λ},  D = M Z,  y_k = ȳ + σ d_k
+//! ŷ_k = keep_range(y_k), evaluate, repair (component)             — changed_k := ŷ_k ≠ y_k
+//! rank by the ε-level order at the current ε; back-calculate the selected (component)
+//! z_w = Σ w_m z_{m;λ},  d_w = Σ w_m d_{m;λ},  ȳ ← ȳ + σ d_w
+//! p_σ ← (1 − c_σ) p_σ + √(c_σ (2 − c_σ) μ_eff) z_w
+//! M ← adapt(M, p_σ, d, z) with reset (component)
+//! σ ← cap(σ exp((c_σ/2)(‖p_σ‖²/N − 1)))                           (component)
+//! best-so-far update (lexicographic), stop test, g ← g + 1, ε ← ε(g), checkpoints
+//! ```
+//!
+//! The generation loop allocates nothing: every buffer is sized before the first
+//! generation; matrix products go through BLAS.
+
+use crate::back_calculation::Selected;
+use crate::config::{Config, Parameters};
+use crate::noise::NoiseSource;
+use crate::observer::{GenerationReport, NoObserver, Observer};
+use crate::repair::{Offspring, RepairContext};
+use crate::result::{BestSoFar, Checkpoint, DynamicsRecord, RunResult, Termination};
+use crate::variant::{ComponentSpec, Components, Variant};
+use crate::MaEsError;
+use constraint_handling::blas::gemm;
+use constraint_handling::ordering::{rank_into, EpsilonLevel};
+use constraint_handling::problem::validate_bounds;
+use constraint_handling::reflection::keep_range;
+use constraint_handling::violation::mean_violation;
+use constraint_handling::{ConstrainedProblem, ProblemError};
+use ndarray::linalg::general_mat_vec_mul;
+use ndarray::{Array1, Array2, ShapeBuilder, Zip};
+use std::ops::ControlFlow;
+
+/// The fractions of the budget at which CEC checkpoints are taken.
+pub const CHECKPOINT_FRACTIONS: [f64; 3] = [0.1, 0.5, 1.0];
+
+/// A matrix adaptation evolution strategy for one problem.
+///
+/// ```
+/// use cec2017_constrained::Suite;
+/// use ma_es::{Config, MaEs, Variant, noise::RngNoise};
+///
+/// let problem = Suite::synthetic(1).problem(1, 10).unwrap();
+/// let config = Config { budget: Some(4_000), ..Config::default() };
+/// let mut es = MaEs::new(&problem, &config, Variant::EpsMagEs).unwrap();
+/// let result = es.run(&mut RngNoise::seed_from_u64(42)).unwrap();
+/// assert!(result.evaluations >= 4_000);
+/// assert_eq!(result.checkpoints.len(), 3);
+/// ```
+pub struct MaEs<P: ConstrainedProblem> {
+    problem: P,
+    params: Parameters,
+    components: Components,
+}
+
+impl<P: ConstrainedProblem> std::fmt::Debug for MaEs<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MaEs")
+            .field("params", &self.params)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<P: ConstrainedProblem> MaEs<P> {
+    /// A strategy of the given variant (preset) for `problem`.
+    ///
+    /// # Errors
+    /// [`MaEsError::Config`] for impossible parameters, [`MaEsError::Problem`] for a
+    /// problem of dimension 0 or with invalid bounds (`lb > ub`, wrong length).
+    pub fn new(problem: P, config: &Config, variant: Variant) -> Result<Self, MaEsError> {
+        Self::with_spec(problem, config, &variant.spec())
+    }
+
+    /// A strategy with the components of `spec`.
+    ///
+    /// # Errors
+    /// As [`MaEs::new`].
+    pub fn with_spec(problem: P, config: &Config, spec: &ComponentSpec) -> Result<Self, MaEsError> {
+        let params = config.resolve(problem.dim())?;
+        let components = Components::from_spec(spec, &params)?;
+        Self::with_components(problem, params, components)
+    }
+
+    /// A strategy with hand-made components (any implementations of the component
+    /// traits).
+    ///
+    /// # Errors
+    /// [`MaEsError::Problem`] if the problem does not fit `params`.
+    pub fn with_components(
+        problem: P,
+        params: Parameters,
+        components: Components,
+    ) -> Result<Self, MaEsError> {
+        let n = problem.dim();
+        if n == 0 || n != params.dim {
+            return Err(ProblemError::DimensionMismatch {
+                expected: params.dim,
+                found: n,
+            }
+            .into());
+        }
+        let (lb, ub) = (problem.lower_bounds(), problem.upper_bounds());
+        if lb.len() != n || ub.len() != n {
+            return Err(ProblemError::InvalidBounds(format!(
+                "{} lower and {} upper bounds for dimension {n}",
+                lb.len(),
+                ub.len()
+            ))
+            .into());
+        }
+        validate_bounds(lb, ub)?;
+        if lb.iter().chain(ub).any(|b| !b.is_finite()) {
+            return Err(ProblemError::InvalidBounds(
+                "the initial population needs finite bounds".into(),
+            )
+            .into());
+        }
+        Ok(Self {
+            problem,
+            params,
+            components,
+        })
+    }
+
+    /// The resolved parameters.
+    #[must_use]
+    pub fn params(&self) -> &Parameters {
+        &self.params
+    }
+
+    /// The problem.
+    pub fn problem(&self) -> &P {
+        &self.problem
+    }
+
+    /// The components (e.g. to read the back-calculation's statistics).
+    pub fn components(&self) -> &Components {
+        &self.components
+    }
+
+    /// Runs until the budget or the generation limit is reached.
+    ///
+    /// # Errors
+    /// Evaluation failures of the problem.
+    pub fn run(&mut self, noise: &mut dyn NoiseSource) -> Result<RunResult, MaEsError> {
+        self.run_observed(noise, &mut NoObserver)
+    }
+
+    /// Runs with an observer called after the initialisation and every generation.
+    ///
+    /// # Errors
+    /// Evaluation failures of the problem.
+    pub fn run_observed(
+        &mut self,
+        noise: &mut dyn NoiseSource,
+        observer: &mut dyn Observer,
+    ) -> Result<RunResult, MaEsError> {
+        Run::new(&self.problem, &self.params, &mut self.components)?.execute(noise, observer)
+    }
+}
+
+/// The state and buffers of one run.
+struct Run<'a> {
+    problem: &'a dyn ConstrainedProblem,
+    params: &'a Parameters,
+    components: &'a mut Components,
+    weights: Array1<f64>,
+    // Population (columns = offspring, column-major so that columns are contiguous).
+    z: Array2<f64>,
+    d: Array2<f64>,
+    candidates: Array2<f64>,
+    points: Array2<f64>,
+    objectives: Array1<f64>,
+    constraints: Array2<f64>,
+    violations: Vec<f64>,
+    changed: Vec<bool>,
+    ranking: Vec<usize>,
+    // The selected μ.
+    z_sel: Array2<f64>,
+    d_sel: Array2<f64>,
+    points_sel: Array2<f64>,
+    changed_sel: Vec<bool>,
+    z_w: Array1<f64>,
+    d_w: Array1<f64>,
+    // Strategy state.
+    parent: Array1<f64>,
+    p_sigma: Array1<f64>,
+    m: Array2<f64>,
+    sigma: f64,
+    epsilon: f64,
+    generation: usize,
+    evaluations: usize,
+    best: BestSoFar,
+    resets: usize,
+    checkpoints: Vec<Checkpoint>,
+    dynamics: Option<Vec<DynamicsRecord>>,
+}
+
+impl<'a> Run<'a> {
+    fn new<P: ConstrainedProblem>(
+        problem: &'a P,
+        params: &'a Parameters,
+        components: &'a mut Components,
+    ) -> Result<Self, MaEsError> {
+        let (n, lambda, mu) = (params.dim, params.lambda, params.mu);
+        let k = problem.num_constraints();
+        let expected_generations = params.budget / lambda + 2;
+        Ok(Self {
+            problem,
+            params,
+            components,
+            weights: Array1::from(params.weights.clone()),
+            z: Array2::zeros((n, lambda).f()),
+            d: Array2::zeros((n, lambda).f()),
+            candidates: Array2::zeros((n, lambda).f()),
+            points: Array2::zeros((n, lambda).f()),
+            objectives: Array1::zeros(lambda),
+            constraints: Array2::zeros((k, lambda).f()),
+            violations: vec![0.0; lambda],
+            changed: vec![false; lambda],
+            ranking: vec![0; lambda],
+            z_sel: Array2::zeros((n, mu).f()),
+            d_sel: Array2::zeros((n, mu).f()),
+            points_sel: Array2::zeros((n, mu).f()),
+            changed_sel: vec![false; mu],
+            z_w: Array1::zeros(n),
+            d_w: Array1::zeros(n),
+            parent: Array1::zeros(n),
+            p_sigma: Array1::zeros(n),
+            m: Array2::eye(n),
+            sigma: params.sigma0,
+            epsilon: 0.0,
+            generation: 0,
+            evaluations: 0,
+            best: BestSoFar {
+                y: vec![0.0; n],
+                objective: f64::NAN,
+                violation: f64::NAN,
+                constraints: vec![0.0; k],
+                evaluations: 0,
+            },
+            resets: 0,
+            checkpoints: Vec::with_capacity(CHECKPOINT_FRACTIONS.len()),
+            dynamics: params
+                .record_dynamics
+                .then(|| Vec::with_capacity(expected_generations.min(params.max_generations + 2))),
+        })
+    }
+
+    /// Evaluates the columns of `points`, fills `objectives`, `constraints`, `violations`.
+    fn evaluate_population(&mut self) -> Result<(), MaEsError> {
+        self.problem.evaluate_batch(
+            self.points.view(),
+            self.objectives.view_mut(),
+            self.constraints.view_mut(),
+        )?;
+        let l = self.problem.num_inequalities();
+        for (v, c) in self.violations.iter_mut().zip(self.constraints.columns()) {
+            let c = c.as_slice().expect("column-major constraint matrix");
+            let (g, h) = c.split_at(l);
+            *v = mean_violation(g, h, self.params.delta);
+        }
+        self.evaluations += self.params.lambda;
+        Ok(())
+    }
+
+    fn rank(&mut self) -> Result<(), MaEsError> {
+        let objectives = self.objectives.as_slice().expect("contiguous objectives");
+        rank_into(
+            &EpsilonLevel::new(self.epsilon),
+            objectives,
+            &self.violations,
+            &mut self.ranking,
+        )?;
+        Ok(())
+    }
+
+    fn set_best(&mut self, k: usize) {
+        self.best
+            .y
+            .iter_mut()
+            .zip(self.points.column(k))
+            .for_each(|(a, &b)| *a = b);
+        self.best
+            .constraints
+            .iter_mut()
+            .zip(self.constraints.column(k))
+            .for_each(|(a, &b)| *a = b);
+        self.best.objective = self.objectives[k];
+        self.best.violation = self.violations[k];
+        self.best.evaluations = self.evaluations;
+    }
+
+    fn initialize(&mut self, noise: &mut dyn NoiseSource) -> Result<(), MaEsError> {
+        let lb = self.problem.lower_bounds();
+        let ub = self.problem.upper_bounds();
+        noise.fill_uniform(
+            self.points
+                .as_slice_memory_order_mut()
+                .expect("column-major population"),
+        );
+        for mut col in self.points.columns_mut() {
+            for ((y, &l), &u) in col.iter_mut().zip(lb).zip(ub) {
+                *y = l + (u - l) * *y;
+            }
+        }
+        self.evaluate_population()?;
+        let objectives = self.objectives.as_slice().expect("contiguous objectives");
+        self.epsilon = self
+            .components
+            .schedule
+            .initialize(objectives, &self.violations)?;
+        self.rank()?;
+        // The plain (unweighted) mean of the μ first.
+        self.parent.fill(0.0);
+        for &k in &self.ranking[..self.params.mu] {
+            Zip::from(&mut self.parent)
+                .and(self.points.column(k))
+                .for_each(|p, &y| *p += y);
+        }
+        let mu = self.params.mu as f64;
+        self.parent.mapv_inplace(|p| p / mu);
+        self.set_best(self.ranking[0]);
+        Ok(())
+    }
+
+    /// Steps 1–3: sample, reflect, evaluate, repair.
+    fn sample_and_evaluate(&mut self, noise: &mut dyn NoiseSource) -> Result<(), MaEsError> {
+        noise.fill_normal(self.z.as_slice_memory_order_mut().expect("column-major Z"));
+        gemm(
+            1.0,
+            &self.m.view(),
+            &self.z.view(),
+            0.0,
+            &mut self.d.view_mut(),
+        );
+        let sigma = self.sigma;
+        let lb = self.problem.lower_bounds();
+        let ub = self.problem.upper_bounds();
+        for (k, ((mut cand, mut point), d)) in self
+            .candidates
+            .columns_mut()
+            .into_iter()
+            .zip(self.points.columns_mut())
+            .zip(self.d.columns())
+            .enumerate()
+        {
+            Zip::from(&mut cand)
+                .and(&mut point)
+                .and(&self.parent)
+                .and(&d)
+                .for_each(|c, p, &y, &dk| {
+                    *c = y + sigma * dk;
+                    *p = *c;
+                });
+            let point = point.into_slice().expect("column-major population");
+            self.changed[k] = keep_range(point, lb, ub)?;
+        }
+        self.evaluate_population()?;
+        let mut ctx = RepairContext {
+            generation: self.generation,
+            problem: self.problem,
+            noise,
+            delta: self.params.delta,
+            evaluations: &mut self.evaluations,
+        };
+        for ((((cand, point), objective), constraints), (violation, changed)) in self
+            .candidates
+            .columns()
+            .into_iter()
+            .zip(self.points.columns_mut())
+            .zip(self.objectives.iter_mut())
+            .zip(self.constraints.columns_mut())
+            .zip(self.violations.iter_mut().zip(self.changed.iter_mut()))
+        {
+            self.components.repair.repair(
+                &mut ctx,
+                Offspring {
+                    candidate: cand.to_slice().expect("column-major candidates"),
+                    point: point.into_slice().expect("column-major population"),
+                    objective,
+                    constraints: constraints.into_slice().expect("column-major constraints"),
+                    violation,
+                    changed,
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Steps 4–9: rank, select, back-calculate, recombine, adapt.
+    fn select_and_adapt(&mut self) -> Result<(), MaEsError> {
+        self.rank()?;
+        for (m, &k) in self.ranking[..self.params.mu].iter().enumerate() {
+            self.z_sel.column_mut(m).assign(&self.z.column(k));
+            self.d_sel.column_mut(m).assign(&self.d.column(k));
+            self.points_sel.column_mut(m).assign(&self.points.column(k));
+            self.changed_sel[m] = self.changed[k];
+        }
+        self.components.back_calculation.back_calculate(Selected {
+            m: self.m.view(),
+            parent: self.parent.view(),
+            sigma: self.sigma,
+            points: self.points_sel.view(),
+            changed: &self.changed_sel,
+            d: self.d_sel.view_mut(),
+            z: self.z_sel.view_mut(),
+        })?;
+        let p = self.params;
+        general_mat_vec_mul(1.0, &self.z_sel, &self.weights, 0.0, &mut self.z_w);
+        general_mat_vec_mul(1.0, &self.d_sel, &self.weights, 0.0, &mut self.d_w);
+        let sigma = self.sigma;
+        Zip::from(&mut self.parent)
+            .and(&self.d_w)
+            .for_each(|y, &d| *y += sigma * d);
+        let cs = p.c_sigma;
+        let path_factor = (cs * (2.0 - cs) * p.mu_eff).sqrt();
+        Zip::from(&mut self.p_sigma)
+            .and(&self.z_w)
+            .for_each(|ps, &zw| *ps = (1.0 - cs) * *ps + path_factor * zw);
+        let reset = self.components.adaptation.adapt(
+            self.m.view_mut(),
+            self.p_sigma.view_mut(),
+            crate::adaptation::UpdateInput {
+                d: self.d_sel.view(),
+                z: self.z_sel.view(),
+                weights: self.weights.as_slice().expect("contiguous weights"),
+                c1: p.c1,
+                c_mu: p.c_mu,
+            },
+        );
+        self.resets += usize::from(reset);
+        let norm2: f64 = self.p_sigma.iter().map(|x| x * x).sum();
+        let n = p.dim as f64;
+        self.sigma = self
+            .components
+            .sigma_cap
+            .apply(self.sigma * ((cs / 2.0) * (norm2 / n - 1.0)).exp());
+        Ok(())
+    }
+
+    /// Step 10: the lexicographic best-so-far update with the first-ranked offspring.
+    fn update_best(&mut self) {
+        let c = self.ranking[0];
+        let (fc, vc) = (self.objectives[c], self.violations[c]);
+        let (fb, vb) = (self.best.objective, self.best.violation);
+        if (vc == 0.0 && vb == 0.0 && fc < fb) || (vc == vb && fc < fb) || vc < vb {
+            self.set_best(c);
+        }
+    }
+
+    fn checkpoint(&self, fraction: f64) -> Checkpoint {
+        Checkpoint {
+            fraction,
+            evaluations: self.evaluations,
+            objective: self.best.objective,
+            violation: self.best.violation,
+            counts: self.best.counts(self.problem.num_inequalities()),
+        }
+    }
+
+    /// Step 14 for the intermediate fractions.
+    fn take_checkpoints(&mut self) {
+        let budget = self.params.budget as f64;
+        while self.checkpoints.len() + 1 < CHECKPOINT_FRACTIONS.len() {
+            let fraction = CHECKPOINT_FRACTIONS[self.checkpoints.len()];
+            if (self.evaluations as f64) < fraction * budget {
+                break;
+            }
+            let cp = self.checkpoint(fraction);
+            self.checkpoints.push(cp);
+        }
+    }
+
+    fn record(&mut self, observer: &mut dyn Observer) -> ControlFlow<()> {
+        if let Some(dynamics) = &mut self.dynamics {
+            dynamics.push(DynamicsRecord {
+                generation: self.generation,
+                evaluations: self.evaluations,
+                best_objective: self.best.objective,
+                best_violation: self.best.violation,
+                sigma: self.sigma,
+                best_norm: self.best.norm(),
+                epsilon: self.epsilon,
+            });
+        }
+        let report = GenerationReport {
+            generation: self.generation,
+            evaluations: self.evaluations,
+            sigma: self.sigma,
+            epsilon: self.epsilon,
+            parent: self.parent.as_slice().expect("contiguous parent"),
+            p_sigma: self.p_sigma.as_slice().expect("contiguous path"),
+            m: self.m.view(),
+            best: &self.best,
+        };
+        observer.observe(&report)
+    }
+
+    fn execute(
+        mut self,
+        noise: &mut dyn NoiseSource,
+        observer: &mut dyn Observer,
+    ) -> Result<RunResult, MaEsError> {
+        self.initialize(noise)?;
+        let epsilon0 = self.epsilon;
+        let mut termination = None;
+        if self.record(observer).is_break() {
+            termination = Some(Termination::Observer);
+        }
+        while termination.is_none() {
+            self.sample_and_evaluate(noise)?;
+            self.select_and_adapt()?;
+            self.update_best();
+            // Step 11: stop after this generation (steps 12–14 still happen).
+            if self.evaluations >= self.params.budget {
+                termination = Some(Termination::Budget);
+            } else if self.generation >= self.params.max_generations {
+                termination = Some(Termination::GenerationLimit);
+            }
+            self.generation += 1;
+            self.epsilon = self.components.schedule.epsilon(self.generation);
+            self.take_checkpoints();
+            if self.record(observer).is_break() && termination.is_none() {
+                termination = Some(Termination::Observer);
+            }
+        }
+        // Checkpoints the run did not reach hold the final best-so-far; then 100 %.
+        while self.checkpoints.len() < CHECKPOINT_FRACTIONS.len() {
+            let cp = self.checkpoint(CHECKPOINT_FRACTIONS[self.checkpoints.len()]);
+            self.checkpoints.push(cp);
+        }
+        Ok(RunResult {
+            best: self.best,
+            checkpoints: self.checkpoints,
+            generations: self.generation,
+            evaluations: self.evaluations,
+            termination: termination.unwrap_or(Termination::Budget),
+            epsilon0,
+            sigma: self.sigma,
+            resets: self.resets,
+            dynamics: self.dynamics,
+        })
+    }
+}

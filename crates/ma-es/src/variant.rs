@@ -1,0 +1,296 @@
+//! The components of a strategy and the paper's seven variants as presets.
+//!
+//! | preset | label | repair | back-calculation | σ cap | `M` adaptation | ordering |
+//! |---|---|---|---|---|---|---|
+//! | `eps-mag-es` | εMAg-ES | yes | `M⁺` | yes | yes | ε-level |
+//! | `eps-ma-es` | εMA-ES | no | `M⁺` | yes | yes | ε-level |
+//! | `eps-mag-es-wo` | εMAg-ES w/o | yes | no | yes | yes | ε-level |
+//! | `eps-mag-es-nl` | εMAg-ES nl | yes | `M⁺` | **no** | yes | ε-level |
+//! | `eps-sag-es` | εSAg-ES | yes | `M⁺ = I` | yes | **no** | ε-level |
+//! | `lex-mag-es` | lexMAg-ES | yes | `M⁺` | yes | yes | lexicographic |
+//! | `lex-ma-es` | lexMA-ES | no | `M⁺` | yes | yes | lexicographic |
+
+use crate::adaptation::{
+    CappedSigma, FrozenMatrix, MaUpdate, MatrixAdaptation, SigmaCap, UncappedSigma,
+};
+use crate::back_calculation::{
+    BackCalculation, IdentityBackCalculation, NoBackCalculation, PseudoInverseBackCalculation,
+};
+use crate::config::Parameters;
+use crate::repair::{NoRepair, PeriodicRepair, Repair};
+use crate::MaEsError;
+use constraint_handling::epsilon::{EpsilonLevelSchedule, EpsilonSchedule, Lexicographic};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// Which back-calculation a strategy uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BackCalculationKind {
+    /// `d`, `z` stay as sampled.
+    Off,
+    /// `z = M⁺ d`.
+    PseudoInverse,
+    /// `z = d` (for a strategy whose `M` stays `I`).
+    Identity,
+}
+
+/// Which ordering a strategy ranks with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OrderingKind {
+    /// The ε-level order with the ε schedule.
+    EpsilonLevel,
+    /// The lexicographic order (ε ≡ 0).
+    Lexicographic,
+}
+
+/// A choice of components: what the presets are made of, and what a user composes.
+///
+/// ```
+/// use ma_es::{ComponentSpec, Variant};
+/// use ma_es::variant::{BackCalculationKind, OrderingKind};
+/// // εMAg-ES without repair and without σ cap (not one of the paper's seven):
+/// let spec = ComponentSpec { repair: false, sigma_cap: false, ..Variant::EpsMagEs.spec() };
+/// assert_eq!(spec.back_calculation, BackCalculationKind::PseudoInverse);
+/// assert_eq!(spec.ordering, OrderingKind::EpsilonLevel);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ComponentSpec {
+    /// Periodic gradient repair.
+    pub repair: bool,
+    /// The back-calculation.
+    pub back_calculation: BackCalculationKind,
+    /// `σ ≤ σ_max`.
+    pub sigma_cap: bool,
+    /// Adapt `M` (else `M` stays `I`).
+    pub matrix_adaptation: bool,
+    /// The ordering.
+    pub ordering: OrderingKind,
+}
+
+/// The component objects of a strategy.
+pub struct Components {
+    /// Step 3.3.
+    pub repair: Box<dyn Repair>,
+    /// Step 3.4.
+    pub back_calculation: Box<dyn BackCalculation>,
+    /// Step 9.
+    pub sigma_cap: Box<dyn SigmaCap>,
+    /// Steps 7–8.
+    pub adaptation: Box<dyn MatrixAdaptation>,
+    /// The threshold schedule of the ε-level order (steps 4 and 12).
+    pub schedule: Box<dyn EpsilonSchedule + Send>,
+}
+
+impl fmt::Debug for Components {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Components").finish_non_exhaustive()
+    }
+}
+
+impl Components {
+    /// Builds the components of `spec` for the resolved parameters.
+    ///
+    /// # Errors
+    /// [`MaEsError`] if a component cannot be set up (invalid repair or schedule
+    /// parameters, LAPACK workspace failure).
+    pub fn from_spec(spec: &ComponentSpec, params: &Parameters) -> Result<Self, MaEsError> {
+        let (n, mu) = (params.dim, params.mu);
+        let repair: Box<dyn Repair> = if spec.repair {
+            Box::new(PeriodicRepair::new(
+                params.theta_p,
+                params.theta_r,
+                params.repair,
+            )?)
+        } else {
+            Box::new(NoRepair)
+        };
+        let back_calculation: Box<dyn BackCalculation> = match spec.back_calculation {
+            BackCalculationKind::Off => Box::new(NoBackCalculation),
+            BackCalculationKind::Identity => Box::new(IdentityBackCalculation),
+            BackCalculationKind::PseudoInverse => Box::new(PseudoInverseBackCalculation::new(
+                n,
+                mu,
+                params.back_calculation,
+                params.repair.pinv_tolerance,
+            )?),
+        };
+        let sigma_cap: Box<dyn SigmaCap> = if spec.sigma_cap {
+            Box::new(CappedSigma {
+                sigma_max: params.sigma_max,
+            })
+        } else {
+            Box::new(UncappedSigma)
+        };
+        let adaptation: Box<dyn MatrixAdaptation> = if spec.matrix_adaptation {
+            Box::new(MaUpdate::new(n, mu))
+        } else {
+            Box::new(FrozenMatrix)
+        };
+        let schedule: Box<dyn EpsilonSchedule + Send> = match spec.ordering {
+            OrderingKind::EpsilonLevel => Box::new(EpsilonLevelSchedule::new(params.epsilon)?),
+            OrderingKind::Lexicographic => Box::new(Lexicographic),
+        };
+        Ok(Self {
+            repair,
+            back_calculation,
+            sigma_cap,
+            adaptation,
+            schedule,
+        })
+    }
+}
+
+/// The seven variants of the paper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Variant {
+    /// εMAg-ES: every component (the baseline of the paper's comparisons).
+    EpsMagEs,
+    /// εMA-ES: without the gradient repair.
+    EpsMaEs,
+    /// εMAg-ES w/o: without back-calculation.
+    EpsMagEsWo,
+    /// εMAg-ES nl: without the σ cap.
+    EpsMagEsNl,
+    /// εSAg-ES: without matrix adaptation (`M = I`).
+    EpsSagEs,
+    /// lexMAg-ES: lexicographic instead of ε-level ordering.
+    LexMagEs,
+    /// lexMA-ES: lexicographic ordering and no repair.
+    LexMaEs,
+}
+
+impl Variant {
+    /// All seven, baseline first, in the paper's order.
+    pub const ALL: [Variant; 7] = [
+        Variant::EpsMagEs,
+        Variant::EpsMaEs,
+        Variant::EpsMagEsWo,
+        Variant::EpsMagEsNl,
+        Variant::EpsSagEs,
+        Variant::LexMagEs,
+        Variant::LexMaEs,
+    ];
+
+    /// The preset name (`eps-mag-es`, …).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::EpsMagEs => "eps-mag-es",
+            Self::EpsMaEs => "eps-ma-es",
+            Self::EpsMagEsWo => "eps-mag-es-wo",
+            Self::EpsMagEsNl => "eps-mag-es-nl",
+            Self::EpsSagEs => "eps-sag-es",
+            Self::LexMagEs => "lex-mag-es",
+            Self::LexMaEs => "lex-ma-es",
+        }
+    }
+
+    /// The paper's label (`εMAg-ES`, …), for tables.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::EpsMagEs => "εMAg-ES",
+            Self::EpsMaEs => "εMA-ES",
+            Self::EpsMagEsWo => "εMAg-ES w/o",
+            Self::EpsMagEsNl => "εMAg-ES nl",
+            Self::EpsSagEs => "εSAg-ES",
+            Self::LexMagEs => "lexMAg-ES",
+            Self::LexMaEs => "lexMA-ES",
+        }
+    }
+
+    /// The reference implementation's name (`epsMAgES`, …), as in the replay fixtures.
+    #[must_use]
+    pub fn reference_name(self) -> &'static str {
+        match self {
+            Self::EpsMagEs => "epsMAgES",
+            Self::EpsMaEs => "epsMAES",
+            Self::EpsMagEsWo => "epsMAgESwo",
+            Self::EpsMagEsNl => "epsMAgESnl",
+            Self::EpsSagEs => "epsSAgES",
+            Self::LexMagEs => "lexMAgES",
+            Self::LexMaEs => "lexMAES",
+        }
+    }
+
+    /// The components of this variant.
+    #[must_use]
+    pub fn spec(self) -> ComponentSpec {
+        let full = ComponentSpec {
+            repair: true,
+            back_calculation: BackCalculationKind::PseudoInverse,
+            sigma_cap: true,
+            matrix_adaptation: true,
+            ordering: OrderingKind::EpsilonLevel,
+        };
+        match self {
+            Self::EpsMagEs => full,
+            Self::EpsMaEs => ComponentSpec {
+                repair: false,
+                ..full
+            },
+            Self::EpsMagEsWo => ComponentSpec {
+                back_calculation: BackCalculationKind::Off,
+                ..full
+            },
+            Self::EpsMagEsNl => ComponentSpec {
+                sigma_cap: false,
+                ..full
+            },
+            Self::EpsSagEs => ComponentSpec {
+                back_calculation: BackCalculationKind::Identity,
+                matrix_adaptation: false,
+                ..full
+            },
+            Self::LexMagEs => ComponentSpec {
+                ordering: OrderingKind::Lexicographic,
+                ..full
+            },
+            Self::LexMaEs => ComponentSpec {
+                repair: false,
+                ordering: OrderingKind::Lexicographic,
+                ..full
+            },
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown variant name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant {0:?}; the presets are eps-mag-es, eps-ma-es, eps-mag-es-wo, eps-mag-es-nl, eps-sag-es, lex-mag-es, lex-ma-es")]
+pub struct UnknownVariant(pub String);
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+
+    /// Parses a preset name, the reference name or the paper's label (case-insensitive).
+    ///
+    /// ```
+    /// use ma_es::Variant;
+    /// assert_eq!("eps-mag-es".parse::<Variant>().unwrap(), Variant::EpsMagEs);
+    /// assert_eq!("epsMAgESwo".parse::<Variant>().unwrap(), Variant::EpsMagEsWo);
+    /// assert_eq!("lexMA-ES".parse::<Variant>().unwrap(), Variant::LexMaEs);
+    /// assert!("cma-es".parse::<Variant>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let wanted = s.trim();
+        Variant::ALL
+            .into_iter()
+            .find(|v| {
+                [v.name(), v.reference_name(), v.label()]
+                    .iter()
+                    .any(|n| n.eq_ignore_ascii_case(wanted))
+            })
+            .ok_or_else(|| UnknownVariant(s.to_string()))
+    }
+}

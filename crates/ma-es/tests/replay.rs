@@ -1,0 +1,236 @@
+//! Replays every trajectory of the reference implementation in `MAES_REPLAY_DIR`
+//! (default `../shared/fixtures/replay`) with the replay noise source and the official
+//! instance data of `CEC2017_DATA_DIR` (default `../shared/cec2017/text`), comparing the
+//! header's `compare_generations` leading trace lines with
+//! `|a − b| ≤ 1e-6 · max(|a|, |b|) + 1e-9` (integers exactly), the run length of the
+//! `_budget` fixtures, and their checkpoints where comparable.
+
+use cec2017_constrained::Suite;
+use ma_es::noise::ReplayNoise;
+use ma_es::observer::GenerationReport;
+use ma_es::{BackCalculationSolver, Config, MaEs, Variant};
+use serde::Deserialize;
+use serde_json::Value;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize)]
+struct Header {
+    variant: String,
+    problem: usize,
+    dim: usize,
+    seed: u64,
+    generations: usize,
+    lambda: usize,
+    mu: usize,
+    sigma0: f64,
+    budget: usize,
+    compare_generations: usize,
+    trace_lines: usize,
+    #[serde(default)]
+    checkpoints_comparable: Option<bool>,
+}
+
+fn shared(var: &str, default: &str) -> PathBuf {
+    std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared")
+            .join(default)
+    })
+}
+
+fn close(a: f64, b: f64) -> bool {
+    if a.is_nan() || b.is_nan() {
+        return a.is_nan() && b.is_nan();
+    }
+    if a == b {
+        return true;
+    }
+    (a - b).abs() <= 1e-6 * a.abs().max(b.abs()) + 1e-9
+}
+
+/// A real or a vector of reals from JSON (`null` stands for NaN).
+fn reals(v: &Value) -> Vec<f64> {
+    match v {
+        Value::Array(a) => a.iter().map(|x| x.as_f64().unwrap_or(f64::NAN)).collect(),
+        other => vec![other.as_f64().unwrap_or(f64::NAN)],
+    }
+}
+
+/// What the observer saw after the initialisation and after each generation.
+struct Line {
+    g: usize,
+    evals: usize,
+    best_evals: usize,
+    reals: Vec<(&'static str, Vec<f64>)>,
+}
+
+fn line_of(r: &GenerationReport<'_>) -> Line {
+    Line {
+        g: r.generation,
+        evals: r.evaluations,
+        best_evals: r.best.evaluations,
+        reals: vec![
+            ("sigma", vec![r.sigma]),
+            ("epsilon", vec![r.epsilon]),
+            ("y_parent", r.parent.to_vec()),
+            ("p_sigma", r.p_sigma.to_vec()),
+            ("best_f", vec![r.best.objective]),
+            ("best_violation", vec![r.best.violation]),
+            ("best_y", r.best.y.clone()),
+        ],
+    }
+}
+
+/// Replays one fixture; returns the number of trace lines compared, or the mismatches.
+fn replay(path: &Path, suite: &Suite, solver: BackCalculationSolver) -> Result<usize, Vec<String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let header: Header =
+        serde_json::from_str(lines.next().expect("header")).expect("header format");
+    let rest: Vec<Value> = lines
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    let (trace, tail): (Vec<&Value>, Vec<&Value>) = rest.iter().partition(|v| v.get("g").is_some());
+    assert_eq!(
+        trace.len(),
+        header.trace_lines,
+        "{}: trace_lines",
+        path.display()
+    );
+
+    let variant: Variant = header.variant.parse().expect("variant name");
+    let problem = suite.problem(header.problem, header.dim).expect("problem");
+    let config = Config {
+        lambda: Some(header.lambda),
+        mu: Some(header.mu),
+        sigma0: header.sigma0,
+        budget: Some(header.budget),
+        max_generations: Some(header.generations),
+        back_calculation: solver,
+        ..Config::default()
+    };
+    let mut es = MaEs::new(&problem, &config, variant).expect("strategy");
+    let mut seen = Vec::new();
+    let mut observer = |r: &GenerationReport<'_>| {
+        seen.push(line_of(r));
+        ControlFlow::Continue(())
+    };
+    let result = es
+        .run_observed(&mut ReplayNoise::new(header.seed), &mut observer)
+        .expect("run");
+
+    let name = path.file_name().unwrap().to_string_lossy().to_string();
+    let mut errors = Vec::new();
+    let count = header.compare_generations.max(1).min(trace.len());
+    for (expected, got) in trace.iter().take(count).zip(&seen) {
+        let g = expected["g"].as_u64().unwrap() as usize;
+        let int = |key: &str| expected[key].as_u64().unwrap() as usize;
+        for (key, want, have) in [
+            ("g", g, got.g),
+            ("evals", int("evals"), got.evals),
+            ("best_evals", int("best_evals"), got.best_evals),
+        ] {
+            if want != have {
+                errors.push(format!("{name} g={g}: {key} expected {want}, got {have}"));
+            }
+        }
+        for (key, have) in &got.reals {
+            let want = reals(&expected[*key]);
+            if want.len() != have.len() || want.iter().zip(have).any(|(a, b)| !close(*a, *b)) {
+                errors.push(format!(
+                    "{name} g={g}: {key} expected {want:?}, got {have:?}"
+                ));
+            }
+        }
+        if !errors.is_empty() {
+            break;
+        }
+    }
+    if seen.len() < count {
+        errors.push(format!(
+            "{name}: the run produced {} trace lines, {count} expected",
+            seen.len()
+        ));
+    }
+    if path.to_string_lossy().contains("_budget") {
+        if result.generations != header.trace_lines - 1 {
+            errors.push(format!(
+                "{name}: the run ended after {} generations, expected {}",
+                result.generations,
+                header.trace_lines - 1
+            ));
+        }
+        if header.checkpoints_comparable == Some(true) {
+            let expected = tail
+                .iter()
+                .find_map(|v| v.get("checkpoints"))
+                .and_then(Value::as_array)
+                .expect("checkpoint line");
+            assert_eq!(expected.len(), 3);
+            for (e, got) in expected.iter().zip(&result.checkpoints) {
+                let c: Vec<u32> = e["c"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_u64().unwrap() as u32)
+                    .collect();
+                if !close(e["f"].as_f64().unwrap(), got.objective)
+                    || !close(e["violation"].as_f64().unwrap(), got.violation)
+                    || c != got.counts.as_array()
+                {
+                    errors.push(format!(
+                        "{name}: checkpoint {} expected {e}, got {got:?}",
+                        got.fraction
+                    ));
+                }
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(count)
+    } else {
+        Err(errors)
+    }
+}
+
+fn replay_all(solver: BackCalculationSolver) -> (usize, usize) {
+    let dir = shared("MAES_REPLAY_DIR", "fixtures/replay");
+    let suite = Suite::official(shared("CEC2017_DATA_DIR", "cec2017/text")).expect("instance data");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no replay fixtures in {}", dir.display());
+    let (mut fixtures, mut lines, mut failures) = (0, 0, Vec::new());
+    for f in &files {
+        match replay(f, &suite, solver) {
+            Ok(n) => {
+                fixtures += 1;
+                lines += n;
+            }
+            Err(e) => failures.extend(e),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    (fixtures, lines)
+}
+
+#[test]
+fn replay_fixtures() {
+    let (fixtures, lines) = replay_all(BackCalculationSolver::default());
+    println!("replayed {fixtures} fixtures, {lines} trace lines compared");
+}
+
+#[test]
+fn replay_fixtures_with_the_pseudo_inverse_everywhere() {
+    let (fixtures, lines) = replay_all(BackCalculationSolver::PseudoInverse);
+    println!("replayed {fixtures} fixtures, {lines} trace lines compared (pseudo-inverse back-calculation)");
+}

@@ -1,0 +1,395 @@
+//! Behaviour of the strategy beyond the replay: user problems, determinism, faults,
+//! validation, and allocation-free generations.
+
+use cec2017_constrained::Suite;
+use constraint_handling::{ConstrainedProblem, ProblemError};
+use ma_es::adaptation::SigmaCap;
+use ma_es::noise::{NoiseSource, RngNoise};
+use ma_es::observer::GenerationReport;
+use ma_es::{Components, Config, MaEs, MaEsError, RunResult, Termination, Variant};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::ops::ControlFlow;
+
+/// Counts allocations per thread (tests run in parallel threads).
+struct Counting;
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+fn count_allocation() {
+    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+}
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count_allocation();
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new: usize) -> *mut u8 {
+        count_allocation();
+        unsafe { System.realloc(ptr, layout, new) }
+    }
+}
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// A user problem: minimise Σ (x_i − 1)² subject to Σ x_i ≤ 2 and x_1 = x_2, on [−3, 3]^N.
+struct Simplex {
+    lb: Vec<f64>,
+    ub: Vec<f64>,
+}
+
+impl Simplex {
+    fn new(n: usize) -> Self {
+        Self {
+            lb: vec![-3.0; n],
+            ub: vec![3.0; n],
+        }
+    }
+}
+
+impl ConstrainedProblem for Simplex {
+    fn dim(&self) -> usize {
+        self.lb.len()
+    }
+    fn num_inequalities(&self) -> usize {
+        1
+    }
+    fn num_equalities(&self) -> usize {
+        1
+    }
+    fn lower_bounds(&self) -> &[f64] {
+        &self.lb
+    }
+    fn upper_bounds(&self) -> &[f64] {
+        &self.ub
+    }
+    fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+        self.check_buffers(x, c)?;
+        c[0] = x.iter().sum::<f64>() - 2.0;
+        c[1] = x[0] - x[1];
+        Ok(x.iter().map(|v| (v - 1.0) * (v - 1.0)).sum())
+    }
+}
+
+fn small(budget: usize) -> Config {
+    Config {
+        budget: Some(budget),
+        ..Config::default()
+    }
+}
+
+#[test]
+fn solves_a_user_problem_with_every_variant() {
+    // Optimum: x_i = 2/N for N = 4 → f = 4 · (0.5)² = 1.
+    for variant in Variant::ALL {
+        let mut es = MaEs::new(Simplex::new(4), &small(20_000), variant).unwrap();
+        let r = es.run(&mut RngNoise::seed_from_u64(3)).unwrap();
+        assert!(
+            r.best.violation <= 1e-3,
+            "{variant}: ν̄ = {}",
+            r.best.violation
+        );
+        assert!(
+            (r.best.objective - 1.0).abs() < 0.05,
+            "{variant}: f = {}",
+            r.best.objective
+        );
+        assert_eq!(r.termination, Termination::Budget);
+        assert_eq!(r.checkpoints.len(), 3);
+    }
+}
+
+fn run_c01(seed: u64, variant: Variant) -> RunResult {
+    let p = Suite::synthetic(5).problem(1, 10).unwrap();
+    MaEs::new(&p, &small(30_000), variant)
+        .unwrap()
+        .run(&mut RngNoise::seed_from_u64(seed))
+        .unwrap()
+}
+
+#[test]
+fn same_seed_same_result_bit_for_bit_across_threads() {
+    let reference = run_c01(11, Variant::EpsMagEs);
+    assert_eq!(run_c01(11, Variant::EpsMagEs), reference);
+    let handles: Vec<_> = (0..3)
+        .map(|_| std::thread::spawn(|| run_c01(11, Variant::EpsMagEs)))
+        .collect();
+    for h in handles {
+        let r = h.join().unwrap();
+        assert_eq!(r, reference);
+        assert_eq!(
+            r.best.objective.to_bits(),
+            reference.best.objective.to_bits()
+        );
+    }
+    assert_ne!(run_c01(12, Variant::EpsMagEs), reference);
+}
+
+#[test]
+fn checkpoints_follow_the_budget() {
+    let r = run_c01(1, Variant::EpsMagEs);
+    let budget = 30_000.0;
+    for (cp, frac) in r.checkpoints.iter().zip([0.1, 0.5, 1.0]) {
+        assert_eq!(cp.fraction, frac);
+        assert!(cp.evaluations as f64 >= frac * budget || frac == 1.0);
+    }
+    assert_eq!(r.checkpoints[2].objective, r.best.objective);
+    assert!(r.evaluations >= 30_000);
+    assert!(r.best.evaluations <= r.evaluations);
+}
+
+#[test]
+fn dynamics_and_observer_stop() {
+    let p = Suite::synthetic(5).problem(3, 10).unwrap();
+    let config = Config {
+        record_dynamics: true,
+        ..small(8_000)
+    };
+    let r = MaEs::new(&p, &config, Variant::EpsMagEs)
+        .unwrap()
+        .run(&mut RngNoise::seed_from_u64(2))
+        .unwrap();
+    let dyn_ = r.dynamics.as_ref().unwrap();
+    assert_eq!(dyn_.len(), r.generations + 1);
+    assert!(dyn_.windows(2).all(|w| w[1].evaluations > w[0].evaluations));
+    let mut es = MaEs::new(&p, &small(8_000), Variant::EpsMagEs).unwrap();
+    let mut stop = |r: &GenerationReport<'_>| {
+        if r.generation == 5 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let r = es
+        .run_observed(&mut RngNoise::seed_from_u64(2), &mut stop)
+        .unwrap();
+    assert_eq!((r.generations, r.termination), (5, Termination::Observer));
+}
+
+#[test]
+fn generation_limit_stops_after_limit_plus_one_generations() {
+    let p = Suite::synthetic(5).problem(1, 10).unwrap();
+    let config = Config {
+        max_generations: Some(7),
+        ..Config::default()
+    };
+    let r = MaEs::new(&p, &config, Variant::EpsMaEs)
+        .unwrap()
+        .run(&mut RngNoise::seed_from_u64(2))
+        .unwrap();
+    assert_eq!(
+        (r.generations, r.termination),
+        (8, Termination::GenerationLimit)
+    );
+    // checkpoints not reached hold the final best
+    assert!(r
+        .checkpoints
+        .iter()
+        .all(|c| c.objective == r.best.objective));
+}
+
+/// Returns NaN or ±∞ in parts of the space.
+struct Faulty;
+impl ConstrainedProblem for Faulty {
+    fn dim(&self) -> usize {
+        3
+    }
+    fn num_inequalities(&self) -> usize {
+        1
+    }
+    fn num_equalities(&self) -> usize {
+        1
+    }
+    fn lower_bounds(&self) -> &[f64] {
+        &[-5.0; 3]
+    }
+    fn upper_bounds(&self) -> &[f64] {
+        &[5.0; 3]
+    }
+    fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+        self.check_buffers(x, c)?;
+        c[0] = if x[0] > 2.0 { f64::NAN } else { x[0] - 1.0 };
+        c[1] = if x[1] < -2.0 { f64::INFINITY } else { x[1] };
+        Ok(if x[2] > 3.0 {
+            f64::NAN
+        } else if x[2] < -4.0 {
+            f64::NEG_INFINITY
+        } else {
+            x.iter().map(|v| v * v).sum()
+        })
+    }
+}
+
+#[test]
+fn non_finite_values_never_panic() {
+    for variant in Variant::ALL {
+        let r = MaEs::new(Faulty, &small(5_000), variant)
+            .unwrap()
+            .run(&mut RngNoise::seed_from_u64(9))
+            .unwrap();
+        // −∞ objectives exist but only on points with x₂ < −4 … and NaN ranks last:
+        assert!(!r.best.objective.is_nan(), "{variant}");
+        assert!(!r.best.violation.is_nan(), "{variant}");
+    }
+}
+
+/// A σ "cap" that multiplies σ by 1e200: σ overflows to +∞ after two generations.
+struct Explode;
+impl SigmaCap for Explode {
+    fn apply(&self, sigma: f64) -> f64 {
+        sigma * 1e200
+    }
+}
+
+#[test]
+fn sigma_overflow_does_not_panic() {
+    let p = Suite::synthetic(5).problem(6, 10).unwrap();
+    let config = small(4_000);
+    let params = config.resolve(10).unwrap();
+    let mut components = Components::from_spec(&Variant::EpsMagEsNl.spec(), &params).unwrap();
+    components.sigma_cap = Box::new(Explode);
+    let mut es = MaEs::with_components(&p, params, components).unwrap();
+    let mut sigmas = Vec::new();
+    let mut obs = |r: &GenerationReport<'_>| {
+        sigmas.push(r.sigma);
+        ControlFlow::Continue(())
+    };
+    let r = es
+        .run_observed(&mut RngNoise::seed_from_u64(1), &mut obs)
+        .unwrap();
+    assert!(sigmas.iter().any(|s| s.is_infinite()), "{sigmas:?}");
+    assert!(!r.sigma.is_finite(), "σ = {}", r.sigma);
+    assert!(r.evaluations >= 4_000);
+    // The best-so-far of the first generations survives the NaN offspring.
+    assert!(r.best.objective.is_finite());
+    // With σ0 near the largest double the capped variant comes back to σ ≤ σ_max.
+    let config = Config {
+        sigma0: 1e308,
+        ..small(4_000)
+    };
+    let r = MaEs::new(&p, &config, Variant::EpsMagEs)
+        .unwrap()
+        .run(&mut RngNoise::seed_from_u64(1))
+        .unwrap();
+    assert!(r.sigma <= 100.0);
+}
+
+#[test]
+fn invalid_configurations_and_problems_are_errors() {
+    let p = Simplex::new(3);
+    for config in [
+        Config {
+            lambda: Some(1),
+            ..Config::default()
+        },
+        Config {
+            mu: Some(0),
+            ..Config::default()
+        },
+        Config {
+            mu: Some(13),
+            ..Config::default()
+        },
+        Config {
+            sigma0: -1.0,
+            ..Config::default()
+        },
+        Config {
+            sigma0: f64::NAN,
+            ..Config::default()
+        },
+        Config {
+            budget: Some(0),
+            ..Config::default()
+        },
+    ] {
+        let e = MaEs::new(&p, &config, Variant::EpsMagEs).unwrap_err();
+        assert!(matches!(e, MaEsError::Config(_)), "{e}");
+    }
+    let bad = Simplex {
+        lb: vec![1.0, 0.0],
+        ub: vec![0.0, 1.0],
+    };
+    assert!(matches!(
+        MaEs::new(&bad, &Config::default(), Variant::EpsMagEs).unwrap_err(),
+        MaEsError::Problem(_)
+    ));
+    let mismatched = Simplex {
+        lb: vec![0.0; 3],
+        ub: vec![1.0; 2],
+    };
+    assert!(MaEs::new(&mismatched, &Config::default(), Variant::EpsMagEs).is_err());
+    let zero_width = Simplex {
+        lb: vec![0.5; 3],
+        ub: vec![0.5; 3],
+    };
+    let r = MaEs::new(&zero_width, &small(500), Variant::EpsMagEs)
+        .unwrap()
+        .run(&mut RngNoise::seed_from_u64(1))
+        .unwrap();
+    assert!(r.best.y.iter().all(|&v| v == 0.5));
+}
+
+/// A problem that always fails to evaluate after some calls.
+struct Failing;
+impl ConstrainedProblem for Failing {
+    fn dim(&self) -> usize {
+        2
+    }
+    fn num_inequalities(&self) -> usize {
+        0
+    }
+    fn num_equalities(&self) -> usize {
+        0
+    }
+    fn lower_bounds(&self) -> &[f64] {
+        &[0.0; 2]
+    }
+    fn upper_bounds(&self) -> &[f64] {
+        &[1.0; 2]
+    }
+    fn evaluate(&self, _x: &[f64], _c: &mut [f64]) -> Result<f64, ProblemError> {
+        Err(ProblemError::Evaluation("simulator crashed".into()))
+    }
+}
+
+#[test]
+fn evaluation_errors_are_returned() {
+    let e = MaEs::new(Failing, &Config::default(), Variant::EpsMagEs)
+        .unwrap()
+        .run(&mut RngNoise::seed_from_u64(1))
+        .unwrap_err();
+    assert!(e.to_string().contains("simulator crashed"), "{e}");
+}
+
+#[test]
+fn generations_do_not_allocate() {
+    let p = Suite::synthetic(5).problem(21, 10).unwrap();
+    for variant in Variant::ALL {
+        let mut es = MaEs::new(&p, &small(40_000), variant).unwrap();
+        let mut last = 0usize;
+        let mut allocating = Vec::new();
+        let mut obs = |r: &GenerationReport<'_>| {
+            let now = allocations();
+            // Generation 1 (g = 0) sets up the repair workspace once.
+            if r.generation >= 2 && now != last {
+                allocating.push(r.generation);
+            }
+            last = allocations();
+            ControlFlow::Continue(())
+        };
+        let noise: &mut dyn NoiseSource = &mut RngNoise::seed_from_u64(4);
+        let r = es.run_observed(noise, &mut obs).unwrap();
+        assert!(r.generations > 100);
+        assert!(
+            allocating.is_empty(),
+            "{variant}: generations {allocating:?} allocated"
+        );
+    }
+}
