@@ -10,11 +10,13 @@
 //! Components inside the box are untouched, so reflection is the identity inside.
 //! A point several box widths away is folded back by the modulo step.
 //!
-//! Two guards make the map total without changing it elsewhere:
+//! Three guards make the map total for finite input without changing it elsewhere:
 //! - a zero-width component (`lb = ub`) is set to `lb` (the formula would divide by 0);
-//! - for finite input the result is clamped into `[lb, ub]`: the modulo step can leave
-//!   the box by one rounding error when `e/w` rounds up to an integer; the reference
-//!   would return that point just outside the box.
+//! - when `e/w` overflows or the formula's result leaves `[0, w]` (huge `e`), the exact
+//!   remainder `e mod w` is used instead;
+//! - the result is clamped into `[lb, ub]`: the modulo step can leave the box by one
+//!   rounding error when `e/w` rounds up to an integer; the reference would return
+//!   that point just outside the box.
 //!
 //! Non-finite input follows the formula: `±∞` becomes NaN (`∞ − ⌊∞/w⌋·w`), NaN stays NaN;
 //! both count as a change (as in the reference, where `NaN ≠ NaN`).
@@ -40,11 +42,26 @@ pub fn reflect_component(y: f64, lb: f64, ub: f64) -> f64 {
     if w == 0.0 && !y.is_nan() {
         return lb;
     }
-    let fold = |mut e: f64| {
-        if e >= w {
-            e -= (e / w).floor() * w;
+    if y.is_infinite() {
+        // The reference's formula gives ∞ − ⌊∞/w⌋·w = NaN.
+        return f64::NAN;
+    }
+    let fold = |e: f64| {
+        if e < w {
+            return e;
         }
-        e
+        let r = e - (e / w).floor() * w;
+        if r.is_finite() && (0.0..=w).contains(&r) {
+            r
+        } else {
+            // e/w overflowed or lost all precision: the exact remainder (or the bound).
+            let m = e % w;
+            if m.is_finite() {
+                m
+            } else {
+                0.0
+            }
+        }
     };
     let reflected = if y < lb {
         lb + fold(lb - y)

@@ -1,0 +1,293 @@
+//! Property tests of the constraint-handling techniques.
+
+use constraint_handling::epsilon::{EpsilonLevelParams, EpsilonLevelSchedule, EpsilonSchedule};
+use constraint_handling::ordering::{
+    rank, CandidateOrder, EpsilonLevel, Fitness, ReferenceLexicographic,
+};
+use constraint_handling::reflection::{keep_range, reflect_component};
+use constraint_handling::repair::{GradientRepair, RepairParams, RepairStatus};
+use constraint_handling::{ConstrainedProblem, ProblemError};
+use proptest::prelude::*;
+use std::cmp::Ordering;
+
+fn finite() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        -1e3..1e3f64,
+        -1e12..1e12f64,
+        Just(0.0),
+        Just(-0.0),
+        -1e300..1e300f64
+    ]
+}
+
+proptest! {
+    #[test]
+    fn reflection_stays_inside_and_is_the_identity_inside(
+        y in finite(), lb in -1e3..1e3f64, width in prop_oneof![0.0..1e3f64, Just(0.0), 1e-9..1e-6f64],
+    ) {
+        let ub = lb + width;
+        let r = reflect_component(y, lb, ub);
+        prop_assert!(r >= lb && r <= ub, "{y} → {r} outside [{lb}, {ub}]");
+        if y >= lb && y <= ub {
+            prop_assert_eq!(r.to_bits(), y.to_bits());
+        }
+    }
+
+    #[test]
+    fn keep_range_reports_changes(ys in prop::collection::vec(-300.0..300f64, 1..8)) {
+        let n = ys.len();
+        let mut y = ys.clone();
+        let changed = keep_range(&mut y, &vec![-100.0; n], &vec![100.0; n]).unwrap();
+        prop_assert_eq!(changed, ys.iter().any(|v| v.abs() > 100.0));
+        prop_assert!(y.iter().all(|v| v.abs() <= 100.0));
+    }
+
+    #[test]
+    fn orderings_are_total_preorders(
+        pts in prop::collection::vec((finite(), prop_oneof![Just(0.0), 0.0..10.0f64, Just(1.0)]), 3),
+        eps in prop_oneof![Just(0.0), 0.0..5.0f64, Just(1.0)],
+    ) {
+        let fits: Vec<Fitness> = pts.iter().map(|&(f, v)| Fitness::new(f, v)).collect();
+        let orders: [&dyn CandidateOrder; 2] = [&EpsilonLevel::new(eps), &ReferenceLexicographic];
+        for o in orders {
+            for a in &fits {
+                prop_assert!(o.precedes(a, a)); // reflexive
+                for b in &fits {
+                    prop_assert!(o.precedes(a, b) || o.precedes(b, a)); // total
+                    prop_assert_eq!(o.compare(a, b), o.compare(b, a).reverse()); // antisymmetric
+                    for c in &fits {
+                        if o.precedes(a, b) && o.precedes(b, c) {
+                            prop_assert!(o.precedes(a, c)); // transitive
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ranking_is_sorted_and_stable(
+        pts in prop::collection::vec((prop_oneof![Just(1.0), Just(2.0), finite()], prop_oneof![Just(0.0), Just(0.5), 0.0..2.0f64]), 0..40),
+        eps in 0.0..1.0f64,
+    ) {
+        let f: Vec<f64> = pts.iter().map(|p| p.0).collect();
+        let v: Vec<f64> = pts.iter().map(|p| p.1).collect();
+        let order = EpsilonLevel::new(eps);
+        let perm = rank(&order, &f, &v).unwrap();
+        let mut seen = perm.clone();
+        seen.sort_unstable();
+        prop_assert_eq!(seen, (0..f.len()).collect::<Vec<_>>());
+        for w in perm.windows(2) {
+            let (a, b) = (Fitness::new(f[w[0]], v[w[0]]), Fitness::new(f[w[1]], v[w[1]]));
+            match order.compare(&a, &b) {
+                Ordering::Greater => prop_assert!(false, "not sorted"),
+                Ordering::Equal => prop_assert!(w[0] < w[1], "tie out of index order"),
+                Ordering::Less => {}
+            }
+        }
+    }
+
+    #[test]
+    fn epsilon_schedule_is_non_increasing_and_zero_from_t(
+        eps0 in prop_oneof![1e-12..1e-3f64, 1e-3..1e6f64], t_max in 2usize..3000, gamma in 0.5..10.0f64,
+    ) {
+        let params = EpsilonLevelParams { theta_t: 0.9, t_max, gamma_min: gamma };
+        let s = EpsilonLevelSchedule::with_initial_epsilon(params, eps0).unwrap();
+        let mut prev = s.epsilon(0);
+        prop_assert_eq!(prev, eps0);
+        for g in 1..t_max + 5 {
+            let e = s.epsilon(g);
+            prop_assert!(e <= prev, "ε({g}) = {e} > ε({}) = {prev}", g - 1);
+            prop_assert!(e >= 0.0);
+            if g >= t_max {
+                prop_assert_eq!(e, 0.0);
+            }
+            prev = e;
+        }
+        if t_max > 2 {
+            let last = s.epsilon(t_max - 1);
+            let expected = eps0 * (t_max as f64).powf(-s.cp());
+            prop_assert!((last - expected).abs() <= 1e-9 * expected + f64::MIN_POSITIVE, "{last} vs {expected}");
+        }
+    }
+
+    #[test]
+    fn one_repair_step_solves_a_linear_equality_system(
+        n in 2usize..8, rows in 1usize..3, seed in 0u64..1000,
+    ) {
+        let rows = rows.min(n);
+        // A well-conditioned A (diagonally dominant on the leading block) and b.
+        let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let mut next = || { state = state.wrapping_mul(6364136223846793005).wrapping_add(1); ((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0 };
+        let mut a = vec![vec![0.0; n]; rows];
+        for (i, row) in a.iter_mut().enumerate() {
+            for (j, x) in row.iter_mut().enumerate() {
+                *x = next() + if i == j { 4.0 } else { 0.0 };
+            }
+        }
+        let b: Vec<f64> = (0..rows).map(|_| next() * 10.0).collect();
+        let p = Linear { a, b, lb: vec![-1e6; n], ub: vec![1e6; n] };
+        let x: Vec<f64> = (0..n).map(|_| next() * 5.0).collect();
+        let mut c = vec![0.0; rows];
+        p.evaluate(&x, &mut c).unwrap();
+        let mut repair = GradientRepair::new(RepairParams::default()).unwrap();
+        let mut y = vec![0.0; n];
+        let outcome = repair.step(&p, &x, &c, &mut y).unwrap();
+        prop_assert_eq!(outcome.status, RepairStatus::Applied);
+        prop_assert_eq!(outcome.evaluations, n);
+        prop_assert_eq!(GradientRepair::cost(n), n + 1);
+        p.evaluate(&y, &mut c).unwrap();
+        prop_assert!(c.iter().all(|v| v.abs() < 1e-8), "residual {c:?}");
+    }
+}
+
+/// `h(x) = A x − b = 0`.
+struct Linear {
+    a: Vec<Vec<f64>>,
+    b: Vec<f64>,
+    lb: Vec<f64>,
+    ub: Vec<f64>,
+}
+
+impl ConstrainedProblem for Linear {
+    fn dim(&self) -> usize {
+        self.lb.len()
+    }
+    fn num_inequalities(&self) -> usize {
+        0
+    }
+    fn num_equalities(&self) -> usize {
+        self.b.len()
+    }
+    fn lower_bounds(&self) -> &[f64] {
+        &self.lb
+    }
+    fn upper_bounds(&self) -> &[f64] {
+        &self.ub
+    }
+    fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+        self.check_buffers(x, c)?;
+        for ((ci, row), bi) in c.iter_mut().zip(&self.a).zip(&self.b) {
+            *ci = row.iter().zip(x).map(|(a, x)| a * x).sum::<f64>() - bi;
+        }
+        Ok(0.0)
+    }
+}
+
+/// Constraint values chosen by the test.
+struct Fixed {
+    values: Vec<f64>,
+    l: usize,
+}
+
+impl ConstrainedProblem for Fixed {
+    fn dim(&self) -> usize {
+        3
+    }
+    fn num_inequalities(&self) -> usize {
+        self.l
+    }
+    fn num_equalities(&self) -> usize {
+        self.values.len() - self.l
+    }
+    fn lower_bounds(&self) -> &[f64] {
+        &[-1.0; 3]
+    }
+    fn upper_bounds(&self) -> &[f64] {
+        &[1.0; 3]
+    }
+    fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+        self.check_buffers(x, c)?;
+        c.copy_from_slice(&self.values);
+        Ok(0.0)
+    }
+}
+
+#[test]
+fn repair_handles_bad_input_without_panicking() {
+    let mut repair = GradientRepair::new(RepairParams::default()).unwrap();
+    let x = [0.1, 0.2, 0.3];
+    let mut y = [0.0; 3];
+    // NaN and ∞ constraint values: Δx = 0
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let p = Fixed {
+            values: vec![bad, 1.0],
+            l: 1,
+        };
+        let o = repair.step(&p, &x, &[bad, 1.0], &mut y).unwrap();
+        assert_eq!(o.status, RepairStatus::NonFinite, "{bad}");
+        assert_eq!(y, x);
+    }
+    // A constant constraint: J = 0 is singular, J⁺ = 0, Δx = 0
+    let p = Fixed {
+        values: vec![2.0, 1.0],
+        l: 1,
+    };
+    let o = repair.step(&p, &x, &[2.0, 1.0], &mut y).unwrap();
+    assert_eq!((o.status, o.evaluations), (RepairStatus::Applied, 3));
+    assert_eq!(y, x);
+    // No constraints: nothing to do, nothing evaluated
+    let p = Fixed {
+        values: vec![],
+        l: 0,
+    };
+    let o = repair.step(&p, &x, &[], &mut y).unwrap();
+    assert_eq!((o.status, o.evaluations), (RepairStatus::NoConstraints, 0));
+    // Wrong lengths are errors
+    let p = Fixed {
+        values: vec![1.0],
+        l: 1,
+    };
+    assert!(repair.step(&p, &x[..2], &[1.0], &mut y).is_err());
+    assert!(repair.step(&p, &x, &[1.0, 2.0], &mut y).is_err());
+    assert!(repair.step(&p, &x, &[1.0], &mut [0.0; 2]).is_err());
+    // Invalid parameters
+    assert!(GradientRepair::new(RepairParams {
+        eta: 0.0,
+        ..RepairParams::default()
+    })
+    .is_err());
+    assert!(GradientRepair::new(RepairParams {
+        pinv_tolerance: f64::NAN,
+        ..RepairParams::default()
+    })
+    .is_err());
+}
+
+#[test]
+fn satisfied_inequalities_are_not_pushed() {
+    // g(x) = x₁ − 5 ≤ 0 holds: ΔC = 0 → Δx = 0, even though J ≠ 0.
+    struct Half;
+    impl ConstrainedProblem for Half {
+        fn dim(&self) -> usize {
+            2
+        }
+        fn num_inequalities(&self) -> usize {
+            1
+        }
+        fn num_equalities(&self) -> usize {
+            0
+        }
+        fn lower_bounds(&self) -> &[f64] {
+            &[-9.0; 2]
+        }
+        fn upper_bounds(&self) -> &[f64] {
+            &[9.0; 2]
+        }
+        fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+            self.check_buffers(x, c)?;
+            c[0] = x[0] - 5.0;
+            Ok(0.0)
+        }
+    }
+    let mut repair = GradientRepair::new(RepairParams::default()).unwrap();
+    let mut y = [0.0; 2];
+    repair.step(&Half, &[1.0, 2.0], &[-4.0], &mut y).unwrap();
+    assert_eq!(y, [1.0, 2.0]);
+    // violated: one step lands on the boundary x₁ = 5
+    repair.step(&Half, &[7.0, 2.0], &[2.0], &mut y).unwrap();
+    assert!(
+        (y[0] - 5.0).abs() < 1e-9 && (y[1] - 2.0).abs() < 1e-12,
+        "{y:?}"
+    );
+}
