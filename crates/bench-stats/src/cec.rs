@@ -1,0 +1,193 @@
+//! Per-problem CEC statistics (REFERENCE.md §6).
+//!
+//! The runs are sorted by the reference lexicographic order on `(f, ν̄)` — a stable sort
+//! on the key `(ν̄, f if ν̄ = 0 else 0)`, NaN last — and
+//!
+//! - best = `f` of the first, worst = `f` of the last;
+//! - median = `f` of run `(runs + 1)/2` in that order (for an even number of runs the
+//!   lower median, run `runs/2`), with its `c` and `ν̄`;
+//! - mean and standard deviation (divisor `runs − 1`) of `f` over **all** runs;
+//! - FR = fraction of runs with `ν̄ = 0`, vio = mean `ν̄`;
+//! - mRTgb = mean over runs of the evaluation count at which the run's final best was
+//!   found.
+//!
+//! Sums run left to right and are divided by the count.
+
+use crate::error::StatsError;
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+
+/// The result of one run at a checkpoint, as the statistics need it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// Final (best-so-far) objective value `f`.
+    pub objective: f64,
+    /// Its mean violation `ν̄`.
+    pub violation: f64,
+    /// Its CEC counts `c = (c1, c2, c3)`.
+    pub counts: [u32; 3],
+    /// The evaluation count at which the run's final best-so-far was found, if known.
+    pub best_evaluations: Option<u64>,
+}
+
+impl RunRecord {
+    /// A record from `f` and `ν̄` alone.
+    #[must_use]
+    pub fn new(objective: f64, violation: f64) -> Self {
+        Self {
+            objective,
+            violation,
+            counts: [0; 3],
+            best_evaluations: None,
+        }
+    }
+
+    /// Whether `ν̄ = 0`.
+    #[must_use]
+    pub fn is_feasible(&self) -> bool {
+        self.violation == 0.0
+    }
+}
+
+/// The reference lexicographic comparison of two runs (`Less` = better): feasible runs
+/// by `f`, all others by `ν̄` alone; a NaN `f` or `ν̄` ranks last.
+#[must_use]
+pub fn compare_runs(a: &RunRecord, b: &RunRecord) -> Ordering {
+    let nan = |r: &RunRecord| r.objective.is_nan() || r.violation.is_nan();
+    match (nan(a), nan(b)) {
+        (true, true) => return Ordering::Equal,
+        (true, false) => return Ordering::Greater,
+        (false, true) => return Ordering::Less,
+        _ => {}
+    }
+    let key = |r: &RunRecord| {
+        (
+            r.violation,
+            if r.violation == 0.0 { r.objective } else { 0.0 },
+        )
+    };
+    let (ka, kb) = (key(a), key(b));
+    ka.0.partial_cmp(&kb.0)
+        .unwrap_or(Ordering::Equal)
+        .then(ka.1.partial_cmp(&kb.1).unwrap_or(Ordering::Equal))
+}
+
+/// The indices of `runs` from best to worst (stable reference lexicographic sort).
+#[must_use]
+pub fn reference_order(runs: &[RunRecord]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..runs.len()).collect();
+    order.sort_by(|&i, &j| compare_runs(&runs[i], &runs[j]));
+    order
+}
+
+/// The median run: run `(runs + 1)/2` (1-based) of the reference order; for an even
+/// number of runs the lower median, run `runs/2`.
+///
+/// # Errors
+/// [`StatsError::Empty`] for no runs.
+pub fn median_run(runs: &[RunRecord]) -> Result<&RunRecord, StatsError> {
+    if runs.is_empty() {
+        return Err(StatsError::Empty("no runs"));
+    }
+    let order = reference_order(runs);
+    Ok(&runs[order[median_position(runs.len())]])
+}
+
+/// The 0-based position of the median in the reference order of `n ≥ 1` runs: run
+/// `(n + 1)/2` (1-based) for odd `n`, the lower median `n/2` for even `n`.
+#[must_use]
+pub fn median_position(n: usize) -> usize {
+    n.div_ceil(2).saturating_sub(1)
+}
+
+/// Left-to-right mean.
+pub(crate) fn mean(values: impl Iterator<Item = f64>) -> f64 {
+    let (mut sum, mut count) = (0.0, 0usize);
+    for v in values {
+        sum += v;
+        count += 1;
+    }
+    sum / count as f64
+}
+
+/// The CEC statistics of one problem at one checkpoint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CecStatistics {
+    /// Number of runs.
+    pub runs: usize,
+    /// `f` of the best run.
+    pub best: f64,
+    /// `f` of the median run.
+    pub median: f64,
+    /// `c` of the median run.
+    pub median_counts: [u32; 3],
+    /// `ν̄` of the median run.
+    pub median_violation: f64,
+    /// Mean `f` over all runs.
+    pub mean: f64,
+    /// Standard deviation of `f` (divisor `runs − 1`; 0 for one run).
+    pub std: f64,
+    /// `f` of the worst run.
+    pub worst: f64,
+    /// Feasibility rate: the fraction of runs with `ν̄ = 0`.
+    pub feasibility_rate: f64,
+    /// Mean `ν̄` over all runs.
+    pub mean_violation: f64,
+    /// meanRTgb: mean evaluation count at which the runs found their final best
+    /// (`None` if a run does not record it).
+    pub mean_rt_gb: Option<f64>,
+}
+
+impl CecStatistics {
+    /// Computes the statistics of `runs`.
+    ///
+    /// # Errors
+    /// [`StatsError::Empty`] for no runs.
+    ///
+    /// ```
+    /// use bench_stats::cec::{CecStatistics, RunRecord};
+    /// let runs = [RunRecord::new(3.0, 0.0), RunRecord::new(-1.0, 0.5), RunRecord::new(1.0, 0.0)];
+    /// let s = CecStatistics::compute(&runs).unwrap();
+    /// assert_eq!((s.best, s.median, s.worst), (1.0, 3.0, -1.0)); // feasible first
+    /// assert_eq!(s.mean, 1.0);
+    /// assert_eq!(s.feasibility_rate, 2.0 / 3.0);
+    /// ```
+    pub fn compute(runs: &[RunRecord]) -> Result<Self, StatsError> {
+        if runs.is_empty() {
+            return Err(StatsError::Empty("no runs"));
+        }
+        let order = reference_order(runs);
+        let n = runs.len();
+        let median = &runs[order[median_position(n)]];
+        let mean_f = mean(runs.iter().map(|r| r.objective));
+        let std = if n > 1 {
+            let mut ss = 0.0;
+            for r in runs {
+                let d = r.objective - mean_f;
+                ss += d * d;
+            }
+            (ss / (n - 1) as f64).sqrt()
+        } else {
+            0.0
+        };
+        let feasible = runs.iter().filter(|r| r.is_feasible()).count();
+        let mean_rt_gb = runs
+            .iter()
+            .map(|r| r.best_evaluations.map(|e| e as f64))
+            .collect::<Option<Vec<f64>>>()
+            .map(|v| mean(v.into_iter()));
+        Ok(Self {
+            runs: n,
+            best: runs[order[0]].objective,
+            median: median.objective,
+            median_counts: median.counts,
+            median_violation: median.violation,
+            mean: mean_f,
+            std,
+            worst: runs[order[n - 1]].objective,
+            feasibility_rate: feasible as f64 / n as f64,
+            mean_violation: mean(runs.iter().map(|r| r.violation)),
+            mean_rt_gb,
+        })
+    }
+}

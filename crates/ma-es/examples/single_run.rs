@@ -1,0 +1,55 @@
+//! One run of a variant on a CEC2017 problem, with its wall time.
+//!
+//! ```sh
+//! cargo run --release -p ma-es --example single_run -- [PROBLEM] [DIM] [VARIANT] [SEED]
+//! ```
+//!
+//! Defaults: C01, N = 10, `eps-mag-es`, seed 1, budget 20000·N. The instance data comes
+//! from `CEC2017_DATA_DIR` (default `../shared/cec2017/text`).
+
+use cec2017_constrained::Suite;
+use ma_es::noise::RngNoise;
+use ma_es::{Config, MaEs, Variant};
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.to_string());
+    let fail = |msg: String| -> ! {
+        eprintln!("error: {msg}");
+        std::process::exit(2)
+    };
+    let problem: usize = arg(0, "1")
+        .parse()
+        .unwrap_or_else(|e| fail(format!("problem: {e}")));
+    let dim: usize = arg(1, "10")
+        .parse()
+        .unwrap_or_else(|e| fail(format!("dimension: {e}")));
+    let variant: Variant = arg(2, "eps-mag-es")
+        .parse()
+        .unwrap_or_else(|e| fail(format!("{e}")));
+    let seed: u64 = arg(3, "1")
+        .parse()
+        .unwrap_or_else(|e| fail(format!("seed: {e}")));
+    let data =
+        std::env::var("CEC2017_DATA_DIR").unwrap_or_else(|_| "../shared/cec2017/text".into());
+    let suite = Suite::official(&data).unwrap_or_else(|e| fail(e.to_string()));
+    let p = suite
+        .problem(problem, dim)
+        .unwrap_or_else(|e| fail(e.to_string()));
+    let mut es = MaEs::new(&p, &Config::default(), variant).unwrap_or_else(|e| fail(e.to_string()));
+    let start = Instant::now();
+    let r = es
+        .run(&mut RngNoise::seed_from_u64(seed))
+        .unwrap_or_else(|e| fail(e.to_string()));
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "C{problem:02} N={dim} {variant}: f = {:.6e}, ν̄ = {:.3e}, {} evaluations, {} generations, {:.3} s ({:?})",
+        r.best.objective,
+        r.best.violation,
+        r.evaluations,
+        r.generations,
+        secs,
+        es.components().back_calculation.stats()
+    );
+}
