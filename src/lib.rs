@@ -1,1 +1,28 @@
-//! placeholder
+//! The εMAg-ES ablation study of Hellwig & Beyer, composed from the workspace crates:
+//! a resumable, shardable, reproducible study runner; the paper's tables, plots and an
+//! HTML report.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`study`] | study specification, seeds, shards, parallel execution with a progress bar |
+//! | [`store`] | `runs.jsonl` / `dynamics.jsonl`: one record per finished run, appended atomically |
+//! | [`dataset`] | results of one or several files (shards), checked and grouped |
+//! | [`report`] | Tables 1, A1, 2, 4, 5, the CEC statistics, the Section 5 plots, `report.html` |
+//! | [`params`] | the parameter studies of Section 6 (population size, repair repetitions) |
+//! | [`plots`], [`html`] | SVG/PNG charts and heat maps; the self-contained HTML page |
+//!
+//! The examples `ablation` and `parameter_study` are the command-line front ends.
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod dataset;
+mod error;
+pub mod html;
+pub mod paper;
+pub mod params;
+pub mod plots;
+pub mod report;
+pub mod store;
+pub mod study;
+
+pub use error::StudyError;

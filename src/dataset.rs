@@ -1,0 +1,193 @@
+//! Results loaded from one or several results files (a whole study, or its shards),
+//! checked for consistency and grouped by configuration and problem.
+
+use crate::error::StudyError;
+use crate::store::{load_dynamics, load_runs, DynamicsRow, RunRow};
+use bench_stats::cec::RunRecord;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The runs of a study.
+#[derive(Clone, Debug)]
+pub struct Dataset {
+    /// The dimension.
+    pub dim: usize,
+    /// The evaluation budget.
+    pub budget: usize,
+    /// The instance label (`official` or `synthetic:SEED`).
+    pub instance: String,
+    runs: BTreeMap<(String, usize), Vec<RunRow>>,
+    dynamics: BTreeMap<(String, usize), Vec<DynamicsRow>>,
+}
+
+/// The dynamics file that belongs to a runs file (`runs…jsonl` → `dynamics…jsonl`).
+#[must_use]
+pub fn dynamics_path(runs: &Path) -> Option<PathBuf> {
+    let name = runs.file_name()?.to_str()?;
+    let rest = name.strip_prefix("runs")?;
+    Some(runs.with_file_name(format!("dynamics{rest}")))
+}
+
+impl Dataset {
+    /// Loads and merges results files (and the dynamics files beside them).
+    ///
+    /// # Errors
+    /// [`StudyError::Invalid`] if no file or no record is found; [`StudyError::Corrupt`]
+    /// for a bad line; [`StudyError::Incompatible`] if the files mix dimensions, budgets
+    /// or instances, or hold different results for the same run.
+    pub fn load(files: &[PathBuf]) -> Result<Self, StudyError> {
+        if files.is_empty() {
+            return Err(StudyError::Invalid("no results files given".into()));
+        }
+        let mut rows = Vec::new();
+        let mut dyns = Vec::new();
+        for f in files {
+            if !f.is_file() {
+                return Err(StudyError::Invalid(format!(
+                    "results file {} does not exist",
+                    f.display()
+                )));
+            }
+            rows.extend(load_runs(f)?);
+            if let Some(d) = dynamics_path(f) {
+                dyns.extend(load_dynamics(&d)?);
+            }
+        }
+        Self::from_rows(rows, dyns)
+    }
+
+    /// Builds a dataset from records.
+    ///
+    /// # Errors
+    /// As [`Dataset::load`].
+    pub fn from_rows(rows: Vec<RunRow>, dynamics: Vec<DynamicsRow>) -> Result<Self, StudyError> {
+        let first = rows
+            .first()
+            .ok_or_else(|| StudyError::Invalid("the results files hold no runs".into()))?;
+        let (dim, budget, instance) = (first.dim, first.budget, first.instance.clone());
+        let mut runs: BTreeMap<(String, usize), Vec<RunRow>> = BTreeMap::new();
+        for r in rows {
+            if r.dim != dim || r.budget != budget || r.instance != instance {
+                return Err(StudyError::Incompatible(format!(
+                    "the results mix studies: N = {}, budget {}, instance {} and N = {}, budget {}, instance {}",
+                    dim, budget, instance, r.dim, r.budget, r.instance
+                )));
+            }
+            let group = runs.entry((r.config.clone(), r.problem)).or_default();
+            if let Some(prev) = group.iter().find(|p| p.run == r.run) {
+                let same = prev.seed == r.seed
+                    && prev.best_f.to_bits() == r.best_f.to_bits()
+                    && prev.best_violation.to_bits() == r.best_violation.to_bits();
+                if !same {
+                    return Err(StudyError::Incompatible(format!(
+                        "run {} of {} on C{:02} appears twice with different results",
+                        r.run, r.config, r.problem
+                    )));
+                }
+                continue;
+            }
+            group.push(r);
+        }
+        for group in runs.values_mut() {
+            group.sort_by_key(|r| r.run);
+        }
+        let mut dyn_map: BTreeMap<(String, usize), Vec<DynamicsRow>> = BTreeMap::new();
+        for d in dynamics {
+            if d.dim == dim {
+                dyn_map
+                    .entry((d.config.clone(), d.problem))
+                    .or_default()
+                    .push(d);
+            }
+        }
+        for group in dyn_map.values_mut() {
+            group.sort_by_key(|d| d.run);
+            group.dedup_by_key(|d| d.run);
+        }
+        Ok(Self {
+            dim,
+            budget,
+            instance,
+            runs,
+            dynamics: dyn_map,
+        })
+    }
+
+    /// The configuration labels present.
+    #[must_use]
+    pub fn configs(&self) -> BTreeSet<String> {
+        self.runs.keys().map(|(c, _)| c.clone()).collect()
+    }
+
+    /// The problems present.
+    #[must_use]
+    pub fn problems(&self) -> BTreeSet<usize> {
+        self.runs.keys().map(|&(_, p)| p).collect()
+    }
+
+    /// The runs of a configuration on a problem, by run index.
+    #[must_use]
+    pub fn runs(&self, config: &str, problem: usize) -> &[RunRow] {
+        self.runs
+            .get(&(config.to_string(), problem))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The statistics records of a configuration on a problem at a checkpoint fraction.
+    #[must_use]
+    pub fn records(&self, config: &str, problem: usize, fraction: f64) -> Vec<RunRecord> {
+        self.runs(config, problem)
+            .iter()
+            .map(|r| r.record(fraction))
+            .collect()
+    }
+
+    /// The dynamics of a configuration on a problem (possibly empty).
+    #[must_use]
+    pub fn dynamics(&self, config: &str, problem: usize) -> &[DynamicsRow] {
+        self.dynamics
+            .get(&(config.to_string(), problem))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Checks that every configuration has the same runs on every problem; returns the
+    /// number of runs.
+    ///
+    /// # Errors
+    /// [`StudyError::Incompatible`] naming the first gap.
+    pub fn check_complete(
+        &self,
+        configs: &[String],
+        problems: &[usize],
+    ) -> Result<usize, StudyError> {
+        let mut expected: Option<(Vec<usize>, String, usize)> = None;
+        for &p in problems {
+            for c in configs {
+                let ids: Vec<usize> = self.runs(c, p).iter().map(|r| r.run).collect();
+                if ids.is_empty() {
+                    return Err(StudyError::Incompatible(format!(
+                        "incomplete results: no runs of {c} on C{p:02}; finish the study (rerun the same command) or merge all shards"
+                    )));
+                }
+                match &expected {
+                    None => expected = Some((ids, c.clone(), p)),
+                    Some((e, ec, ep)) if *e != ids => {
+                        return Err(StudyError::Incompatible(format!(
+                            "incomplete results: {c} has {} runs on C{p:02}, {ec} has {} on C{ep:02}; finish the study (rerun the same command) or merge all shards",
+                            ids.len(),
+                            e.len()
+                        )))
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        Ok(expected.map_or(0, |e| e.0.len()))
+    }
+
+    /// The total wall time of the runs (seconds).
+    #[must_use]
+    pub fn cpu_seconds(&self) -> f64 {
+        self.runs.values().flatten().map(|r| r.seconds).sum()
+    }
+}

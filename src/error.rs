@@ -1,0 +1,54 @@
+//! The error type of the study runner and the reports.
+
+use std::path::{Path, PathBuf};
+
+/// Everything that can stop a study or a report; each prints as one line.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StudyError {
+    /// A file or directory could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A line of a results file is not a valid record.
+    #[error("{path}:{line}: not a valid record ({detail}); fix or remove that line, the other records are intact")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        detail: String,
+    },
+    /// Invalid command-line input or study specification.
+    #[error("{0}")]
+    Invalid(String),
+    /// Results that do not belong together (different dimension, budget, instance …).
+    #[error("{0}")]
+    Incompatible(String),
+    /// The benchmark could not be set up.
+    #[error(transparent)]
+    Cec(#[from] cec2017_constrained::CecError),
+    /// A run failed.
+    #[error(transparent)]
+    Strategy(#[from] ma_es::MaEsError),
+    /// A statistic could not be computed.
+    #[error(transparent)]
+    Stats(#[from] bench_stats::StatsError),
+    /// Anything else (plots, serialisation).
+    #[error("{0}")]
+    Other(String),
+}
+
+impl StudyError {
+    pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
+        Self::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}

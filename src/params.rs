@@ -1,0 +1,1 @@
+//! Parameter studies (placeholder).

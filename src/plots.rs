@@ -1,0 +1,288 @@
+//! Plots (SVG and PNG): line charts of mean dynamics and rank heat maps.
+//!
+//! PNG text is rendered with the DejaVu Sans font compiled into the binary, so no system
+//! fonts are needed.
+
+use crate::error::StudyError;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+const FONT: &str = "sans-serif";
+
+fn register_font() -> Result<(), StudyError> {
+    static DONE: OnceLock<bool> = OnceLock::new();
+    let ok = *DONE.get_or_init(|| {
+        plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular()).is_ok()
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(StudyError::Other("cannot register the plot font".into()))
+    }
+}
+
+fn plot_err<E: std::fmt::Display>(path: &Path) -> impl Fn(E) -> StudyError + '_ {
+    move |e| StudyError::Other(format!("{}: {e}", path.display()))
+}
+
+/// One line of a chart.
+#[derive(Clone, Debug)]
+pub struct Series {
+    /// Legend label.
+    pub label: String,
+    /// Points `(x, y)`; non-finite points (or non-positive ones on a log axis) are skipped.
+    pub points: Vec<(f64, f64)>,
+    /// An optional circle marker.
+    pub marker: Option<(f64, f64)>,
+}
+
+/// A palette that stays distinguishable for seven lines.
+const COLORS: [RGBColor; 8] = [
+    RGBColor(0, 0, 0),
+    RGBColor(230, 25, 75),
+    RGBColor(60, 120, 216),
+    RGBColor(60, 180, 75),
+    RGBColor(245, 130, 48),
+    RGBColor(145, 30, 180),
+    RGBColor(70, 200, 200),
+    RGBColor(128, 128, 0),
+];
+
+/// A compact tick label: integers without decimals, large or small values in
+/// scientific notation.
+fn format_tick(v: f64) -> String {
+    let a = v.abs();
+    if a != 0.0 && !(1e-3..1e6).contains(&a) {
+        format!("{v:.1e}")
+    } else if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        let s = format!("{v:.4}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+fn draw_lines<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    series: &[Series],
+    log_y: bool,
+) -> Result<(), String> {
+    area.fill(&WHITE).map_err(|e| e.to_string())?;
+    let usable = |&(x, y): &(f64, f64)| x.is_finite() && y.is_finite() && (!log_y || y > 0.0);
+    let pts: Vec<(f64, f64)> = series
+        .iter()
+        .flat_map(|s| s.points.iter().copied().filter(usable))
+        .collect();
+    let (mut x0, mut x1, mut y0, mut y1) = (
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    );
+    for &(x, y) in &pts {
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+        y0 = y0.min(y);
+        y1 = y1.max(y);
+    }
+    if pts.is_empty() {
+        (x0, x1, y0, y1) = (0.0, 1.0, 1.0, 10.0);
+    }
+    if x1 <= x0 {
+        x1 = x0 + 1.0;
+    }
+    if log_y {
+        if y1 <= y0 {
+            y1 = y0 * 10.0;
+        }
+        y0 /= 2.0;
+        y1 *= 2.0;
+    } else {
+        let pad = if y1 > y0 { 0.05 * (y1 - y0) } else { 1.0 };
+        y0 -= pad;
+        y1 += pad;
+    }
+    let mut builder = ChartBuilder::on(area);
+    builder
+        .caption(title, (FONT, 22))
+        .margin(12)
+        .x_label_area_size(42)
+        .y_label_area_size(80);
+    let x_fmt = |x: &f64| format_tick(*x);
+    let y_fmt = |y: &f64| {
+        if log_y {
+            format!("{y:.0e}")
+        } else {
+            format_tick(*y)
+        }
+    };
+    macro_rules! finish {
+        ($chart:expr) => {{
+            let mut chart = $chart;
+            chart
+                .configure_mesh()
+                .x_desc(x_desc)
+                .y_desc(y_desc)
+                .x_label_formatter(&x_fmt)
+                .y_label_formatter(&y_fmt)
+                .label_style((FONT, 13))
+                .draw()
+                .map_err(|e| e.to_string())?;
+            for (i, s) in series.iter().enumerate() {
+                let color = COLORS[i % COLORS.len()];
+                chart
+                    .draw_series(LineSeries::new(
+                        s.points.iter().copied().filter(usable),
+                        color.stroke_width(2),
+                    ))
+                    .map_err(|e| e.to_string())?
+                    .label(s.label.clone())
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                    });
+                if let Some(m) = s.marker.filter(usable) {
+                    chart
+                        .draw_series(std::iter::once(Circle::new(m, 6, color.filled())))
+                        .map_err(|e| e.to_string())?;
+                }
+            }
+            chart
+                .configure_series_labels()
+                .label_font((FONT, 13))
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .position(SeriesLabelPosition::UpperRight)
+                .draw()
+                .map_err(|e| e.to_string())?;
+        }};
+    }
+    if log_y {
+        finish!(builder
+            .build_cartesian_2d(x0..x1, (y0..y1).log_scale())
+            .map_err(|e| e.to_string())?);
+    } else {
+        finish!(builder
+            .build_cartesian_2d(x0..x1, y0..y1)
+            .map_err(|e| e.to_string())?);
+    }
+    area.present().map_err(|e| e.to_string())
+}
+
+/// Writes a line chart as `stem.svg` and `stem.png`; returns both paths.
+///
+/// # Errors
+/// [`StudyError::Other`] naming the file if drawing fails.
+pub fn line_chart(
+    stem: &Path,
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    series: &[Series],
+    log_y: bool,
+) -> Result<Vec<PathBuf>, StudyError> {
+    register_font()?;
+    let svg = stem.with_extension("svg");
+    let png = stem.with_extension("png");
+    {
+        let area = SVGBackend::new(&svg, (900, 560)).into_drawing_area();
+        draw_lines(&area, title, x_desc, y_desc, series, log_y).map_err(plot_err(&svg))?;
+    }
+    {
+        let area = BitMapBackend::new(&png, (900, 560)).into_drawing_area();
+        draw_lines(&area, title, x_desc, y_desc, series, log_y).map_err(plot_err(&png))?;
+    }
+    Ok(vec![svg, png])
+}
+
+fn draw_heat_map<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    rows: &[String],
+    cols: &[String],
+    ranks: &[Vec<usize>],
+) -> Result<(), String> {
+    area.fill(&WHITE).map_err(|e| e.to_string())?;
+    let (nr, nc) = (rows.len(), cols.len());
+    let max_rank = ranks.iter().flatten().copied().max().unwrap_or(1).max(1);
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, (FONT, 22))
+        .margin(12)
+        .x_label_area_size(48)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0i32..nc as i32, 0i32..nr as i32)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_labels(nc)
+        .y_labels(nr)
+        .x_label_formatter(&|x| cols.get(*x as usize).cloned().unwrap_or_default())
+        .y_label_formatter(&|y| {
+            rows.get(nr.saturating_sub(1 + *y as usize))
+                .cloned()
+                .unwrap_or_default()
+        })
+        .x_label_offset(0)
+        .label_style((FONT, 13))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    for (i, row) in ranks.iter().enumerate() {
+        let y = (nr - 1 - i) as i32;
+        for (j, &r) in row.iter().enumerate() {
+            // darker = better: rank 1 is darkest
+            let t = if max_rank > 1 {
+                (r - 1) as f64 / (max_rank - 1) as f64
+            } else {
+                0.0
+            };
+            let shade = (40.0 + 200.0 * t) as u8;
+            let fill = RGBColor(shade / 2, shade / 2 + 20, shade);
+            let x = j as i32;
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x, y), (x + 1, y + 1)],
+                    fill.filled(),
+                )))
+                .map_err(|e| e.to_string())?;
+            let text_color = if t < 0.5 { WHITE } else { BLACK };
+            let style = TextStyle::from((FONT, 14).into_font()).color(&text_color);
+            chart
+                .draw_series(std::iter::once(Text::new(r.to_string(), (x, y + 1), style)))
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    area.present().map_err(|e| e.to_string())
+}
+
+/// Writes a heat map of ranks (rows × columns, darker = better, ranks in the tiles) as
+/// `stem.svg` and `stem.png`.
+///
+/// # Errors
+/// [`StudyError::Other`] naming the file if drawing fails.
+pub fn heat_map(
+    stem: &Path,
+    title: &str,
+    rows: &[String],
+    cols: &[String],
+    ranks: &[Vec<usize>],
+) -> Result<Vec<PathBuf>, StudyError> {
+    register_font()?;
+    let svg = stem.with_extension("svg");
+    let png = stem.with_extension("png");
+    let height = (120 + 26 * rows.len()) as u32;
+    let width = (160 + 70 * cols.len()).max(500) as u32;
+    {
+        let area = SVGBackend::new(&svg, (width, height)).into_drawing_area();
+        draw_heat_map(&area, title, rows, cols, ranks).map_err(plot_err(&svg))?;
+    }
+    {
+        let area = BitMapBackend::new(&png, (width, height)).into_drawing_area();
+        draw_heat_map(&area, title, rows, cols, ranks).map_err(plot_err(&png))?;
+    }
+    Ok(vec![svg, png])
+}

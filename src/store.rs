@@ -1,0 +1,308 @@
+//! The results store: one JSON object per finished run in `runs.jsonl`, appended and
+//! flushed as each run ends, so an interrupted study loses nothing but the runs in
+//! flight; per-run dynamics in `dynamics.jsonl`.
+
+use crate::error::StudyError;
+use bench_stats::cec::RunRecord;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// JSON has no NaN: store non-finite reals as `null` (NaN) or as strings (±∞).
+pub(crate) mod real {
+    use super::*;
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Repr {
+        Num(f64),
+        Text(String),
+        Null(()),
+    }
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if v.is_finite() {
+            s.serialize_f64(*v)
+        } else if v.is_nan() {
+            s.serialize_none()
+        } else if *v > 0.0 {
+            s.serialize_str("inf")
+        } else {
+            s.serialize_str("-inf")
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        match Option::<Repr>::deserialize(d)? {
+            None | Some(Repr::Null(())) => Ok(f64::NAN),
+            Some(Repr::Num(v)) => Ok(v),
+            Some(Repr::Text(t)) => match t.as_str() {
+                "inf" => Ok(f64::INFINITY),
+                "-inf" => Ok(f64::NEG_INFINITY),
+                other => Err(serde::de::Error::custom(format!("not a number: {other:?}"))),
+            },
+        }
+    }
+
+    pub mod vec {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(v: &[f64], s: S) -> Result<S::Ok, S::Error> {
+            #[derive(Serialize)]
+            struct W<'a>(#[serde(with = "super")] &'a f64);
+            s.collect_seq(v.iter().map(W))
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
+            #[derive(Deserialize)]
+            struct W(#[serde(with = "super")] f64);
+            Ok(Vec::<W>::deserialize(d)?.into_iter().map(|w| w.0).collect())
+        }
+    }
+}
+
+/// The best-so-far at a checkpoint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckpointRecord {
+    /// Fraction of the budget (0.1, 0.5, 1.0).
+    pub fraction: f64,
+    /// Evaluations when it was taken.
+    pub evals: usize,
+    /// Best-so-far `f`.
+    #[serde(with = "real")]
+    pub f: f64,
+    /// Best-so-far `ν̄`.
+    #[serde(with = "real")]
+    pub violation: f64,
+    /// CEC counts.
+    pub c: [u32; 3],
+}
+
+/// One finished run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunRow {
+    /// The configuration's label (the variant name in the ablation study).
+    pub config: String,
+    /// The strategy variant (preset name).
+    pub variant: String,
+    /// Problem number.
+    pub problem: usize,
+    /// Dimension.
+    pub dim: usize,
+    /// Run index (0-based).
+    pub run: usize,
+    /// The seed of the run's noise source.
+    pub seed: u64,
+    /// The evaluation budget.
+    pub budget: usize,
+    /// The instance data: `official` or `synthetic:SEED`.
+    pub instance: String,
+    /// Final best-so-far `f`.
+    #[serde(with = "real")]
+    pub best_f: f64,
+    /// Final best-so-far `ν̄`.
+    #[serde(with = "real")]
+    pub best_violation: f64,
+    /// Evaluation count after the generation that found the final best.
+    pub best_evals: usize,
+    /// Evaluations consumed.
+    pub evals: usize,
+    /// Generations done.
+    pub generations: usize,
+    /// Why the run stopped.
+    pub termination: String,
+    /// Checkpoints at 10 %, 50 %, 100 % of the budget.
+    pub checkpoints: Vec<CheckpointRecord>,
+    /// Wall time of the run.
+    pub seconds: f64,
+}
+
+impl RunRow {
+    /// The identity of the run within a study.
+    #[must_use]
+    pub fn key(&self) -> RunKey {
+        RunKey {
+            config: self.config.clone(),
+            problem: self.problem,
+            run: self.run,
+        }
+    }
+
+    /// The record the statistics use, at the checkpoint nearest to `fraction`
+    /// (`1.0`: the final best).
+    #[must_use]
+    pub fn record(&self, fraction: f64) -> RunRecord {
+        let cp = self.checkpoints.iter().min_by(|a, b| {
+            (a.fraction - fraction)
+                .abs()
+                .total_cmp(&(b.fraction - fraction).abs())
+        });
+        match cp {
+            Some(cp) if fraction < 1.0 => RunRecord {
+                objective: cp.f,
+                violation: cp.violation,
+                counts: cp.c,
+                best_evaluations: None,
+            },
+            _ => RunRecord {
+                objective: self.best_f,
+                violation: self.best_violation,
+                counts: cp.map_or([0; 3], |c| c.c),
+                best_evaluations: Some(self.best_evals as u64),
+            },
+        }
+    }
+}
+
+/// The identity of a run: configuration, problem, run index (the dimension is fixed
+/// per study).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RunKey {
+    /// Configuration label.
+    pub config: String,
+    /// Problem.
+    pub problem: usize,
+    /// Run index.
+    pub run: usize,
+}
+
+/// Mean best-so-far dynamics of one run, sampled on an evaluation grid.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DynamicsRow {
+    /// Configuration label.
+    pub config: String,
+    /// Problem.
+    pub problem: usize,
+    /// Dimension.
+    pub dim: usize,
+    /// Run index.
+    pub run: usize,
+    /// The evaluation grid.
+    pub evals: Vec<usize>,
+    /// Best-so-far `f` at each grid point (NaN before the first generation).
+    #[serde(with = "real::vec")]
+    pub f: Vec<f64>,
+    /// Best-so-far `ν̄`.
+    #[serde(with = "real::vec")]
+    pub violation: Vec<f64>,
+    /// Mutation strength `σ`.
+    #[serde(with = "real::vec")]
+    pub sigma: Vec<f64>,
+}
+
+/// Reads JSON lines; a final line without newline is an interrupted append and is
+/// reported separately so that the writer can cut it off.
+fn read_lines<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+) -> Result<(Vec<T>, Option<u64>), StudyError> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), None)),
+        Err(e) => return Err(StudyError::io(path, e)),
+    };
+    let mut reader = BufReader::new(file);
+    let mut rows = Vec::new();
+    let mut offset = 0u64;
+    let mut line = String::new();
+    let mut number = 0;
+    loop {
+        line.clear();
+        let n = reader
+            .read_line(&mut line)
+            .map_err(|e| StudyError::io(path, e))?;
+        if n == 0 {
+            return Ok((rows, None));
+        }
+        number += 1;
+        if !line.ends_with('\n') {
+            // An append cut short: everything before it is intact.
+            return Ok((rows, Some(offset)));
+        }
+        offset += n as u64;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let row = serde_json::from_str(&line).map_err(|e| StudyError::Corrupt {
+            path: path.to_path_buf(),
+            line: number,
+            detail: e.to_string(),
+        })?;
+        rows.push(row);
+    }
+}
+
+/// Loads the run records of a results file.
+///
+/// # Errors
+/// [`StudyError::Corrupt`] naming the file and line of a line that is not a run record;
+/// I/O errors. A missing file holds no records; a last line cut short by an
+/// interrupted append is ignored.
+pub fn load_runs(path: &Path) -> Result<Vec<RunRow>, StudyError> {
+    Ok(read_lines(path)?.0)
+}
+
+/// Loads per-run dynamics (the last line per run wins).
+///
+/// # Errors
+/// As [`load_runs`].
+pub fn load_dynamics(path: &Path) -> Result<Vec<DynamicsRow>, StudyError> {
+    let rows: Vec<DynamicsRow> = read_lines(path)?.0;
+    let mut latest: HashMap<(String, usize, usize), DynamicsRow> = HashMap::new();
+    for r in rows {
+        latest.insert((r.config.clone(), r.problem, r.run), r);
+    }
+    let mut out: Vec<DynamicsRow> = latest.into_values().collect();
+    out.sort_by(|a, b| (&a.config, a.problem, a.run).cmp(&(&b.config, b.problem, b.run)));
+    Ok(out)
+}
+
+/// An append-only JSON-lines file: each record is written with one `write_all` of a
+/// complete line and flushed to the disk before the next.
+#[derive(Debug)]
+pub struct Appender {
+    path: PathBuf,
+    file: File,
+}
+
+impl Appender {
+    /// Opens (creating) `path` for appending; a last line cut short by an interrupted
+    /// append is removed first.
+    ///
+    /// # Errors
+    /// I/O errors (e.g. an unwritable directory), naming the file.
+    pub fn open(path: &Path) -> Result<Self, StudyError> {
+        // Validate the existing content (and find a torn last line) before appending.
+        let (_, torn) = read_lines::<serde_json::Value>(path)?;
+        let mut file = OpenOptions::new()
+            .create(true)
+            .read(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| StudyError::io(path, e))?;
+        if let Some(len) = torn {
+            file.set_len(len).map_err(|e| StudyError::io(path, e))?;
+            file.seek(SeekFrom::End(0))
+                .map_err(|e| StudyError::io(path, e))?;
+        }
+        Ok(Self {
+            path: path.to_path_buf(),
+            file,
+        })
+    }
+
+    /// Appends one record as a line and syncs it to the disk.
+    ///
+    /// # Errors
+    /// Serialisation or I/O errors.
+    pub fn append<T: Serialize>(&mut self, row: &T) -> Result<(), StudyError> {
+        let mut line = serde_json::to_string(row).map_err(|e| StudyError::Other(e.to_string()))?;
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.flush())
+            .and_then(|()| self.file.sync_data())
+            .map_err(|e| StudyError::io(&self.path, e))
+    }
+}

@@ -1,0 +1,582 @@
+//! The study runner: many runs of εMAg-ES configurations on CEC2017 problems, in
+//! parallel, resumable, shardable, and reproducible whatever the scheduling.
+//!
+//! Every run is determined by its seed, derived from `(base seed, configuration label,
+//! problem, dimension, run)`; thread count, shard and order of execution do not enter.
+
+use crate::error::StudyError;
+use crate::store::{load_runs, Appender, CheckpointRecord, DynamicsRow, RunKey, RunRow};
+use cec2017_constrained::{Cec2017Problem, Suite};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ma_es::noise::RngNoise;
+use ma_es::{Config, DynamicsRecord, MaEs, Termination, Variant};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Where the problems' instance data comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InstanceChoice {
+    /// The official data in the C layout.
+    Official(PathBuf),
+    /// Synthetic data from a seed; `requested` is false when no official data was found.
+    Synthetic {
+        /// The generator seed.
+        seed: u64,
+        /// Whether the user asked for it (`--synthetic`).
+        requested: bool,
+    },
+}
+
+/// The default seed of the synthetic instance when no official data is found.
+pub const FALLBACK_SYNTHETIC_SEED: u64 = 2017;
+
+/// Where the official data comes from, for hints.
+pub const OFFICIAL_DATA_HINT: &str = "the official CEC2017 constrained instance data (shift_data_k.txt, M_k_D{N}.txt, …) ships with the C code of the CEC2017 competition on constrained real-parameter optimization (Wu, Mallipeddi & Suganthan); point --data or CEC2017_DATA_DIR at that folder";
+
+impl InstanceChoice {
+    /// Resolves the data source: `--synthetic SEED`, else `--data DIR`, else
+    /// `$CEC2017_DATA_DIR`, else `../shared/cec2017/text` if present, else a synthetic
+    /// instance (which the reports then flag prominently).
+    ///
+    /// # Errors
+    /// [`StudyError::Invalid`] if both `--data` and `--synthetic` are given, or an
+    /// explicitly named directory does not exist.
+    pub fn resolve(data: Option<PathBuf>, synthetic: Option<u64>) -> Result<Self, StudyError> {
+        if let Some(seed) = synthetic {
+            if data.is_some() {
+                return Err(StudyError::Invalid(
+                    "--data and --synthetic exclude each other".into(),
+                ));
+            }
+            return Ok(Self::Synthetic {
+                seed,
+                requested: true,
+            });
+        }
+        let explicit = data.map(|d| (d, "--data")).or_else(|| {
+            std::env::var_os("CEC2017_DATA_DIR").map(|d| (PathBuf::from(d), "CEC2017_DATA_DIR"))
+        });
+        if let Some((dir, origin)) = explicit {
+            if !dir.is_dir() {
+                return Err(StudyError::Invalid(format!(
+                    "data directory {} ({origin}) does not exist; use --synthetic SEED for a synthetic instance, or get {OFFICIAL_DATA_HINT}",
+                    dir.display()
+                )));
+            }
+            return Ok(Self::Official(dir));
+        }
+        let default = PathBuf::from("../shared/cec2017/text");
+        if default.is_dir() {
+            return Ok(Self::Official(default));
+        }
+        Ok(Self::Synthetic {
+            seed: FALLBACK_SYNTHETIC_SEED,
+            requested: false,
+        })
+    }
+
+    /// The label stored with every run: `official` or `synthetic:SEED`.
+    #[must_use]
+    pub fn label(&self) -> String {
+        match self {
+            Self::Official(_) => "official".into(),
+            Self::Synthetic { seed, .. } => format!("synthetic:{seed}"),
+        }
+    }
+
+    /// The suite over this data.
+    ///
+    /// # Errors
+    /// [`StudyError::Cec`] if the directory vanished.
+    pub fn suite(&self) -> Result<Suite, StudyError> {
+        Ok(match self {
+            Self::Official(dir) => Suite::official(dir)?,
+            Self::Synthetic { seed, .. } => Suite::synthetic(*seed),
+        })
+    }
+
+    /// A warning for synthetic data, `None` for the official instance.
+    #[must_use]
+    pub fn warning(&self) -> Option<String> {
+        synthetic_warning(
+            &self.label(),
+            matches!(
+                self,
+                Self::Synthetic {
+                    requested: false,
+                    ..
+                }
+            ),
+        )
+    }
+}
+
+/// The warning printed and put in every table for a synthetic instance label.
+#[must_use]
+pub fn synthetic_warning(label: &str, fallback: bool) -> Option<String> {
+    let seed = label.strip_prefix("synthetic:")?;
+    let why = if fallback {
+        "no official instance data was found, so "
+    } else {
+        ""
+    };
+    Some(format!(
+        "SYNTHETIC INSTANCE: {why}these results use synthetic CEC2017 instance data (seed {seed}), not the official instance; they are not comparable with the paper. Hint: {OFFICIAL_DATA_HINT}."
+    ))
+}
+
+/// One configuration of a study.
+#[derive(Clone, Debug)]
+pub struct StudyConfig {
+    /// Its label in the results (the variant name in the ablation study).
+    pub label: String,
+    /// The strategy variant.
+    pub variant: Variant,
+    /// The strategy configuration (its budget is set by the study).
+    pub config: Config,
+}
+
+/// Shard `index` of `count` (1-based): every `count`-th job of the canonical order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based index.
+    pub index: usize,
+    /// Number of shards.
+    pub count: usize,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = StudyError;
+
+    /// Parses `I/N` with `1 ≤ I ≤ N`.
+    fn from_str(s: &str) -> Result<Self, StudyError> {
+        let bad = || {
+            StudyError::Invalid(format!(
+                "invalid shard {s:?}: expected I/N with 1 ≤ I ≤ N, e.g. 2/8"
+            ))
+        };
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Self { index, count })
+    }
+}
+
+/// A study: configurations × problems × runs in one dimension.
+#[derive(Clone, Debug)]
+pub struct StudySpec {
+    /// The dimension `N`.
+    pub dim: usize,
+    /// Runs per configuration and problem.
+    pub runs: usize,
+    /// The problems.
+    pub problems: Vec<usize>,
+    /// The configurations.
+    pub configs: Vec<StudyConfig>,
+    /// Budget per dimension (the budget is `budget_per_dim · N`).
+    pub budget_per_dim: usize,
+    /// The base seed.
+    pub seed: u64,
+    /// The instance data.
+    pub instance: InstanceChoice,
+    /// Problems whose runs record dynamics (for plots).
+    pub dynamics_problems: Vec<usize>,
+    /// This process's shard, if the study is split.
+    pub shard: Option<Shard>,
+    /// Worker threads (default: all cores).
+    pub threads: Option<usize>,
+    /// Show a progress bar.
+    pub progress: bool,
+}
+
+/// One run to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// Index into [`StudySpec::configs`].
+    pub config: usize,
+    /// Problem.
+    pub problem: usize,
+    /// Run index.
+    pub run: usize,
+    /// The run's seed.
+    pub seed: u64,
+}
+
+/// SplitMix64 finaliser.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The seed of one run, from `(base seed, configuration label, problem, dimension, run)`.
+///
+/// ```
+/// use emages::study::run_seed;
+/// assert_eq!(run_seed(1, "eps-mag-es", 3, 10, 0), run_seed(1, "eps-mag-es", 3, 10, 0));
+/// assert_ne!(run_seed(1, "eps-mag-es", 3, 10, 0), run_seed(1, "eps-ma-es", 3, 10, 0));
+/// assert_ne!(run_seed(1, "eps-mag-es", 3, 10, 0), run_seed(1, "eps-mag-es", 3, 10, 1));
+/// ```
+#[must_use]
+pub fn run_seed(base: u64, label: &str, problem: usize, dim: usize, run: usize) -> u64 {
+    // FNV-1a of the label: stable across platforms and releases.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in label.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    let mut s = mix(base);
+    for part in [h, problem as u64, dim as u64, run as u64] {
+        s = mix(s ^ part);
+    }
+    s
+}
+
+/// The files of a study (or of one shard) in `out`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StudyFiles {
+    /// Run records.
+    pub runs: PathBuf,
+    /// Dynamics.
+    pub dynamics: PathBuf,
+}
+
+/// The outcome of [`run_study`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct StudyOutcome {
+    /// Jobs of this process (shard).
+    pub jobs: usize,
+    /// Jobs already finished before (skipped).
+    pub skipped: usize,
+    /// Jobs run now.
+    pub ran: usize,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// The files written.
+    pub files: StudyFiles,
+}
+
+impl StudySpec {
+    /// The evaluation budget `budget_per_dim · N`.
+    #[must_use]
+    pub fn budget(&self) -> usize {
+        self.budget_per_dim * self.dim
+    }
+
+    /// The files of this process in `out` (`runs.jsonl`, or `runs.shard-I-of-N.jsonl`).
+    #[must_use]
+    pub fn files(&self, out: &Path) -> StudyFiles {
+        let suffix = self.shard.map_or(String::new(), |s| {
+            format!(".shard-{}-of-{}", s.index, s.count)
+        });
+        StudyFiles {
+            runs: out.join(format!("runs{suffix}.jsonl")),
+            dynamics: out.join(format!("dynamics{suffix}.jsonl")),
+        }
+    }
+
+    /// All jobs of the study in canonical order (problem, configuration, run), then
+    /// those of this shard.
+    #[must_use]
+    pub fn jobs(&self) -> Vec<Job> {
+        let mut all = Vec::new();
+        for &problem in &self.problems {
+            for (config, c) in self.configs.iter().enumerate() {
+                for run in 0..self.runs {
+                    all.push(Job {
+                        config,
+                        problem,
+                        run,
+                        seed: run_seed(self.seed, &c.label, problem, self.dim, run),
+                    });
+                }
+            }
+        }
+        match self.shard {
+            None => all,
+            Some(s) => all
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| i % s.count == s.index - 1)
+                .map(|(_, j)| j)
+                .collect(),
+        }
+    }
+
+    /// Checks the specification and builds every problem (bad input fails here, before
+    /// any run starts).
+    ///
+    /// # Errors
+    /// [`StudyError::Invalid`] for an empty or duplicated selection, a zero budget or run
+    /// count; the problems' and configurations' errors.
+    pub fn prepare(&self) -> Result<BTreeMap<usize, Cec2017Problem>, StudyError> {
+        if self.runs == 0 {
+            return Err(StudyError::Invalid("--runs must be at least 1".into()));
+        }
+        if self.budget_per_dim == 0 {
+            return Err(StudyError::Invalid(
+                "--budget-per-dim must be at least 1".into(),
+            ));
+        }
+        if self.problems.is_empty() || self.configs.is_empty() {
+            return Err(StudyError::Invalid(
+                "the study has no problems or no configurations".into(),
+            ));
+        }
+        let mut labels = HashSet::new();
+        for c in &self.configs {
+            if !labels.insert(&c.label) {
+                return Err(StudyError::Invalid(format!(
+                    "configuration {} appears twice",
+                    c.label
+                )));
+            }
+            c.config
+                .resolve(self.dim)
+                .map_err(|e| StudyError::Invalid(format!("{}: {e}", c.label)))?;
+        }
+        let suite = self.instance.suite()?;
+        let mut problems = BTreeMap::new();
+        for &p in &self.problems {
+            problems.insert(p, suite.problem(p, self.dim)?);
+        }
+        Ok(problems)
+    }
+}
+
+/// Samples a run's dynamics on the grid `budget·j/points`, `j = 1..=points`: the last
+/// record at or before each grid point (NaN before the first).
+#[must_use]
+pub fn sample_dynamics(
+    records: &[DynamicsRecord],
+    budget: usize,
+    points: usize,
+) -> (Vec<usize>, [Vec<f64>; 3]) {
+    let grid: Vec<usize> = (1..=points).map(|j| budget * j / points).collect();
+    let mut out = [Vec::new(), Vec::new(), Vec::new()];
+    let mut k = 0;
+    for &e in &grid {
+        while k < records.len() && records[k].evaluations <= e {
+            k += 1;
+        }
+        let r = k.checked_sub(1).map(|i| &records[i]);
+        out[0].push(r.map_or(f64::NAN, |r| r.best_objective));
+        out[1].push(r.map_or(f64::NAN, |r| r.best_violation));
+        out[2].push(r.map_or(f64::NAN, |r| r.sigma));
+    }
+    (grid, out)
+}
+
+/// The number of grid points of the recorded dynamics.
+pub const DYNAMICS_POINTS: usize = 100;
+
+fn execute(
+    spec: &StudySpec,
+    problem: &Cec2017Problem,
+    job: &Job,
+) -> Result<(RunRow, Option<DynamicsRow>), StudyError> {
+    let sc = &spec.configs[job.config];
+    let with_dynamics = spec.dynamics_problems.contains(&job.problem);
+    let config = Config {
+        budget: Some(spec.budget()),
+        record_dynamics: with_dynamics,
+        ..sc.config.clone()
+    };
+    let start = Instant::now();
+    let mut es = MaEs::new(problem, &config, sc.variant)?;
+    let result = es.run(&mut RngNoise::seed_from_u64(job.seed))?;
+    let seconds = start.elapsed().as_secs_f64();
+    let row = RunRow {
+        config: sc.label.clone(),
+        variant: sc.variant.name().to_string(),
+        problem: job.problem,
+        dim: spec.dim,
+        run: job.run,
+        seed: job.seed,
+        budget: spec.budget(),
+        instance: spec.instance.label(),
+        best_f: result.best.objective,
+        best_violation: result.best.violation,
+        best_evals: result.best.evaluations,
+        evals: result.evaluations,
+        generations: result.generations,
+        termination: match result.termination {
+            Termination::Budget => "budget",
+            Termination::GenerationLimit => "generation-limit",
+            Termination::Observer => "observer",
+        }
+        .to_string(),
+        checkpoints: result
+            .checkpoints
+            .iter()
+            .map(|c| CheckpointRecord {
+                fraction: c.fraction,
+                evals: c.evaluations,
+                f: c.objective,
+                violation: c.violation,
+                c: c.counts.as_array(),
+            })
+            .collect(),
+        seconds,
+    };
+    let dynamics = result.dynamics.as_ref().map(|d| {
+        let (evals, [f, violation, sigma]) = sample_dynamics(d, spec.budget(), DYNAMICS_POINTS);
+        DynamicsRow {
+            config: sc.label.clone(),
+            problem: job.problem,
+            dim: spec.dim,
+            run: job.run,
+            evals,
+            f,
+            violation,
+            sigma,
+        }
+    });
+    Ok((row, dynamics))
+}
+
+/// Checks that existing records belong to this study.
+fn check_compatible(spec: &StudySpec, path: &Path, rows: &[RunRow]) -> Result<(), StudyError> {
+    let labels: BTreeMap<&str, &StudyConfig> =
+        spec.configs.iter().map(|c| (c.label.as_str(), c)).collect();
+    for r in rows {
+        let mismatch = if r.dim != spec.dim {
+            Some(format!("N = {} (this study: N = {})", r.dim, spec.dim))
+        } else if r.budget != spec.budget() {
+            Some(format!(
+                "a budget of {} (this study: {})",
+                r.budget,
+                spec.budget()
+            ))
+        } else if r.instance != spec.instance.label() {
+            Some(format!(
+                "instance {} (this study: {})",
+                r.instance,
+                spec.instance.label()
+            ))
+        } else if labels.contains_key(r.config.as_str())
+            && r.seed != run_seed(spec.seed, &r.config, r.problem, r.dim, r.run)
+        {
+            Some("runs of a different --seed".to_string())
+        } else {
+            None
+        };
+        if let Some(m) = mismatch {
+            return Err(StudyError::Incompatible(format!(
+                "{} holds results of another study ({m}); choose another --out or delete it",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Checks that the study can write to `out`: creates the directory and opens its
+/// results files (which also validates the records already there).
+///
+/// # Errors
+/// I/O errors naming the path; [`StudyError::Corrupt`] for a bad existing record;
+/// [`StudyError::Incompatible`] if `out` holds results of another study.
+pub fn check_output(spec: &StudySpec, out: &Path) -> Result<(), StudyError> {
+    std::fs::create_dir_all(out).map_err(|e| StudyError::io(out, e))?;
+    let files = spec.files(out);
+    let existing = load_runs(&files.runs)?;
+    check_compatible(spec, &files.runs, &existing)?;
+    Appender::open(&files.runs)?;
+    Appender::open(&files.dynamics)?;
+    Ok(())
+}
+
+/// Limits OpenBLAS to one thread: the runs are parallel, BLAS within a run is not.
+pub fn pin_blas_to_one_thread() {
+    extern "C" {
+        fn openblas_set_num_threads(n: std::os::raw::c_int);
+    }
+    // SAFETY: OpenBLAS is linked (feature openblas-system); the call only sets a count.
+    unsafe { openblas_set_num_threads(1) };
+}
+
+/// Runs the study's pending jobs (those without a record in `out`), appending each
+/// finished run to the results file at once.
+///
+/// # Errors
+/// Invalid specifications, unwritable or incompatible output, failed runs (the runs
+/// finished before the failure are kept).
+pub fn run_study(spec: &StudySpec, out: &Path) -> Result<StudyOutcome, StudyError> {
+    let start = Instant::now();
+    let problems = spec.prepare()?;
+    std::fs::create_dir_all(out).map_err(|e| StudyError::io(out, e))?;
+    let files = spec.files(out);
+    let existing = load_runs(&files.runs)?;
+    check_compatible(spec, &files.runs, &existing)?;
+    let done: HashSet<RunKey> = existing.iter().map(RunRow::key).collect();
+    let jobs = spec.jobs();
+    let pending: Vec<Job> = jobs
+        .iter()
+        .filter(|j| {
+            !done.contains(&RunKey {
+                config: spec.configs[j.config].label.clone(),
+                problem: j.problem,
+                run: j.run,
+            })
+        })
+        .cloned()
+        .collect();
+    let runs = Mutex::new(Appender::open(&files.runs)?);
+    let dynamics = Mutex::new(Appender::open(&files.dynamics)?);
+
+    let bar = ProgressBar::with_draw_target(
+        Some(pending.len() as u64),
+        if spec.progress {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} runs, ETA {eta}  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(spec.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| StudyError::Other(format!("thread pool: {e}")))?;
+    let result = pool.install(|| {
+        pending
+            .par_iter()
+            .try_for_each(|job| -> Result<(), StudyError> {
+                let (row, dyn_row) = execute(spec, &problems[&job.problem], job)?;
+                if let Some(d) = dyn_row {
+                    dynamics
+                        .lock()
+                        .map_err(|_| StudyError::Other("writer poisoned".into()))?
+                        .append(&d)?;
+                }
+                runs.lock()
+                    .map_err(|_| StudyError::Other("writer poisoned".into()))?
+                    .append(&row)?;
+                bar.set_message(format!("C{:02} {}", row.problem, row.config));
+                bar.inc(1);
+                Ok(())
+            })
+    });
+    bar.finish_and_clear();
+    result?;
+    Ok(StudyOutcome {
+        jobs: jobs.len(),
+        skipped: jobs.len() - pending.len(),
+        ran: pending.len(),
+        elapsed: start.elapsed(),
+        files,
+    })
+}

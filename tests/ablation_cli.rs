@@ -1,0 +1,302 @@
+//! End-to-end tests of `cargo run --release --example ablation`: records, tables,
+//! resume, shards, thread counts, and bad input as a new user would try it.
+//!
+//! `cargo test` builds the examples; the binary is found next to this test's binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().and_then(Path::parent).unwrap();
+    let path = profile_dir.join("examples").join(name);
+    assert!(
+        path.is_file(),
+        "example binary {} not built (run `cargo test`, which builds the examples)",
+        path.display()
+    );
+    path
+}
+
+fn data_dir() -> String {
+    std::env::var("CEC2017_DATA_DIR").unwrap_or_else(|_| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/cec2017/text")
+            .display()
+            .to_string()
+    })
+}
+
+fn ablation(args: &[&str]) -> Output {
+    Command::new(example("ablation"))
+        .args(args)
+        .arg("--no-progress")
+        .env_remove("CEC2017_DATA_DIR")
+        .output()
+        .unwrap()
+}
+
+fn ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "failed: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+const TABLES: [&str; 8] = [
+    "table1.csv",
+    "table1_cec.csv",
+    "table2.csv",
+    "table4_equality.csv",
+    "table5_rotated.csv",
+    "table_detail.csv",
+    "stats_eps-mag-es.csv",
+    "stats_lex-ma-es.csv",
+];
+
+fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name))
+        .unwrap_or_else(|e| panic!("{}/{name}: {e}", dir.display()))
+}
+
+fn study_args<'a>(out: &'a str, data: &'a str) -> Vec<&'a str> {
+    vec![
+        "--dim",
+        "10",
+        "--runs",
+        "5",
+        "--problems",
+        "1,3,7",
+        "--budget-per-dim",
+        "3000",
+        "--out",
+        out,
+        "--data",
+        data,
+        "--plot-problems",
+        "3",
+    ]
+}
+
+#[test]
+fn study_resume_and_shards() {
+    let data = data_dir();
+    let tmp = tempfile::tempdir().unwrap();
+    let one = tmp.path().join("one");
+    let one_s = one.to_str().unwrap();
+
+    ok(&ablation(&study_args(one_s, &data)));
+    let records = read(&one, "runs.jsonl");
+    assert_eq!(
+        records.lines().count(),
+        105,
+        "7 variants × 3 problems × 5 runs"
+    );
+    let table1 = read(&one, "table1.csv");
+    let rows: Vec<&str> = table1.lines().collect();
+    assert_eq!(rows[0], "variant,median_plus,median_eq,median_minus,mean_plus,mean_eq,mean_minus,total_plus,total_eq,total_minus");
+    assert_eq!(rows.len(), 7, "one row per non-baseline variant");
+    for row in &rows[1..] {
+        let n: Vec<usize> = row.split(',').skip(1).map(|x| x.parse().unwrap()).collect();
+        for group in n.chunks(3) {
+            assert_eq!(group.iter().sum::<usize>(), 3, "{row}");
+        }
+    }
+    for f in [
+        "report.html",
+        "plots/C03_D10_fitness.svg",
+        "plots/C03_D10_fitness.png",
+        "plots/C03_D10_sigma.png",
+    ] {
+        assert!(one.join(f).is_file(), "{f} missing");
+    }
+    let before: Vec<String> = TABLES.iter().map(|t| read(&one, t)).collect();
+
+    // Running the same command again adds nothing and reproduces the tables.
+    ok(&ablation(&study_args(one_s, &data)));
+    assert_eq!(read(&one, "runs.jsonl").lines().count(), 105);
+    for (t, b) in TABLES.iter().zip(&before) {
+        assert_eq!(&read(&one, t), b, "{t} changed on resume");
+    }
+
+    // Two shards with one thread each, merged, give the same tables.
+    let two = tmp.path().join("two");
+    let two_s = two.to_str().unwrap();
+    for shard in ["1/2", "2/2"] {
+        let mut args = study_args(two_s, &data);
+        args.extend(["--shard", shard, "--threads", "1"]);
+        ok(&ablation(&args));
+    }
+    let s1 = two.join("runs.shard-1-of-2.jsonl");
+    let s2 = two.join("runs.shard-2-of-2.jsonl");
+    assert_eq!(
+        read(&two, "runs.shard-1-of-2.jsonl").lines().count()
+            + read(&two, "runs.shard-2-of-2.jsonl").lines().count(),
+        105
+    );
+    ok(&ablation(&[
+        "--report",
+        s1.to_str().unwrap(),
+        s2.to_str().unwrap(),
+        "--out",
+        two_s,
+    ]));
+    for (t, b) in TABLES.iter().zip(&before) {
+        assert_eq!(
+            &read(&two, t),
+            b,
+            "{t} differs between one run and merged shards"
+        );
+    }
+    // A single shard is not a complete study: a clear error.
+    let out = ablation(&["--report", s1.to_str().unwrap(), "--out", two_s]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("incomplete"));
+}
+
+/// Asserts a failure with exactly one line on stderr containing `needle`.
+fn one_line_error(out: &Output, needle: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "expected failure, stderr: {err}");
+    let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "expected one line, got:\n{err}");
+    assert!(
+        lines[0].contains(needle),
+        "{:?} does not mention {needle:?}",
+        lines[0]
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn bad_input_gives_one_clear_line() {
+    let data = data_dir();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("o");
+    let o = out.to_str().unwrap();
+    one_line_error(
+        &ablation(&[
+            "--variants",
+            "eps-mag-es,cma-es",
+            "--out",
+            o,
+            "--data",
+            &data,
+        ]),
+        "unknown variant",
+    );
+    one_line_error(
+        &ablation(&["--problems", "1,29", "--out", o, "--data", &data]),
+        "problem 29 does not exist",
+    );
+    one_line_error(
+        &ablation(&["--problems", "x", "--out", o, "--data", &data]),
+        "not a problem number",
+    );
+    one_line_error(
+        &ablation(&["--dim", "7", "--out", o, "--data", &data]),
+        "N = 7",
+    );
+    one_line_error(
+        &ablation(&["--dim", "7", "--out", o, "--synthetic", "3"]),
+        "N = 7",
+    );
+    one_line_error(
+        &ablation(&["--out", o, "--data", "/nonexistent/cec2017"]),
+        "does not exist",
+    );
+    one_line_error(
+        &ablation(&["--shard", "3/2", "--out", o, "--data", &data]),
+        "invalid shard",
+    );
+    // an --out below a regular file cannot be created
+    let file = tmp.path().join("file.txt");
+    std::fs::write(&file, "x").unwrap();
+    let below = file.join("out");
+    one_line_error(
+        &ablation(&[
+            "--runs",
+            "1",
+            "--problems",
+            "1",
+            "--variants",
+            "eps-mag-es",
+            "--budget-per-dim",
+            "100",
+            "--out",
+            below.to_str().unwrap(),
+            "--data",
+            &data,
+        ]),
+        "file.txt",
+    );
+    // a corrupt line in runs.jsonl: a clear error, the file untouched
+    let small = [
+        "--runs",
+        "2",
+        "--problems",
+        "1",
+        "--variants",
+        "eps-mag-es",
+        "--budget-per-dim",
+        "200",
+        "--out",
+        o,
+        "--data",
+        &data,
+    ];
+    ok(&ablation(&small));
+    let runs = out.join("runs.jsonl");
+    let mut text = std::fs::read_to_string(&runs).unwrap();
+    text.insert_str(0, "{\"not\": \"a run\"\n");
+    std::fs::write(&runs, &text).unwrap();
+    one_line_error(&ablation(&small), "runs.jsonl:1");
+    assert_eq!(
+        std::fs::read_to_string(&runs).unwrap(),
+        text,
+        "the results file was modified"
+    );
+    // a run cut short mid-append is dropped, the others kept
+    let good: String = text.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&runs, format!("{good}{{\"config\": \"eps-mag-es\", \"pro")).unwrap();
+    ok(&ablation(&small));
+    assert_eq!(std::fs::read_to_string(&runs).unwrap(), good);
+}
+
+#[test]
+fn synthetic_instance_is_flagged_everywhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = tmp.path().join("s");
+    let out = ablation(&[
+        "--synthetic",
+        "5",
+        "--runs",
+        "2",
+        "--problems",
+        "2",
+        "--variants",
+        "eps-mag-es,eps-sag-es",
+        "--budget-per-dim",
+        "500",
+        "--out",
+        o.to_str().unwrap(),
+        "--plot-problems",
+        "2",
+    ]);
+    ok(&out);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("SYNTHETIC INSTANCE"));
+    for f in [
+        "table1.md",
+        "table2.md",
+        "table1_cec.md",
+        "stats_eps-mag-es.md",
+        "report.html",
+    ] {
+        assert!(
+            read(&o, f).contains("SYNTHETIC INSTANCE"),
+            "{f} does not flag the synthetic instance"
+        );
+    }
+}
