@@ -11,7 +11,11 @@ use std::sync::OnceLock;
 
 const FONT: &str = "sans-serif";
 
-fn register_font() -> Result<(), StudyError> {
+/// Registers the embedded DejaVu Sans as plotters' "sans-serif" font (idempotent).
+///
+/// # Errors
+/// [`StudyError::Other`] if plotters rejects the font.
+pub fn register_font() -> Result<(), StudyError> {
     static DONE: OnceLock<bool> = OnceLock::new();
     let ok = *DONE.get_or_init(|| {
         plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular()).is_ok()

@@ -75,7 +75,7 @@ pub mod variant;
 pub use config::{BackCalculationSolver, Config, ConfigError, Parameters};
 pub use constraint_handling::ConstrainedProblem;
 pub use result::{BestSoFar, Checkpoint, DynamicsRecord, RunResult, Termination};
-pub use strategy::{MaEs, CHECKPOINT_FRACTIONS};
+pub use strategy::{MaEs, Session, CHECKPOINT_FRACTIONS};
 pub use variant::{ComponentSpec, Components, Variant};
 
 use constraint_handling::epsilon::ScheduleError;

@@ -37,7 +37,6 @@ use constraint_handling::violation::mean_violation;
 use constraint_handling::{ConstrainedProblem, ProblemError};
 use ndarray::linalg::general_mat_vec_mul;
 use ndarray::{Array1, Array2, ShapeBuilder, Zip};
-use std::ops::ControlFlow;
 
 /// The fractions of the budget at which CEC checkpoints are taken.
 pub const CHECKPOINT_FRACTIONS: [f64; 3] = [0.1, 0.5, 1.0];
@@ -163,12 +162,53 @@ impl<P: ConstrainedProblem> MaEs<P> {
         noise: &mut dyn NoiseSource,
         observer: &mut dyn Observer,
     ) -> Result<RunResult, MaEsError> {
-        Run::new(&self.problem, &self.params, &mut self.components)?.execute(noise, observer)
+        let mut session = self.start(noise)?;
+        if observer.observe(&session.report()).is_break() {
+            session.termination = Some(Termination::Observer);
+        }
+        while session.termination.is_none() {
+            let stop = session.step(noise)?;
+            if observer.observe(&session.report()).is_break() && stop.is_none() {
+                session.termination = Some(Termination::Observer);
+            }
+        }
+        Ok(session.finish())
+    }
+
+    /// Initialises a run (the initial population, `ε0`, the parent) and returns it as
+    /// a [`Session`] to be advanced one generation at a time — for embedding the
+    /// strategy in other tools, or for benchmarking single generations.
+    ///
+    /// ```
+    /// use cec2017_constrained::Suite;
+    /// use ma_es::{noise::RngNoise, Config, MaEs, Variant};
+    /// let problem = Suite::synthetic(1).problem(3, 10).unwrap();
+    /// let mut es = MaEs::new(&problem, &Config::default(), Variant::EpsMagEs).unwrap();
+    /// let mut noise = RngNoise::seed_from_u64(1);
+    /// let mut session = es.start(&mut noise).unwrap();
+    /// while session.report().evaluations < 5_000 {
+    ///     session.step(&mut noise).unwrap();
+    /// }
+    /// let result = session.finish();
+    /// assert!(result.evaluations >= 5_000 && result.generations > 0);
+    /// ```
+    ///
+    /// # Errors
+    /// Evaluation failures of the problem.
+    pub fn start(&mut self, noise: &mut dyn NoiseSource) -> Result<Session<'_>, MaEsError> {
+        let mut session = Session::new(&self.problem, &self.params, &mut self.components)?;
+        session.initialize(noise)?;
+        session.epsilon0 = session.epsilon;
+        session.record_dynamics();
+        Ok(session)
     }
 }
 
-/// The state and buffers of one run.
-struct Run<'a> {
+/// A run in progress: its state and the buffers of its generation loop.
+///
+/// Created by [`MaEs::start`]; [`Session::step`] performs one generation,
+/// [`Session::finish`] returns the [`RunResult`].
+pub struct Session<'a> {
     problem: &'a dyn ConstrainedProblem,
     params: &'a Parameters,
     components: &'a mut Components,
@@ -202,9 +242,21 @@ struct Run<'a> {
     resets: usize,
     checkpoints: Vec<Checkpoint>,
     dynamics: Option<Vec<DynamicsRecord>>,
+    epsilon0: f64,
+    termination: Option<Termination>,
 }
 
-impl<'a> Run<'a> {
+impl std::fmt::Debug for Session<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("generation", &self.generation)
+            .field("evaluations", &self.evaluations)
+            .field("sigma", &self.sigma)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Session<'a> {
     fn new<P: ConstrainedProblem>(
         problem: &'a P,
         params: &'a Parameters,
@@ -252,6 +304,8 @@ impl<'a> Run<'a> {
             dynamics: params
                 .record_dynamics
                 .then(|| Vec::with_capacity(expected_generations.min(params.max_generations + 2))),
+            epsilon0: 0.0,
+            termination: None,
         })
     }
 
@@ -480,7 +534,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn record(&mut self, observer: &mut dyn Observer) -> ControlFlow<()> {
+    fn record_dynamics(&mut self) {
         if let Some(dynamics) = &mut self.dynamics {
             dynamics.push(DynamicsRecord {
                 generation: self.generation,
@@ -492,7 +546,12 @@ impl<'a> Run<'a> {
                 epsilon: self.epsilon,
             });
         }
-        let report = GenerationReport {
+    }
+
+    /// The current state (after the initialisation or the last generation).
+    #[must_use]
+    pub fn report(&self) -> GenerationReport<'_> {
+        GenerationReport {
             generation: self.generation,
             evaluations: self.evaluations,
             sigma: self.sigma,
@@ -501,53 +560,61 @@ impl<'a> Run<'a> {
             p_sigma: self.p_sigma.as_slice().expect("contiguous path"),
             m: self.m.view(),
             best: &self.best,
-        };
-        observer.observe(&report)
+        }
     }
 
-    fn execute(
-        mut self,
-        noise: &mut dyn NoiseSource,
-        observer: &mut dyn Observer,
-    ) -> Result<RunResult, MaEsError> {
-        self.initialize(noise)?;
-        let epsilon0 = self.epsilon;
-        let mut termination = None;
-        if self.record(observer).is_break() {
-            termination = Some(Termination::Observer);
+    /// Why the run has ended, once a generation met the stop criterion.
+    #[must_use]
+    pub fn termination(&self) -> Option<Termination> {
+        self.termination
+    }
+
+    /// One generation (REFERENCE.md §5 steps 1–14). Returns the termination reason
+    /// if this generation met the budget or the generation limit (the generation is
+    /// complete either way; stepping further continues the run past it).
+    ///
+    /// # Errors
+    /// Evaluation failures of the problem.
+    pub fn step(&mut self, noise: &mut dyn NoiseSource) -> Result<Option<Termination>, MaEsError> {
+        self.sample_and_evaluate(noise)?;
+        self.select_and_adapt()?;
+        self.update_best();
+        // Step 11: stop after this generation (steps 12–14 still happen).
+        let stop = if self.evaluations >= self.params.budget {
+            Some(Termination::Budget)
+        } else if self.generation >= self.params.max_generations {
+            Some(Termination::GenerationLimit)
+        } else {
+            None
+        };
+        if self.termination.is_none() {
+            self.termination = stop;
         }
-        while termination.is_none() {
-            self.sample_and_evaluate(noise)?;
-            self.select_and_adapt()?;
-            self.update_best();
-            // Step 11: stop after this generation (steps 12–14 still happen).
-            if self.evaluations >= self.params.budget {
-                termination = Some(Termination::Budget);
-            } else if self.generation >= self.params.max_generations {
-                termination = Some(Termination::GenerationLimit);
-            }
-            self.generation += 1;
-            self.epsilon = self.components.schedule.epsilon(self.generation);
-            self.take_checkpoints();
-            if self.record(observer).is_break() && termination.is_none() {
-                termination = Some(Termination::Observer);
-            }
-        }
-        // Checkpoints the run did not reach hold the final best-so-far; then 100 %.
+        self.generation += 1;
+        self.epsilon = self.components.schedule.epsilon(self.generation);
+        self.take_checkpoints();
+        self.record_dynamics();
+        Ok(stop)
+    }
+
+    /// The result of the run so far. Checkpoints not reached hold the final
+    /// best-so-far.
+    #[must_use]
+    pub fn finish(mut self) -> RunResult {
         while self.checkpoints.len() < CHECKPOINT_FRACTIONS.len() {
             let cp = self.checkpoint(CHECKPOINT_FRACTIONS[self.checkpoints.len()]);
             self.checkpoints.push(cp);
         }
-        Ok(RunResult {
+        RunResult {
             best: self.best,
             checkpoints: self.checkpoints,
             generations: self.generation,
             evaluations: self.evaluations,
-            termination: termination.unwrap_or(Termination::Budget),
-            epsilon0,
+            termination: self.termination.unwrap_or(Termination::Budget),
+            epsilon0: self.epsilon0,
             sigma: self.sigma,
             resets: self.resets,
             dynamics: self.dynamics,
-        })
+        }
     }
 }

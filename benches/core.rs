@@ -1,0 +1,326 @@
+//! Criterion benchmarks of the sampling/update core of the εMAg-ES and of the CEC2017
+//! batch evaluation, at N ∈ {10, 30, 100} with λ = 4N.
+//!
+//! ```sh
+//! cargo bench --bench core                 # everything
+//! cargo bench --bench core -- generation   # one group
+//! ```
+//!
+//! After the benchmarks, the ratio of one whole generation at N = 100 to the sum of its
+//! unavoidable parts (`M Z`, the rank-μ product, the λ offspring evaluations), measured
+//! in the same run, is printed (from criterion's saved estimates).
+
+use cec2017_constrained::{Cec2017Problem, Suite};
+use constraint_handling::blas::gemm;
+use constraint_handling::ordering::{rank_into, EpsilonLevel};
+use constraint_handling::ConstrainedProblem;
+use criterion::{black_box, criterion_group, BenchmarkId, Criterion, Throughput};
+use ma_es::adaptation::{MaUpdate, MatrixAdaptation, UpdateInput};
+use ma_es::config::BackCalculationSolver;
+use ma_es::linalg::SquareSolver;
+use ma_es::noise::{NoiseSource, RngNoise};
+use ma_es::{Config, MaEs, Variant};
+use ndarray::linalg::general_mat_vec_mul;
+use ndarray::{s, Array1, Array2, ShapeBuilder};
+use std::path::PathBuf;
+
+const DIMS: [usize; 3] = [10, 30, 100];
+
+fn suite() -> Suite {
+    let dir = std::env::var("CEC2017_DATA_DIR").unwrap_or_else(|_| "../shared/cec2017/text".into());
+    Suite::official(&dir).unwrap_or_else(|_| Suite::synthetic(2017))
+}
+
+fn normals(rows: usize, cols: usize, seed: u64) -> Array2<f64> {
+    let mut a = Array2::zeros((rows, cols).f());
+    RngNoise::seed_from_u64(seed).fill_normal(a.as_slice_memory_order_mut().unwrap());
+    a
+}
+
+/// A well-conditioned transformation like those the MA-ES produces: I + 0.3 · noise/√N.
+fn matrix(n: usize) -> Array2<f64> {
+    let mut m = normals(n, n, 7) * (0.3 / (n as f64).sqrt());
+    for i in 0..n {
+        m[[i, i]] += 1.0;
+    }
+    m
+}
+
+fn sampling(c: &mut Criterion) {
+    let mut g = c.benchmark_group("sampling");
+    for n in DIMS {
+        let lambda = 4 * n;
+        let mut z = Array2::<f64>::zeros((n, lambda).f());
+        let mut noise = RngNoise::seed_from_u64(1);
+        g.throughput(Throughput::Elements((n * lambda) as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+            b.iter(|| noise.fill_normal(black_box(z.as_slice_memory_order_mut().unwrap())));
+        });
+    }
+    g.finish();
+}
+
+fn mz_product(c: &mut Criterion) {
+    let mut g = c.benchmark_group("mz_product");
+    for n in DIMS {
+        let lambda = 4 * n;
+        let m = matrix(n);
+        let z = normals(n, lambda, 2);
+        let mut d = Array2::<f64>::zeros((n, lambda).f());
+        g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+            b.iter(|| gemm(1.0, &m.view(), &black_box(z.view()), 0.0, &mut d.view_mut()));
+        });
+    }
+    g.finish();
+}
+
+fn back_calculation(c: &mut Criterion) {
+    let mut g = c.benchmark_group("back_calculation");
+    for n in DIMS {
+        let mu = 4 * n / 3;
+        let m = matrix(n);
+        let d = normals(n, mu, 3);
+        for (name, method) in [
+            ("lu", BackCalculationSolver::default()),
+            ("pinv", BackCalculationSolver::PseudoInverse),
+        ] {
+            let mut solver = SquareSolver::new(n, mu, method, 1e-12).unwrap();
+            let mut block = d.clone();
+            g.bench_with_input(BenchmarkId::new(name, n), &n, |b, _| {
+                b.iter(|| {
+                    solver.prepare(black_box(m.view()));
+                    block.assign(&d);
+                    solver.solve_in_place(block.view_mut())
+                });
+            });
+        }
+    }
+    g.finish();
+}
+
+fn ranking(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ranking");
+    for n in DIMS {
+        let lambda = 4 * n;
+        let mut u = vec![0.0; 2 * lambda];
+        RngNoise::seed_from_u64(4).fill_uniform(&mut u);
+        let f: Vec<f64> = u[..lambda].to_vec();
+        // half feasible, half infeasible
+        let v: Vec<f64> = u[lambda..].iter().map(|x| (x - 0.5).max(0.0)).collect();
+        let mut perm = vec![0; lambda];
+        g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+            b.iter(|| rank_into(&EpsilonLevel::new(0.1), black_box(&f), &v, &mut perm));
+        });
+    }
+    g.finish();
+}
+
+fn recombination_and_update(c: &mut Criterion) {
+    let mut g = c.benchmark_group("recombination_update");
+    for n in DIMS {
+        let mu = 4 * n / 3;
+        let params = Config::default().resolve(n).unwrap();
+        let w = Array1::from(params.weights.clone());
+        let d = normals(n, mu, 5);
+        let z = normals(n, mu, 6);
+        let m0 = matrix(n);
+        let mut m = m0.clone();
+        let mut p = Array1::from_elem(n, 0.1);
+        let mut zw = Array1::zeros(n);
+        let mut update = MaUpdate::new(n, mu);
+        g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+            b.iter(|| {
+                general_mat_vec_mul(1.0, &z, &w, 0.0, &mut zw);
+                m.assign(&m0);
+                update.adapt(
+                    m.view_mut(),
+                    p.view_mut(),
+                    UpdateInput {
+                        d: d.view(),
+                        z: z.view(),
+                        weights: w.as_slice().unwrap(),
+                        c1: params.c1,
+                        c_mu: params.c_mu,
+                    },
+                )
+            });
+        });
+    }
+    g.finish();
+}
+
+fn batch_evaluation(c: &mut Criterion) {
+    let suite = suite();
+    let mut g = c.benchmark_group("batch_evaluation");
+    for n in DIMS {
+        let lambda = 4 * n;
+        for id in [1, 5, 21] {
+            let p = suite.problem(id, n).unwrap();
+            let x = normals(n, lambda, 8) * 10.0;
+            let mut f = Array1::zeros(lambda);
+            let mut cons = Array2::zeros((p.num_constraints(), lambda).f());
+            g.throughput(Throughput::Elements(lambda as u64));
+            g.bench_with_input(BenchmarkId::new(format!("C{id:02}"), n), &n, |b, _| {
+                b.iter(|| {
+                    p.evaluate_batch(black_box(x.view()), f.view_mut(), cons.view_mut())
+                        .unwrap()
+                });
+            });
+        }
+    }
+    g.finish();
+}
+
+/// The parts of one generation at N = 100 and the generation itself, on `problem`.
+fn generation_parts(c: &mut Criterion, problem: &Cec2017Problem, tag: &str) {
+    let n = problem.dim();
+    let lambda = 4 * n;
+    let mu = lambda / 3;
+    let mut g = c.benchmark_group(format!("generation_{tag}"));
+    let m = matrix(n);
+    let z = normals(n, lambda, 9);
+    let mut d = Array2::<f64>::zeros((n, lambda).f());
+    g.bench_function(BenchmarkId::new("mz_product", n), |b| {
+        b.iter(|| gemm(1.0, &m.view(), &black_box(z.view()), 0.0, &mut d.view_mut()));
+    });
+    let dsel = normals(n, mu, 10);
+    let mut mm = m.clone();
+    g.bench_function(BenchmarkId::new("rank_mu_product", n), |b| {
+        b.iter(|| {
+            gemm(
+                0.01,
+                &dsel.view(),
+                &black_box(z.slice(s![.., 0..mu])).t(),
+                1.0,
+                &mut mm.view_mut(),
+            )
+        });
+    });
+    // The whole generation, in the steady state of a long run.
+    let config = Config {
+        budget: Some(usize::MAX / 2),
+        max_generations: Some(usize::MAX / 2),
+        ..Config::default()
+    };
+    let mut es = MaEs::new(problem, &config, Variant::EpsMagEs).unwrap();
+    let mut noise = RngNoise::seed_from_u64(12);
+    let mut session = es.start(&mut noise).unwrap();
+    for _ in 0..300 {
+        session.step(&mut noise).unwrap();
+    }
+    // The evaluations of offspring distributed as the session's: ȳ + σ M z, in the box.
+    let x = {
+        let r = session.report();
+        let mut x = Array2::<f64>::zeros((n, lambda).f());
+        gemm(r.sigma, &r.m, &z.view(), 0.0, &mut x.view_mut());
+        for mut col in x.columns_mut() {
+            col += &ndarray::ArrayView1::from(r.parent);
+            constraint_handling::keep_range(
+                col.as_slice_mut().unwrap(),
+                problem.lower_bounds(),
+                problem.upper_bounds(),
+            )
+            .unwrap();
+        }
+        x
+    };
+    let mut f = Array1::zeros(lambda);
+    let mut cons = Array2::zeros((problem.num_constraints(), lambda).f());
+    g.bench_function(BenchmarkId::new("evaluations", n), |b| {
+        b.iter(|| {
+            problem
+                .evaluate_batch(black_box(x.view()), f.view_mut(), cons.view_mut())
+                .unwrap()
+        });
+    });
+    g.bench_function(BenchmarkId::new("generation", n), |b| {
+        b.iter(|| session.step(&mut noise).unwrap());
+    });
+    g.finish();
+}
+
+fn generation(c: &mut Criterion) {
+    let suite = suite();
+    for n in DIMS {
+        let cheap = suite.problem(1, n).unwrap();
+        generation_parts(c, &cheap, "C01");
+    }
+    generation_parts(c, &suite.problem(21, 100).unwrap(), "C21");
+}
+
+fn full_run(c: &mut Criterion) {
+    let suite = suite();
+    let mut g = c.benchmark_group("full_run");
+    g.sample_size(10);
+    for id in [1, 21] {
+        let p = suite.problem(id, 10).unwrap();
+        g.bench_function(BenchmarkId::new(format!("eps-mag-es C{id:02}"), 10), |b| {
+            b.iter(|| {
+                let mut es = MaEs::new(&p, &Config::default(), Variant::EpsMagEs).unwrap();
+                es.run(&mut RngNoise::seed_from_u64(13)).unwrap()
+            });
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    sampling,
+    mz_product,
+    back_calculation,
+    ranking,
+    recombination_and_update,
+    batch_evaluation,
+    generation,
+    full_run
+);
+
+/// The median estimate (ns) criterion saved for a benchmark.
+fn median_ns(group: &str, function: &str, param: &str) -> Option<f64> {
+    let dir =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
+    let path = dir
+        .join("criterion")
+        .join(group)
+        .join(function)
+        .join(param)
+        .join("new/estimates.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v["median"]["point_estimate"].as_f64()
+}
+
+fn print_ratios() {
+    for tag in ["C01", "C21"] {
+        let group = format!("generation_{tag}");
+        let part = |f: &str| median_ns(&group, f, "100");
+        if let (Some(gen), Some(mz), Some(rmu), Some(ev)) = (
+            part("generation"),
+            part("mz_product"),
+            part("rank_mu_product"),
+            part("evaluations"),
+        ) {
+            let sum = mz + rmu + ev;
+            println!(
+                "N = 100, {tag}: generation {:.1} µs; M Z {:.1} µs + rank-μ {:.1} µs + evaluations {:.1} µs = {:.1} µs; ratio {:.2}",
+                gen / 1e3,
+                mz / 1e3,
+                rmu / 1e3,
+                ev / 1e3,
+                sum / 1e3,
+                gen / sum
+            );
+        }
+    }
+}
+
+fn main() {
+    // Benchmarks measure one core: OpenBLAS on one thread, as in the studies.
+    emages::study::pin_blas_to_one_thread();
+    // criterion's plots render text with plotters: give it a font that needs no system fonts.
+    emages::plots::register_font().expect("plot font");
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    print_ratios();
+}
