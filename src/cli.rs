@@ -126,3 +126,132 @@ pub fn problems_arg(s: &str) -> Result<Problems, String> {
 pub fn variants_arg(s: &str) -> Result<Variants, String> {
     parse_variants(s).map(Variants)
 }
+
+/// The options every study front end shares (flattened into the examples' arguments).
+#[derive(clap::Args, Debug, Clone)]
+pub struct StudyArgs {
+    /// Search-space dimension N.
+    #[arg(long, default_value_t = 10)]
+    pub dim: usize,
+    /// Independent runs per configuration and problem.
+    #[arg(long, default_value_t = 25)]
+    pub runs: usize,
+    /// Problems, e.g. 1-28 or 3,7,27.
+    #[arg(long, default_value = "1-28", value_parser = problems_arg)]
+    pub problems: Problems,
+    /// Evaluation budget per dimension (budget = this · N).
+    #[arg(long, default_value_t = 20_000)]
+    pub budget_per_dim: usize,
+    /// Base seed of the runs.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output directory.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Official instance data in the C layout (default $CEC2017_DATA_DIR, else ../shared/cec2017/text).
+    #[arg(long)]
+    pub data: Option<std::path::PathBuf>,
+    /// Use a synthetic instance generated from SEED instead of the official data.
+    #[arg(long, value_name = "SEED")]
+    pub synthetic: Option<u64>,
+    /// Run only shard I of N (for clusters); merge the shards' files with --report.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<crate::study::Shard>,
+    /// Build the outputs from these results files (e.g. all shards) instead of running.
+    #[arg(long, num_args = 1.., value_name = "RUNS_JSONL")]
+    pub report: Option<Vec<std::path::PathBuf>>,
+    /// Do not show the progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// What a front end does with the results: build its outputs from results files into
+/// a directory.
+pub type BuildReport<'a> =
+    &'a dyn Fn(&[std::path::PathBuf], &std::path::Path) -> Result<(), StudyError>;
+
+impl StudyArgs {
+    /// Runs the study of `configs` (or, with `--report`, only builds the outputs), then
+    /// the front end's report. Bad input fails before anything is printed or written.
+    ///
+    /// # Errors
+    /// Everything [`crate::study::run_study`] and the report can fail with.
+    pub fn execute(
+        &self,
+        name: &str,
+        configs: Vec<crate::study::StudyConfig>,
+        dynamics_problems: Vec<usize>,
+        default_out: std::path::PathBuf,
+        build_report: BuildReport<'_>,
+    ) -> Result<(), StudyError> {
+        use crate::study::{
+            check_output, pin_blas_to_one_thread, run_study, InstanceChoice, StudySpec,
+        };
+        if let Some(files) = &self.report {
+            let out = self.out.clone().unwrap_or_else(|| {
+                files[0].parent().map_or_else(
+                    || std::path::PathBuf::from("."),
+                    std::path::Path::to_path_buf,
+                )
+            });
+            return build_report(files, &out);
+        }
+        if self.threads == Some(0) {
+            return Err(StudyError::Invalid("--threads must be at least 1".into()));
+        }
+        let spec = StudySpec {
+            dim: self.dim,
+            runs: self.runs,
+            problems: self.problems.0.clone(),
+            configs,
+            budget_per_dim: self.budget_per_dim,
+            seed: self.seed,
+            instance: InstanceChoice::resolve(self.data.clone(), self.synthetic)?,
+            dynamics_problems,
+            shard: self.shard,
+            threads: self.threads,
+            progress: !self.no_progress,
+        };
+        let out = self.out.clone().unwrap_or(default_out);
+        spec.prepare()?;
+        check_output(&spec, &out)?;
+        if let Some(w) = spec.instance.warning() {
+            eprintln!("\n*** {w}\n");
+        }
+        pin_blas_to_one_thread();
+        eprintln!(
+            "{name}: N = {}, {} configurations × {} problems × {} runs, budget {} · N, {} thread(s), instance {}{}",
+            spec.dim,
+            spec.configs.len(),
+            spec.problems.len(),
+            spec.runs,
+            spec.budget_per_dim,
+            self.threads.unwrap_or_else(rayon::current_num_threads),
+            spec.instance.label(),
+            spec.shard.map_or(String::new(), |s| format!(", shard {}/{}", s.index, s.count))
+        );
+        let outcome = run_study(&spec, &out)?;
+        eprintln!(
+            "{} runs done ({} already finished before) in {:.1} s; results in {}",
+            outcome.ran,
+            outcome.skipped,
+            outcome.elapsed.as_secs_f64(),
+            outcome.files.runs.display()
+        );
+        if let Some(s) = spec.shard {
+            eprintln!(
+                "shard {}/{} complete; when all shards are done, build the outputs with --report {}/runs.shard-*-of-{}.jsonl --out {}",
+                s.index,
+                s.count,
+                out.display(),
+                s.count,
+                out.display()
+            );
+            return Ok(());
+        }
+        build_report(&[outcome.files.runs], &out)
+    }
+}

@@ -1,0 +1,175 @@
+//! The parameter-study report ranks configurations as documented (REFERENCE.md §6), on
+//! a hand-made case, and the example runs end to end.
+
+use emages::dataset::Dataset;
+use emages::params::{parameter_report, Parameter};
+use emages::store::{CheckpointRecord, RunRow};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn row(config: &str, problem: usize, run: usize, f: f64, v: f64) -> RunRow {
+    RunRow {
+        config: config.into(),
+        variant: "eps-mag-es".into(),
+        problem,
+        dim: 10,
+        run,
+        seed: run as u64,
+        budget: 1000,
+        instance: "official".into(),
+        best_f: f,
+        best_violation: v,
+        best_evals: 500,
+        evals: 1000,
+        generations: 10,
+        termination: "budget".into(),
+        checkpoints: vec![CheckpointRecord {
+            fraction: 1.0,
+            evals: 1000,
+            f,
+            violation: v,
+            c: [0; 3],
+        }],
+        seconds: 0.0,
+    }
+}
+
+#[test]
+fn hand_made_ranks() {
+    // Three λ values, two problems, three runs each.
+    // C01: λ=3 all infeasible (FR 0); λ=10 feasible, f = 1,2,3; λ=20 feasible, f = 1,2,30.
+    //   mean rank: λ=10 (mean f 2) 1, λ=20 (mean f 11) 2, λ=3 (FR 0) 3
+    //   median rank: λ=10 and λ=20 both median (0, 2) → 1, 1; λ=3 → 3
+    //   score 2, 3, 6 → ranks λ=3: 3, λ=10: 1, λ=20: 2
+    // C02: all three identical → every rank 1.
+    let mut rows = Vec::new();
+    for run in 0..3 {
+        rows.push(row("lambda=3", 1, run, 0.0, 1.0 + run as f64));
+        rows.push(row("lambda=10", 1, run, 1.0 + run as f64, 0.0));
+        rows.push(row("lambda=20", 1, run, [1.0, 2.0, 30.0][run], 0.0));
+        for l in ["lambda=3", "lambda=10", "lambda=20"] {
+            rows.push(row(l, 2, run, 5.0, 0.0));
+        }
+    }
+    let data = Dataset::from_rows(rows, Vec::new()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let report = parameter_report(&data, tmp.path(), Parameter::Lambda).unwrap();
+    assert_eq!(report.values, vec![3, 10, 20]);
+    assert_eq!(report.per_problem[0].mean_rank, vec![3, 1, 2]);
+    assert_eq!(report.per_problem[0].median_rank, vec![3, 1, 1]);
+    assert_eq!(report.per_problem[0].rank, vec![3, 1, 2]);
+    assert_eq!(report.per_problem[1].rank, vec![1, 1, 1]);
+    // overall: averages (3+1)/2 = 2, (1+1)/2 = 1, (2+1)/2 = 1.5; first places (C02 is a
+    // three-way tie for rank 1, and shared first places count) 1, 2, 1
+    assert_eq!(report.overall.average_rank, vec![2.0, 1.0, 1.5]);
+    assert_eq!(report.overall.rank, vec![3, 1, 2]);
+    assert_eq!(report.overall.first_places, vec![1, 2, 1]);
+    let csv = std::fs::read_to_string(tmp.path().join("ranks.csv")).unwrap();
+    assert_eq!(
+        csv,
+        "problem,lambda=3,lambda=10,lambda=20\nC01,3,1,2\nC02,1,1,1\n"
+    );
+    for f in [
+        "heatmap.svg",
+        "heatmap.png",
+        "average_ranks.md",
+        "ranks_detail.csv",
+        "report.html",
+    ] {
+        assert!(tmp.path().join(f).is_file(), "{f}");
+    }
+    // a dataset of another study is rejected
+    assert!(parameter_report(&data, tmp.path(), Parameter::ThetaR).is_err());
+}
+
+fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let path = exe
+        .parent()
+        .and_then(Path::parent)
+        .unwrap()
+        .join("examples")
+        .join(name);
+    assert!(
+        path.is_file(),
+        "example {} not built (cargo test builds the examples)",
+        path.display()
+    );
+    path
+}
+
+#[test]
+fn reduced_study_end_to_end() {
+    let data = std::env::var("CEC2017_DATA_DIR").unwrap_or_else(|_| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/cec2017/text")
+            .display()
+            .to_string()
+    });
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("p");
+    let args = [
+        "--param",
+        "theta-r",
+        "--values",
+        "1,3,10",
+        "--runs",
+        "3",
+        "--problems",
+        "1,4,7",
+        "--budget-per-dim",
+        "2000",
+        "--no-progress",
+        "--data",
+        &data,
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let status = Command::new(example("parameter_study"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("runs.jsonl"))
+            .unwrap()
+            .lines()
+            .count(),
+        27
+    );
+    let ranks = std::fs::read_to_string(out.join("ranks.csv")).unwrap();
+    let lines: Vec<&str> = ranks.lines().collect();
+    assert_eq!(lines[0], "problem,theta_r=1,theta_r=3,theta_r=10");
+    assert_eq!(lines.len(), 4);
+    for l in &lines[1..] {
+        let r: Vec<usize> = l.split(',').skip(1).map(|x| x.parse().unwrap()).collect();
+        assert!(
+            r.iter().all(|&x| (1..=3).contains(&x)) && r.contains(&1),
+            "{l}"
+        );
+    }
+    assert!(out.join("heatmap.png").is_file());
+    // bad input: λ < 3 and an unknown parameter
+    let bad = Command::new(example("parameter_study"))
+        .args([
+            "--values",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+            "--data",
+            &data,
+        ])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert_eq!(String::from_utf8_lossy(&bad.stderr).lines().count(), 1);
+    let bad = Command::new(example("parameter_study"))
+        .args(["--param", "sigma", "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+}
