@@ -210,33 +210,46 @@ fn draw_heat_map<DB: DrawingBackend>(
     cols: &[String],
     ranks: &[Vec<usize>],
 ) -> Result<(), String> {
+    use plotters::coord::ranged1d::SegmentValue;
     area.fill(&WHITE).map_err(|e| e.to_string())?;
-    let (nr, nc) = (rows.len(), cols.len());
+    let (nr, nc) = (rows.len() as i32, cols.len() as i32);
     let max_rank = ranks.iter().flatten().copied().max().unwrap_or(1).max(1);
     let mut chart = ChartBuilder::on(area)
-        .caption(title, (FONT, 22))
+        .caption(title, (FONT, 20))
         .margin(12)
-        .x_label_area_size(48)
-        .y_label_area_size(70)
-        .build_cartesian_2d(0i32..nc as i32, 0i32..nr as i32)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        // A segmented range a..b has the b − a + 1 segments a, …, b.
+        .build_cartesian_2d((0..nc - 1).into_segmented(), (0..nr - 1).into_segmented())
         .map_err(|e| e.to_string())?;
+    // Row 0 (the first problem) is drawn at the top.
+    let label = |v: &SegmentValue<i32>, names: &[String], flip: bool| match v {
+        SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
+            let i = if flip {
+                names.len() as i32 - 1 - *i
+            } else {
+                *i
+            };
+            usize::try_from(i)
+                .ok()
+                .and_then(|i| names.get(i))
+                .cloned()
+                .unwrap_or_default()
+        }
+        SegmentValue::Last => String::new(),
+    };
     chart
         .configure_mesh()
         .disable_mesh()
-        .x_labels(nc)
-        .y_labels(nr)
-        .x_label_formatter(&|x| cols.get(*x as usize).cloned().unwrap_or_default())
-        .y_label_formatter(&|y| {
-            rows.get(nr.saturating_sub(1 + *y as usize))
-                .cloned()
-                .unwrap_or_default()
-        })
-        .x_label_offset(0)
+        .x_labels(cols.len())
+        .y_labels(rows.len())
+        .x_label_formatter(&|v| label(v, cols, false))
+        .y_label_formatter(&|v| label(v, rows, true))
         .label_style((FONT, 13))
         .draw()
         .map_err(|e| e.to_string())?;
     for (i, row) in ranks.iter().enumerate() {
-        let y = (nr - 1 - i) as i32;
+        let y = nr - 1 - i as i32;
         for (j, &r) in row.iter().enumerate() {
             // darker = better: rank 1 is darkest
             let t = if max_rank > 1 {
@@ -244,19 +257,31 @@ fn draw_heat_map<DB: DrawingBackend>(
             } else {
                 0.0
             };
-            let shade = (40.0 + 200.0 * t) as u8;
-            let fill = RGBColor(shade / 2, shade / 2 + 20, shade);
+            let shade = (30.0 + 200.0 * t) as u8;
+            let fill = RGBColor(shade / 3, shade / 2 + 10, shade.saturating_add(25));
             let x = j as i32;
             chart
                 .draw_series(std::iter::once(Rectangle::new(
-                    [(x, y), (x + 1, y + 1)],
+                    [
+                        (SegmentValue::Exact(x), SegmentValue::Exact(y)),
+                        (SegmentValue::Exact(x + 1), SegmentValue::Exact(y + 1)),
+                    ],
                     fill.filled(),
                 )))
                 .map_err(|e| e.to_string())?;
             let text_color = if t < 0.5 { WHITE } else { BLACK };
-            let style = TextStyle::from((FONT, 14).into_font()).color(&text_color);
+            let style = TextStyle::from((FONT, 14).into_font())
+                .color(&text_color)
+                .pos(plotters::style::text_anchor::Pos::new(
+                    plotters::style::text_anchor::HPos::Center,
+                    plotters::style::text_anchor::VPos::Center,
+                ));
             chart
-                .draw_series(std::iter::once(Text::new(r.to_string(), (x, y + 1), style)))
+                .draw_series(std::iter::once(Text::new(
+                    r.to_string(),
+                    (SegmentValue::CenterOf(x), SegmentValue::CenterOf(y)),
+                    style,
+                )))
                 .map_err(|e| e.to_string())?;
         }
     }
