@@ -39,8 +39,9 @@
 //! # BLAS/LAPACK backend
 //!
 //! The default feature `openblas-system` links the system OpenBLAS
-//! (`apt-get install libopenblas-dev`). Disable default features to select another
-//! backend of `ndarray-linalg` in your own crate.
+//! (`apt-get install libopenblas-dev`). Disable default features to link another
+//! provider of CBLAS and LAPACK (e.g. `openblas-src` with `static`, `intel-mkl-src`) in
+//! your own crate.
 #![warn(missing_docs)]
 
 #[cfg(feature = "openblas-system")]
