@@ -216,7 +216,11 @@ fn replay_all(solver: BackCalculationSolver) -> (usize, usize) {
     }
     assert!(
         failures.is_empty(),
-        "{} mismatches:\n{}",
+        "{} mismatches:\n{}\n\nThe trajectories are chaotic: the repair's forward differences amplify \
+         last-bit differences by 1/η = 1e4. If only the last compared generations of a few fixtures \
+         miss, suspect the BLAS kernels' rounding: the windows hold with OpenBLAS's FMA kernels \
+         (OPENBLAS_CORETYPE=Haswell), not with its pre-FMA ones; `cargo run --release -p ma-es \
+         --example replay_check` shows each fixture's margin.",
         failures.len(),
         failures.join("\n")
     );
