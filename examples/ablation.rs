@@ -11,7 +11,7 @@
 
 use bench_stats::pairwise::Significance;
 use clap::{Parser, ValueEnum};
-use emages::cli::{fail, parse_args, problems_arg, variants_arg, Problems, StudyArgs, Variants};
+use emages::cli::{main_with, problems_arg, variants_arg, Problems, StudyArgs, Variants};
 use emages::dataset::Dataset;
 use emages::report::{ablation_report, ReportOptions};
 use emages::study::StudyConfig;
@@ -52,11 +52,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    let args: Args = parse_args();
-    match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail(&e),
-    }
+    main_with(run)
 }
 
 fn run(args: &Args) -> Result<(), StudyError> {

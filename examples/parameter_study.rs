@@ -10,7 +10,7 @@
 //! Same results store, resume, shards and seeds as the ablation study.
 
 use clap::Parser;
-use emages::cli::{fail, parse_args, StudyArgs};
+use emages::cli::{main_with, StudyArgs};
 use emages::dataset::Dataset;
 use emages::params::{parameter_report, Parameter};
 use emages::StudyError;
@@ -32,11 +32,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    let args: Args = parse_args();
-    match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail(&e),
-    }
+    main_with(run)
 }
 
 fn run(args: &Args) -> Result<(), StudyError> {

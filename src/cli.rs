@@ -72,6 +72,15 @@ pub fn parse_variants(s: &str) -> Result<Vec<Variant>, String> {
     Ok(out)
 }
 
+/// The whole `main` of a front end: parses the arguments ([`parse_args`]), runs, and
+/// turns an error into one line on stderr and a failing exit code ([`fail`]).
+pub fn main_with<T: clap::Parser>(run: impl FnOnce(&T) -> Result<(), StudyError>) -> ExitCode {
+    match run(&parse_args::<T>()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e),
+    }
+}
+
 /// Prints `error: …` (one line) and returns a failing exit code.
 #[must_use]
 pub fn fail(e: &StudyError) -> ExitCode {
@@ -187,9 +196,7 @@ impl StudyArgs {
         default_out: std::path::PathBuf,
         build_report: BuildReport<'_>,
     ) -> Result<(), StudyError> {
-        use crate::study::{
-            check_output, pin_blas_to_one_thread, run_study, InstanceChoice, StudySpec,
-        };
+        use crate::study::{pin_blas_to_one_thread, InstanceChoice, StudySpec};
         if let Some(files) = &self.report {
             let out = self.out.clone().unwrap_or_else(|| {
                 files[0].parent().map_or_else(
@@ -216,8 +223,7 @@ impl StudyArgs {
             progress: !self.no_progress,
         };
         let out = self.out.clone().unwrap_or(default_out);
-        spec.prepare()?;
-        check_output(&spec, &out)?;
+        let prepared = spec.prepare(&out)?;
         if let Some(w) = spec.instance.warning() {
             eprintln!("\n*** {w}\n");
         }
@@ -233,7 +239,7 @@ impl StudyArgs {
             spec.instance.label(),
             spec.shard.map_or(String::new(), |s| format!(", shard {}/{}", s.index, s.count))
         );
-        let outcome = run_study(&spec, &out)?;
+        let outcome = prepared.run()?;
         eprintln!(
             "{} runs done ({} already finished before) in {:.1} s; results in {}",
             outcome.ran,

@@ -271,10 +271,21 @@ impl Appender {
     /// append is removed first.
     ///
     /// # Errors
-    /// I/O errors (e.g. an unwritable directory), naming the file.
+    /// I/O errors (e.g. an unwritable directory), naming the file;
+    /// [`StudyError::Corrupt`] for a line that is not valid JSON.
     pub fn open(path: &Path) -> Result<Self, StudyError> {
-        // Validate the existing content (and find a torn last line) before appending.
-        let (_, torn) = read_lines::<serde_json::Value>(path)?;
+        Ok(Self::open_with::<serde_json::Value>(path)?.1)
+    }
+
+    /// Reads the records already in `path` (which must all parse as `T`), then opens it
+    /// for appending as [`Appender::open`] does: one pass over the file.
+    ///
+    /// # Errors
+    /// As [`Appender::open`], with [`StudyError::Corrupt`] for a line that is not a `T`.
+    pub fn open_with<T: for<'de> Deserialize<'de>>(
+        path: &Path,
+    ) -> Result<(Vec<T>, Self), StudyError> {
+        let (rows, torn) = read_lines::<T>(path)?;
         let mut file = OpenOptions::new()
             .create(true)
             .read(true)
@@ -286,10 +297,11 @@ impl Appender {
             file.seek(SeekFrom::End(0))
                 .map_err(|e| StudyError::io(path, e))?;
         }
-        Ok(Self {
+        let appender = Self {
             path: path.to_path_buf(),
             file,
-        })
+        };
+        Ok((rows, appender))
     }
 
     /// Appends one record as a line and syncs it to the disk.

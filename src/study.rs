@@ -5,7 +5,7 @@
 //! problem, dimension, run)`; thread count, shard and order of execution do not enter.
 
 use crate::error::StudyError;
-use crate::store::{load_runs, Appender, CheckpointRecord, DynamicsRow, RunKey, RunRow};
+use crate::store::{Appender, CheckpointRecord, DynamicsRow, RunKey, RunRow};
 use cec2017_constrained::{Cec2017Problem, Suite};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ma_es::noise::RngNoise;
@@ -310,13 +310,18 @@ impl StudySpec {
         }
     }
 
-    /// Checks the specification and builds every problem (bad input fails here, before
-    /// any run starts).
+    /// Checks the specification, builds every problem, and opens the results files in
+    /// `out` (creating the directory; the records already there must belong to this
+    /// study). Bad input fails here, before any run starts and before anything is
+    /// printed; [`PreparedStudy::run`] then does the pending runs.
     ///
     /// # Errors
     /// [`StudyError::Invalid`] for an empty or duplicated selection, a zero budget or run
-    /// count; the problems' and configurations' errors.
-    pub fn prepare(&self) -> Result<BTreeMap<usize, Cec2017Problem>, StudyError> {
+    /// count; the problems' and configurations' errors; I/O errors naming the path;
+    /// [`StudyError::Corrupt`] for a bad existing record; [`StudyError::Incompatible`]
+    /// if `out` holds results of another study.
+    pub fn prepare(&self, out: &Path) -> Result<PreparedStudy<'_>, StudyError> {
+        let start = Instant::now();
         if self.runs == 0 {
             return Err(StudyError::Invalid("--runs must be at least 1".into()));
         }
@@ -347,7 +352,34 @@ impl StudySpec {
         for &p in &self.problems {
             problems.insert(p, suite.problem(p, self.dim)?);
         }
-        Ok(problems)
+        std::fs::create_dir_all(out).map_err(|e| StudyError::io(out, e))?;
+        let files = self.files(out);
+        let (existing, runs) = Appender::open_with::<RunRow>(&files.runs)?;
+        check_compatible(self, &files.runs, &existing)?;
+        let dynamics = Appender::open(&files.dynamics)?;
+        let done: HashSet<RunKey> = existing.iter().map(RunRow::key).collect();
+        let jobs = self.jobs();
+        let total = jobs.len();
+        let pending = jobs
+            .into_iter()
+            .filter(|j| {
+                !done.contains(&RunKey {
+                    config: self.configs[j.config].label.clone(),
+                    problem: j.problem,
+                    run: j.run,
+                })
+            })
+            .collect();
+        Ok(PreparedStudy {
+            spec: self,
+            problems,
+            files,
+            jobs: total,
+            pending,
+            runs,
+            dynamics,
+            start,
+        })
     }
 }
 
@@ -478,22 +510,6 @@ fn check_compatible(spec: &StudySpec, path: &Path, rows: &[RunRow]) -> Result<()
     Ok(())
 }
 
-/// Checks that the study can write to `out`: creates the directory and opens its
-/// results files (which also validates the records already there).
-///
-/// # Errors
-/// I/O errors naming the path; [`StudyError::Corrupt`] for a bad existing record;
-/// [`StudyError::Incompatible`] if `out` holds results of another study.
-pub fn check_output(spec: &StudySpec, out: &Path) -> Result<(), StudyError> {
-    std::fs::create_dir_all(out).map_err(|e| StudyError::io(out, e))?;
-    let files = spec.files(out);
-    let existing = load_runs(&files.runs)?;
-    check_compatible(spec, &files.runs, &existing)?;
-    Appender::open(&files.runs)?;
-    Appender::open(&files.dynamics)?;
-    Ok(())
-}
-
 /// Limits OpenBLAS to one thread: the runs are parallel, BLAS within a run is not.
 pub fn pin_blas_to_one_thread() {
     extern "C" {
@@ -504,79 +520,95 @@ pub fn pin_blas_to_one_thread() {
 }
 
 /// Runs the study's pending jobs (those without a record in `out`), appending each
-/// finished run to the results file at once.
+/// finished run to the results file at once: [`StudySpec::prepare`], then
+/// [`PreparedStudy::run`].
 ///
 /// # Errors
 /// Invalid specifications, unwritable or incompatible output, failed runs (the runs
 /// finished before the failure are kept).
 pub fn run_study(spec: &StudySpec, out: &Path) -> Result<StudyOutcome, StudyError> {
-    let start = Instant::now();
-    let problems = spec.prepare()?;
-    std::fs::create_dir_all(out).map_err(|e| StudyError::io(out, e))?;
-    let files = spec.files(out);
-    let existing = load_runs(&files.runs)?;
-    check_compatible(spec, &files.runs, &existing)?;
-    let done: HashSet<RunKey> = existing.iter().map(RunRow::key).collect();
-    let jobs = spec.jobs();
-    let pending: Vec<Job> = jobs
-        .iter()
-        .filter(|j| {
-            !done.contains(&RunKey {
-                config: spec.configs[j.config].label.clone(),
-                problem: j.problem,
-                run: j.run,
-            })
-        })
-        .cloned()
-        .collect();
-    let runs = Mutex::new(Appender::open(&files.runs)?);
-    let dynamics = Mutex::new(Appender::open(&files.dynamics)?);
+    spec.prepare(out)?.run()
+}
 
-    let bar = ProgressBar::with_draw_target(
-        Some(pending.len() as u64),
-        if spec.progress {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {pos}/{len} runs, ETA {eta}  {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(spec.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| StudyError::Other(format!("thread pool: {e}")))?;
-    let result = pool.install(|| {
-        pending
-            .par_iter()
-            .try_for_each(|job| -> Result<(), StudyError> {
-                let (row, dyn_row) = execute(spec, &problems[&job.problem], job)?;
-                if let Some(d) = dyn_row {
-                    dynamics
-                        .lock()
-                        .map_err(|_| StudyError::Other("writer poisoned".into()))?
-                        .append(&d)?;
-                }
-                runs.lock()
-                    .map_err(|_| StudyError::Other("writer poisoned".into()))?
-                    .append(&row)?;
-                bar.set_message(format!("C{:02} {}", row.problem, row.config));
-                bar.inc(1);
-                Ok(())
-            })
-    });
-    bar.finish_and_clear();
-    result?;
-    Ok(StudyOutcome {
-        jobs: jobs.len(),
-        skipped: jobs.len() - pending.len(),
-        ran: pending.len(),
-        elapsed: start.elapsed(),
-        files,
-    })
+/// A checked study with its problems built and its results files open.
+#[derive(Debug)]
+pub struct PreparedStudy<'s> {
+    spec: &'s StudySpec,
+    problems: BTreeMap<usize, Cec2017Problem>,
+    files: StudyFiles,
+    jobs: usize,
+    pending: Vec<Job>,
+    runs: Appender,
+    dynamics: Appender,
+    start: Instant,
+}
+
+impl PreparedStudy<'_> {
+    /// The runs still to do (the others are in the results file already).
+    #[must_use]
+    pub fn pending(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Does the pending runs in parallel, appending each finished run at once.
+    ///
+    /// # Errors
+    /// A failed run or write (the runs finished before are kept).
+    pub fn run(self) -> Result<StudyOutcome, StudyError> {
+        let Self {
+            spec,
+            problems,
+            files,
+            jobs,
+            pending,
+            runs,
+            dynamics,
+            start,
+        } = self;
+        let runs = Mutex::new(runs);
+        let dynamics = Mutex::new(dynamics);
+        let bar = ProgressBar::with_draw_target(
+            Some(pending.len() as u64),
+            if spec.progress {
+                ProgressDrawTarget::stderr()
+            } else {
+                ProgressDrawTarget::hidden()
+            },
+        );
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:40}] {pos}/{len} runs, ETA {eta}  {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(spec.threads.unwrap_or(0))
+            .build()
+            .map_err(|e| StudyError::Other(format!("thread pool: {e}")))?;
+        let poisoned = || StudyError::Other("results writer poisoned".into());
+        let result = pool.install(|| {
+            pending
+                .par_iter()
+                .try_for_each(|job| -> Result<(), StudyError> {
+                    let (row, dyn_row) = execute(spec, &problems[&job.problem], job)?;
+                    if let Some(d) = dyn_row {
+                        dynamics.lock().map_err(|_| poisoned())?.append(&d)?;
+                    }
+                    runs.lock().map_err(|_| poisoned())?.append(&row)?;
+                    bar.set_message(format!("C{:02} {}", row.problem, row.config));
+                    bar.inc(1);
+                    Ok(())
+                })
+        });
+        bar.finish_and_clear();
+        result?;
+        Ok(StudyOutcome {
+            jobs,
+            skipped: jobs - pending.len(),
+            ran: pending.len(),
+            elapsed: start.elapsed(),
+            files,
+        })
+    }
 }

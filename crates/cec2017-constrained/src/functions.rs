@@ -56,8 +56,9 @@ fn sum_abs(v: &[f64]) -> f64 {
     v.iter().fold(0.0, |s, &x| s + x.abs())
 }
 
-fn max(v: &[f64]) -> f64 {
-    v.iter().copied().fold(
+/// The largest value; a NaN anywhere makes it NaN.
+fn max(v: impl IntoIterator<Item = f64>) -> f64 {
+    v.into_iter().fold(
         f64::NEG_INFINITY,
         |m, x| if x > m || x.is_nan() { x } else { m },
     )
@@ -172,7 +173,7 @@ pub(crate) fn evaluate(id: usize, x: &Coordinates<'_>, c: &mut [f64]) -> f64 {
         8 => {
             c[0] = prefix_square_sum(y.iter().step_by(2).copied());
             c[1] = prefix_square_sum(y.iter().skip(1).step_by(2).copied());
-            max(y)
+            max(y.iter().copied())
         }
         9 => {
             let mut g = 1.0;
@@ -190,12 +191,12 @@ pub(crate) fn evaluate(id: usize, x: &Coordinates<'_>, c: &mut [f64]) -> f64 {
                 prev = Some(a);
             }
             c[1] = h;
-            max(y)
+            max(y.iter().copied())
         }
         10 => {
             c[0] = prefix_square_sum(y.iter().copied());
             c[1] = sum_sq_diff(y);
-            max(y)
+            max(y.iter().copied())
         }
         11 => {
             let mut g = 1.0;
@@ -261,14 +262,7 @@ fn base_12_to_19(id: usize, v: &[f64], n: f64, c: &mut [f64]) -> f64 {
             20.0 - 20.0 * (-0.2 * (ss / n).sqrt()).exp() - (sc / n).exp() + E
         }
         15 => {
-            let f = v.iter().fold(f64::NEG_INFINITY, |m, x| {
-                let a = x.abs();
-                if a > m || a.is_nan() {
-                    a
-                } else {
-                    m
-                }
-            });
+            let f = max(v.iter().map(|x| x.abs()));
             c[0] = sum_sq(v) - 100.0 * n;
             c[1] = f.cos() + f.sin();
             f

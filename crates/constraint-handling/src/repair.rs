@@ -252,10 +252,8 @@ impl GradientRepair {
         let l = problem.num_inequalities();
         for (r, d) in ws.delta_c.iter_mut().enumerate() {
             let c = constraints[r];
-            *d = if r < l { c.max(0.0) } else { c };
-            if c.is_nan() {
-                *d = f64::NAN;
-            }
+            // A NaN stays NaN (`f64::max` would drop it) and ends in the Δx = 0 fallback.
+            *d = if r < l && !c.is_nan() { c.max(0.0) } else { c };
         }
         let evaluations = n;
         if ws.delta_c.iter().any(|d| !d.is_finite()) {

@@ -84,6 +84,7 @@ fn replay(
         mu: Some(int("mu")),
         budget: Some(int("budget")),
         max_generations: Some(int("generations")),
+        sigma0: h["sigma0"].as_f64().unwrap_or(1.0),
         back_calculation: if pinv {
             BackCalculationSolver::PseudoInverse
         } else {
