@@ -86,7 +86,9 @@ pub mod catalog;
 mod error;
 mod functions;
 pub mod instance;
+mod lanes;
 mod problem;
+mod sincos;
 mod suite;
 
 pub use catalog::{problem_spec, ProblemSpec, Transform, MAX_DIM, OFFICIAL_DIMS, PROBLEMS};
@@ -95,5 +97,5 @@ pub use constraint_handling::violation::{
 };
 pub use error::CecError;
 pub use instance::{InstanceData, InstanceSource};
-pub use problem::{Cec2017Problem, Evaluation};
+pub use problem::{BatchKernel, Cec2017Problem, Evaluation};
 pub use suite::Suite;

@@ -5,6 +5,7 @@ use crate::catalog::{problem_spec, ProblemSpec, MAX_DIM};
 use crate::error::CecError;
 use crate::functions::{self, Coordinates};
 use crate::instance::{InstanceData, InstanceSource};
+use crate::lanes::{Lanes, WIDTH};
 use constraint_handling::blas::gemm;
 use constraint_handling::problem::{check_batch_shapes, ConstrainedProblem, ProblemError};
 use constraint_handling::violation::{self, ConstraintCounts, DEFAULT_EQUALITY_MARGIN};
@@ -38,6 +39,67 @@ pub struct Cec2017Problem {
     lower: Vec<f64>,
     upper: Vec<f64>,
     delta: f64,
+    kernel: BatchKernel,
+}
+
+/// How [`ConstrainedProblem::evaluate_batch`] evaluates a population.
+///
+/// Both give the same bits wherever the system libm's `sin`/`cos` are correctly
+/// rounded (see the crate documentation, "Batch evaluation"); `Scalar` is the
+/// reference path for measurements and for checking that claim.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BatchKernel {
+    /// Blocks of 8 points through vector instructions (AVX-512 or AVX2 + FMA, chosen
+    /// at run time) where the CPU has them, else `Scalar`.
+    #[default]
+    Auto,
+    /// Blocks through AVX2 + FMA even where AVX-512 is available (for comparisons);
+    /// `Scalar` on CPUs without them.
+    Avx2,
+    /// One point after the other, with the system libm.
+    Scalar,
+}
+
+impl BatchKernel {
+    /// The kernel `Auto` resolves to on this CPU: `"avx512"`, `"avx2"` or `"scalar"`.
+    #[must_use]
+    pub fn resolved(self) -> &'static str {
+        match self.level() {
+            SimdLevel::None => "scalar",
+            SimdLevel::Avx512 => "avx512",
+            SimdLevel::Avx2 => "avx2",
+        }
+    }
+
+    fn level(self) -> SimdLevel {
+        match (self, simd_level()) {
+            (BatchKernel::Scalar, _) => SimdLevel::None,
+            (BatchKernel::Avx2, SimdLevel::Avx512) => SimdLevel::Avx2,
+            (_, level) => level,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SimdLevel {
+    None,
+    Avx2,
+    Avx512,
+}
+
+fn simd_level() -> SimdLevel {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            return SimdLevel::Avx512;
+        }
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            return SimdLevel::Avx2;
+        }
+    }
+    SimdLevel::None
 }
 
 /// A full evaluation: objective, constraints, mean violation and CEC counts.
@@ -121,7 +183,22 @@ impl Cec2017Problem {
             lower: vec![-spec.bound; dim],
             upper: vec![spec.bound; dim],
             delta: DEFAULT_EQUALITY_MARGIN,
+            kernel: BatchKernel::Auto,
         })
+    }
+
+    /// The same problem with the given batch evaluation kernel (default
+    /// [`BatchKernel::Auto`]).
+    #[must_use]
+    pub fn with_batch_kernel(mut self, kernel: BatchKernel) -> Self {
+        self.kernel = kernel;
+        self
+    }
+
+    /// The batch evaluation kernel.
+    #[must_use]
+    pub fn batch_kernel(&self) -> BatchKernel {
+        self.kernel
     }
 
     /// The same problem with equality margin `δ` (default `1e-4`) for
@@ -201,9 +278,91 @@ impl Cec2017Problem {
     }
 
     /// Evaluates the definition on prepared coordinates; `c` has `l + m` entries.
-    fn evaluate_coordinates(&self, coords: &Coordinates<'_>, c: &mut [f64]) -> f64 {
+    fn evaluate_coordinates(&self, coords: &Coordinates<'_, f64>, c: &mut [f64]) -> f64 {
         functions::evaluate(self.spec.id, coords, c)
     }
+
+    /// The batch's definitions, [`WIDTH`] points at a time, on the prepared
+    /// column-major coordinates `y`, `z`, `z2` (`N × count`). Inlined into the
+    /// target-feature wrappers below, so that the lane loops become vector code.
+    #[inline(always)]
+    fn evaluate_blocks(&self, y: &[f64], z: &[f64], z2: &[f64], out: &mut BatchOutput<'_>) {
+        let n = self.dim;
+        let count = out.objectives.len();
+        let k = self.num_constraints();
+        let transforms = self.data.matrices.len();
+        let mut yb = [Lanes([0.0; WIDTH]); MAX_DIM];
+        let mut zb = [Lanes([0.0; WIDTH]); MAX_DIM];
+        let mut z2b = [Lanes([0.0; WIDTH]); MAX_DIM];
+        // Gathers coordinate i of the block's points (the last point repeated to fill).
+        let gather = |src: &[f64], dst: &mut [Lanes], first: usize, last: usize| {
+            for (i, d) in dst[..n].iter_mut().enumerate() {
+                d.0 = std::array::from_fn(|l| src[(first + l).min(last) * n + i]);
+            }
+        };
+        for first in (0..count).step_by(WIDTH) {
+            let last = (first + WIDTH).min(count) - 1;
+            gather(y, &mut yb, first, last);
+            if transforms >= 1 {
+                gather(z, &mut zb, first, last);
+            }
+            if transforms >= 2 {
+                gather(z2, &mut z2b, first, last);
+            }
+            let coords = Coordinates {
+                y: &yb[..n],
+                z: &zb[..n],
+                z2: &z2b[..n],
+            };
+            let mut c = [Lanes([0.0; WIDTH]); MAX_CONSTRAINTS];
+            let f = functions::evaluate(self.spec.id, &coords, &mut c[..k]);
+            for l in 0..=last - first {
+                out.objectives[first + l] = f.0[l];
+                for (i, ci) in c[..k].iter().enumerate() {
+                    out.constraints[[i, first + l]] = ci.0[l];
+                }
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    fn evaluate_blocks_avx512(&self, y: &[f64], z: &[f64], z2: &[f64], out: &mut BatchOutput<'_>) {
+        self.evaluate_blocks(y, z, z2, out);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    fn evaluate_blocks_avx2(&self, y: &[f64], z: &[f64], z2: &[f64], out: &mut BatchOutput<'_>) {
+        self.evaluate_blocks(y, z, z2, out);
+    }
+
+    /// The batch's definitions point by point.
+    fn evaluate_columns(&self, y: &[f64], z: &[f64], z2: &[f64], out: &mut BatchOutput<'_>) {
+        let n = self.dim;
+        let k = self.num_constraints();
+        let mut c = [0.0; MAX_CONSTRAINTS];
+        for j in 0..out.objectives.len() {
+            let col = j * n..(j + 1) * n;
+            let coords = Coordinates {
+                y: &y[col.clone()],
+                z: &z[col.clone()],
+                z2: &z2[col],
+            };
+            out.objectives[j] = self.evaluate_coordinates(&coords, &mut c[..k]);
+            out.constraints
+                .column_mut(j)
+                .iter_mut()
+                .zip(&c[..k])
+                .for_each(|(d, s)| *d = *s);
+        }
+    }
+}
+
+/// Where a batch evaluation writes.
+struct BatchOutput<'a> {
+    objectives: ArrayViewMut1<'a, f64>,
+    constraints: ArrayViewMut2<'a, f64>,
 }
 
 /// `out = M v` with left-to-right row sums (row `i` of `M` is row `i` of the file).
@@ -277,7 +436,6 @@ impl ConstrainedProblem for Cec2017Problem {
     ) -> Result<(), ProblemError> {
         check_batch_shapes(self, &points, &objectives, &constraints)?;
         let (n, count) = points.dim();
-        let k = self.num_constraints();
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
             let BatchScratch { y, z, z2 } = &mut *scratch;
@@ -308,20 +466,21 @@ impl ConstrainedProblem for Cec2017Problem {
             if let Some(m) = self.data.matrices.get(1) {
                 transformed(m, z2);
             }
-            let mut c = [0.0; MAX_CONSTRAINTS];
-            for j in 0..count {
-                let col = j * n..(j + 1) * n;
-                let coords = Coordinates {
-                    y: &y[col.clone()],
-                    z: &z[col.clone()],
-                    z2: &z2[col],
-                };
-                objectives[j] = self.evaluate_coordinates(&coords, &mut c[..k]);
-                constraints
-                    .column_mut(j)
-                    .iter_mut()
-                    .zip(&c[..k])
-                    .for_each(|(d, s)| *d = *s);
+            let (z, z2): (&[f64], &[f64]) = (&z[..len], &z2[..len]);
+            let mut out = BatchOutput {
+                objectives: objectives.view_mut(),
+                constraints: constraints.view_mut(),
+            };
+            match self.kernel.level() {
+                SimdLevel::None => self.evaluate_columns(y, z, z2, &mut out),
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: the CPU has the features (checked by `simd_level`).
+                SimdLevel::Avx512 => unsafe { self.evaluate_blocks_avx512(y, z, z2, &mut out) },
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: as above.
+                SimdLevel::Avx2 => unsafe { self.evaluate_blocks_avx2(y, z, z2, &mut out) },
+                #[cfg(not(target_arch = "x86_64"))]
+                _ => self.evaluate_columns(y, z, z2, &mut out),
             }
         });
         Ok(())

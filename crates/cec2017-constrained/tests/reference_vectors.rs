@@ -153,3 +153,80 @@ fn matlab_data_equals_text_data() {
     }
     println!("compared {compared} instances of the MATLAB and text data");
 }
+
+/// The vectorised batch kernel gives the bits of the scalar one: on the reference
+/// vectors (all of one problem and dimension in one population) and on random points
+/// of each box, at 10 and 100 dimensions and in populations whose size is not a
+/// multiple of the block width.
+#[test]
+fn batch_kernels_agree_bit_for_bit() {
+    use cec2017_constrained::BatchKernel;
+    use rand::{Rng, SeedableRng};
+    let suite = Suite::official(shared("CEC2017_DATA_DIR", "cec2017/text")).expect("instance data");
+    let cases = load_cases();
+    assert!(!cases.is_empty(), "no reference vectors found");
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+    let (mut points_compared, mut differences) = (0usize, Vec::new());
+    for id in 1..=28 {
+        for dim in [10, 30, 50, 100] {
+            let fast = suite.problem(id, dim).expect("problem");
+            let avx2 = fast.clone().with_batch_kernel(BatchKernel::Avx2);
+            let scalar = fast.clone().with_batch_kernel(BatchKernel::Scalar);
+            let bound = fast.upper_bounds()[0];
+            let mut columns: Vec<Vec<f64>> = cases
+                .iter()
+                .filter(|c| c.problem == id && c.dim == dim)
+                .map(|c| c.x.clone())
+                .collect();
+            // Random points of the box and near the shift (small |y|: the rounding
+            // branches of C18, the tiny arguments of the trigonometric functions).
+            for j in 0..203 {
+                let scale = if j % 2 == 0 { bound } else { 1e-3 };
+                let o = fast.shift();
+                columns.push(
+                    (0..dim)
+                        .map(|i| (j % 2) as f64 * o[i] + rng.random_range(-scale..scale))
+                        .collect(),
+                );
+            }
+            let count = columns.len();
+            let points = Array2::from_shape_fn((dim, count).f(), |(i, j)| columns[j][i]);
+            let k = fast.num_constraints();
+            let run = |p: &Cec2017Problem| {
+                let mut f = Array1::zeros(count);
+                let mut c = Array2::zeros((k, count).f());
+                p.evaluate_batch(points.view(), f.view_mut(), c.view_mut())
+                    .expect("batch");
+                (f, c)
+            };
+            let (fs, cs) = run(&scalar);
+            let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+            for (label, (fa, ca)) in [("auto", run(&fast)), ("avx2", run(&avx2))] {
+                for j in 0..count {
+                    let ok = same(fa[j], fs[j]) && (0..k).all(|i| same(ca[[i, j]], cs[[i, j]]));
+                    if !ok {
+                        differences.push(format!(
+                            "{label}: C{id:02} D{dim} point {j}: f {:e} vs {:e}, C {:?} vs {:?}",
+                            fa[j],
+                            fs[j],
+                            ca.column(j).to_vec(),
+                            cs.column(j).to_vec()
+                        ));
+                    }
+                }
+            }
+            points_compared += count;
+        }
+    }
+    println!(
+        "compared {points_compared} points, kernels {} and {} vs scalar: {} differ",
+        BatchKernel::Auto.resolved(),
+        BatchKernel::Avx2.resolved(),
+        differences.len()
+    );
+    assert!(
+        differences.is_empty(),
+        "{}",
+        differences[..differences.len().min(10)].join("\n")
+    );
+}

@@ -1,0 +1,157 @@
+//! Several points evaluated at once: [`Lanes`] holds one coordinate of [`WIDTH`] points,
+//! and [`Real`] is the arithmetic the definitions of `functions.rs` are written in, so
+//! that one definition serves one point (`f64`) and a block of points (`Lanes`).
+//!
+//! **Same bits either way.** Every lane performs exactly the IEEE operations of the
+//! scalar definition, in the same order (the sums stay left to right within a point;
+//! the vectorisation runs *across* points), and `sin`/`cos` come from
+//! [`crate::sincos`], which returns the correctly rounded value or, where it cannot
+//! prove the rounding, the system libm's. A block therefore gives the bits of the
+//! scalar path wherever the libm's `sin`/`cos` are correctly rounded — glibc's are, on
+//! every argument the tests try.
+//!
+//! The arithmetic is plain Rust on `[f64; WIDTH]`: compiled inside a function with
+//! `#[target_feature(enable = "avx512f")]` or `"avx2,fma"` (chosen at run time by
+//! [`crate::problem`]), the compiler turns each lane loop into vector instructions; no
+//! intrinsics are written by hand. Every item here is `#[inline(always)]` so that it
+//! is compiled with the caller's target features.
+
+use std::ops::{Add, Div, Mul, Neg, Sub};
+
+/// Points per block (one AVX-512 register, two AVX2 registers).
+pub(crate) const WIDTH: usize = 8;
+
+/// The arithmetic of a definition: IEEE `f64` operations, lane by lane.
+pub(crate) trait Real:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + Add<f64, Output = Self>
+    + Sub<f64, Output = Self>
+    + Mul<f64, Output = Self>
+    + Div<f64, Output = Self>
+{
+    /// The constant `v` in every lane.
+    fn splat(v: f64) -> Self;
+    /// `f` applied to every lane.
+    fn map(self, f: impl Fn(f64) -> f64) -> Self;
+    /// `f` applied lane by lane to `self` and `other`.
+    fn zip_map(self, other: Self, f: impl Fn(f64, f64) -> f64) -> Self;
+    /// `sin x`, with the bits of the system libm's.
+    fn sin(self) -> Self;
+    /// `cos x`, with the bits of the system libm's.
+    fn cos(self) -> Self;
+    #[inline(always)]
+    fn abs(self) -> Self {
+        self.map(f64::abs)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        self.map(f64::sqrt)
+    }
+    #[inline(always)]
+    fn exp(self) -> Self {
+        self.map(f64::exp)
+    }
+}
+
+impl Real for f64 {
+    #[inline(always)]
+    fn splat(v: f64) -> Self {
+        v
+    }
+    #[inline(always)]
+    fn map(self, f: impl Fn(f64) -> f64) -> Self {
+        f(self)
+    }
+    #[inline(always)]
+    fn zip_map(self, other: Self, f: impl Fn(f64, f64) -> f64) -> Self {
+        f(self, other)
+    }
+    #[inline(always)]
+    fn sin(self) -> Self {
+        f64::sin(self)
+    }
+    #[inline(always)]
+    fn cos(self) -> Self {
+        f64::cos(self)
+    }
+}
+
+/// One coordinate (or one intermediate value) of [`WIDTH`] points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(transparent)]
+pub(crate) struct Lanes(pub [f64; WIDTH]);
+
+macro_rules! lane_op {
+    ($trait:ident, $method:ident, $op:tt) => {
+        impl $trait for Lanes {
+            type Output = Lanes;
+            #[inline(always)]
+            fn $method(self, rhs: Lanes) -> Lanes {
+                let mut out = self.0;
+                for (o, r) in out.iter_mut().zip(rhs.0) {
+                    *o = *o $op r;
+                }
+                Lanes(out)
+            }
+        }
+        impl $trait<f64> for Lanes {
+            type Output = Lanes;
+            #[inline(always)]
+            fn $method(self, rhs: f64) -> Lanes {
+                let mut out = self.0;
+                for o in &mut out {
+                    *o = *o $op rhs;
+                }
+                Lanes(out)
+            }
+        }
+    };
+}
+lane_op!(Add, add, +);
+lane_op!(Sub, sub, -);
+lane_op!(Mul, mul, *);
+lane_op!(Div, div, /);
+
+impl Neg for Lanes {
+    type Output = Lanes;
+    #[inline(always)]
+    fn neg(self) -> Lanes {
+        self.map(|x| -x)
+    }
+}
+
+impl Real for Lanes {
+    #[inline(always)]
+    fn splat(v: f64) -> Self {
+        Lanes([v; WIDTH])
+    }
+    #[inline(always)]
+    fn map(self, f: impl Fn(f64) -> f64) -> Self {
+        let mut out = self.0;
+        for o in &mut out {
+            *o = f(*o);
+        }
+        Lanes(out)
+    }
+    #[inline(always)]
+    fn zip_map(self, other: Self, f: impl Fn(f64, f64) -> f64) -> Self {
+        let mut out = self.0;
+        for (o, r) in out.iter_mut().zip(other.0) {
+            *o = f(*o, r);
+        }
+        Lanes(out)
+    }
+    #[inline(always)]
+    fn sin(self) -> Self {
+        Lanes(crate::sincos::sin_or_cos_lanes::<false>(&self.0))
+    }
+    #[inline(always)]
+    fn cos(self) -> Self {
+        Lanes(crate::sincos::sin_or_cos_lanes::<true>(&self.0))
+    }
+}

@@ -1,0 +1,316 @@
+//! `sin` and `cos` of [`WIDTH`] arguments at once, correctly rounded or else the system
+//! libm's.
+//!
+//! **Method.** For `2⁻⁵⁰⁰ ≤ |x| ≤ 2²⁰`:
+//!
+//! 1. *Reduction* `x = k π/2 + r`, `|r| ≲ π/4`, with `π/2 = P₁ + P₂ + P₃` (three doubles,
+//!    159 bits): `x − k P₁` is exact (one FMA), `k P₂` is split exactly (FMA), and
+//!    `r = r_h + r_l` carries ≈ 2⁻⁸⁰ relative accuracy even for the arguments closest
+//!    to a multiple of π/2 in this range.
+//! 2. *Polynomials* in double-double for the leading terms, in double for the tail
+//!    (Taylor to `r¹⁹`/`r²⁰`, truncation below 2⁻⁶⁸):
+//!    `sin r = r − r³/6 + r⁵/120 + r⁷ S(r²)`, `cos r = 1 − r²/2 + r⁴/24 + r⁶ C(r²)`, each as an
+//!    unevaluated sum `hi + lo`; the quadrant `k mod 4` selects and negates.
+//! 3. *Rounding test* (Ziv): with the error bound `ε |hi|`, if `hi + (lo − ε|hi|)` and
+//!    `hi + (lo + ε|hi|)` round to the same double, that double is the correctly
+//!    rounded value. Otherwise (≈ 1 % of the arguments), and outside the range above
+//!    (0, tiny, huge, non-finite), the lane is recomputed with the system libm.
+//!
+//! Since a correctly rounded result is unique, the output equals the libm's wherever
+//! the libm is correctly rounded — glibc's `sin`/`cos` are on every argument the tests
+//! try (the 912 reference vectors' arguments and millions of random ones). The bound
+//! `ε = 2⁻⁶⁰` is 16 times the largest error measured against 400-bit references.
+//!
+//! Everything is straight-line code over `[f64; WIDTH]`, `#[inline(always)]`, so that
+//! the caller's `#[target_feature]` turns it into vector instructions. `mul_add` must
+//! be a fused multiply-add: callers enable `fma` (without it the code is still correct,
+//! through the libm's `fma`, but slow).
+
+use crate::lanes::WIDTH;
+
+const FRAC_2_PI: f64 = std::f64::consts::FRAC_2_PI;
+/// `π/2 = P1 + P2 + P3` to 159 bits.
+const P1: f64 = 1.570_796_326_794_896_6;
+const P2: f64 = 6.123_233_995_736_766e-17;
+const P3: f64 = -1.497_384_904_859_169_8e-33;
+/// `1.5 · 2⁵²`: adding and subtracting it rounds to the nearest integer.
+const ROUNDER: f64 = 6_755_399_441_055_744.0;
+/// `1/6`, `1/24` and `1/120` as double-doubles.
+const SIXTH: (f64, f64) = (0.166_666_666_666_666_66, 9.251_858_538_542_97e-18);
+const TWENTY_FOURTH: (f64, f64) = (0.041_666_666_666_666_664, 2.312_964_634_635_742_7e-18);
+const ONE_OVER_120: (f64, f64) = (0.008_333_333_333_333_333, 1.156_482_317_317_871_4e-19);
+/// `S(t) = −1/7! + t/9! − … − t⁶/19!` (sin, from `r⁷` on).
+const SIN_TAIL: [f64; 7] = [
+    -0.000_198_412_698_412_698_4,
+    2.755_731_922_398_589_3e-6,
+    -2.505_210_838_544_172e-8,
+    1.605_904_383_682_161_3e-10,
+    -7.647_163_731_819_816e-13,
+    2.811_457_254_345_520_6e-15,
+    -8.220_635_246_624_329e-18,
+];
+/// `C(t) = −1/6! + t/8! − … + t⁷/20!` (cos, from `r⁶` on).
+const COS_TAIL: [f64; 8] = [
+    -0.001_388_888_888_888_889,
+    2.480_158_730_158_730_2e-5,
+    -2.755_731_922_398_589e-7,
+    2.087_675_698_786_81e-9,
+    -1.147_074_559_772_972_5e-11,
+    4.779_477_332_387_385e-14,
+    -1.561_920_696_858_622_6e-16,
+    4.110_317_623_312_165e-19,
+];
+/// How far from a rounding midpoint (in ulps) a result must lie to be returned: the
+/// double-double error (≤ 2⁻⁶¹ relative, ≤ 2⁻⁸ ulp) plus the largest deviation of
+/// glibc's `sin`/`cos` from correct rounding measured here (0.0155 ulp over 10⁷
+/// arguments), with room to spare. About 1 argument in 8 goes to the libm.
+const MARGIN_ULPS: f64 = 0.0625;
+const EXPONENT_BITS: u64 = 0x7ff0_0000_0000_0000;
+const F64_EPSILON: f64 = f64::EPSILON;
+/// Below this (`2⁻⁵⁰⁰`), powers of `r` could underflow; zeros keep their sign by the libm.
+const MIN_ARG: f64 = 3.054_936_363_499_605e-151;
+const MAX_ARG: f64 = 1_048_576.0; // 2²⁰
+
+#[inline(always)]
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// `a + b` and its rounding error, for `|a| ≥ |b|`.
+#[inline(always)]
+fn fast_two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    (s, b - (s - a))
+}
+
+#[inline(always)]
+fn two_prod(a: f64, b: f64) -> (f64, f64) {
+    let p = a * b;
+    (p, a.mul_add(b, -p))
+}
+
+#[inline(always)]
+fn horner<const D: usize>(t: f64, c: &[f64; D]) -> f64 {
+    let mut p = c[D - 1];
+    for &k in c[..D - 1].iter().rev() {
+        p = p.mul_add(t, k);
+    }
+    p
+}
+
+/// `RN(hi + lo)`, and whether it certainly equals the system libm's value: `hi + lo`
+/// lies at least [`MARGIN_ULPS`] from every rounding midpoint.
+#[inline(always)]
+fn rounded(hi: f64, lo: f64) -> (f64, bool) {
+    // ulp(hi) = 2^(e − 52) from the exponent bits of hi (hi is normal here).
+    let ulp = f64::from_bits(hi.to_bits() & EXPONENT_BITS) * F64_EPSILON;
+    let e = MARGIN_ULPS * ulp;
+    let up = hi + (lo + e);
+    let down = hi + (lo - e);
+    (up, up == down)
+}
+
+/// `(sin x, cos x)` as double-doubles and whether `x` is in the fast range.
+#[inline(always)]
+fn sin_cos_dd(x: f64) -> (f64, f64, f64, f64, bool) {
+    let in_range = x.abs() >= MIN_ARG && x.abs() <= MAX_ARG;
+    // 1. x = k π/2 + r.
+    let shifted = x * FRAC_2_PI + ROUNDER;
+    let quadrant = shifted.to_bits() & 3;
+    let k = shifted - ROUNDER;
+    let r1 = (-k).mul_add(P1, x);
+    let (p, pe) = two_prod(k, P2);
+    let (s, se) = two_sum(r1, -p);
+    let (rh, rl) = fast_two_sum(s, (se - pe) - k * P3);
+    // r² = p2 + p2l, r³ = p3 + p3l.
+    let (p2, e2) = two_prod(rh, rh);
+    let p2l = e2 + 2.0 * rh * rl;
+    let (p3, e3) = two_prod(p2, rh);
+    let p3l = e3 + p2l * rh + p2 * rl;
+    // r⁵ = p5 + p5l.
+    let (p5, e5) = two_prod(p3, p2);
+    let p5l = e5 + p3l * p2 + p3 * p2l;
+    // 2. sin r = r − r³/6 + r⁵/120 + r⁷ S(r²).
+    let (q3, q3e) = two_prod(p3, SIXTH.0);
+    let q3l = q3e + p3 * SIXTH.1 + p3l * SIXTH.0;
+    let (q5, q5e) = two_prod(p5, ONE_OVER_120.0);
+    let q5l = q5e + p5 * ONE_OVER_120.1 + p5l * ONE_OVER_120.0;
+    let (a, ae) = fast_two_sum(rh, -q3);
+    let (b, be) = two_sum(a, q5);
+    let sin_lo = ae + be + rl - q3l + q5l + p5 * p2 * horner(p2, &SIN_TAIL);
+    let (sin_hi, sin_lo) = fast_two_sum(b, sin_lo);
+    // cos r = 1 − r²/2 + r⁴/24 + r⁶ C(r²).
+    let (p4, e4) = two_prod(p2, p2);
+    let p4l = e4 + 2.0 * p2 * p2l;
+    let (c4, c4e) = two_prod(p4, TWENTY_FOURTH.0);
+    let c4l = c4e + p4 * TWENTY_FOURTH.1 + p4l * TWENTY_FOURTH.0;
+    let (a, ae) = fast_two_sum(1.0, -0.5 * p2);
+    let (b, be) = two_sum(a, c4);
+    let cos_lo = ae + be - 0.5 * p2l + c4l + p4 * p2 * horner(p2, &COS_TAIL);
+    let (cos_hi, cos_lo) = fast_two_sum(b, cos_lo);
+    // The quadrant: sin(kπ/2 + r), cos(kπ/2 + r).
+    let (mut sh, mut sl, mut ch, mut cl) = if quadrant & 1 == 0 {
+        (sin_hi, sin_lo, cos_hi, cos_lo)
+    } else {
+        (cos_hi, cos_lo, -sin_hi, -sin_lo)
+    };
+    if quadrant & 2 != 0 {
+        (sh, sl, ch, cl) = (-sh, -sl, -ch, -cl);
+    }
+    (sh, sl, ch, cl, in_range)
+}
+
+/// `sin x_i` (`COS = false`) or `cos x_i` (`COS = true`) for each lane: the fast
+/// result where it certainly equals the system libm's, the libm's elsewhere.
+#[inline(always)]
+pub(crate) fn sin_or_cos_lanes<const COS: bool>(x: &[f64; WIDTH]) -> [f64; WIDTH] {
+    let mut out = [0.0; WIDTH];
+    let mut decided = [false; WIDTH];
+    for i in 0..WIDTH {
+        let (sh, sl, ch, cl, in_range) = sin_cos_dd(x[i]);
+        let (v, ok) = if COS {
+            rounded(ch, cl)
+        } else {
+            rounded(sh, sl)
+        };
+        out[i] = v;
+        decided[i] = in_range & ok;
+    }
+    for i in 0..WIDTH {
+        if !decided[i] {
+            out[i] = if COS { x[i].cos() } else { x[i].sin() };
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// Compares the kernel with the libm on `count` arguments from `draw`.
+    fn compare(count: usize, mut draw: impl FnMut() -> f64) -> (usize, usize) {
+        let (mut fallbacks, mut checked) = (0, 0);
+        for _ in 0..count / WIDTH {
+            let x: [f64; WIDTH] = std::array::from_fn(|_| draw());
+            let (s, c) = (sin_or_cos_lanes::<false>(&x), sin_or_cos_lanes::<true>(&x));
+            for i in 0..WIDTH {
+                assert_eq!(s[i].to_bits(), x[i].sin().to_bits(), "sin({:e})", x[i]);
+                assert_eq!(c[i].to_bits(), x[i].cos().to_bits(), "cos({:e})", x[i]);
+                let (sh, sl, ch, cl, in_range) = sin_cos_dd(x[i]);
+                fallbacks += usize::from(!(in_range && rounded(sh, sl).1));
+                fallbacks += usize::from(!(in_range && rounded(ch, cl).1));
+                checked += 2;
+            }
+        }
+        (checked, fallbacks)
+    }
+
+    #[test]
+    fn equals_the_libm_on_random_arguments() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let mut total = (0, 0);
+        for scale in [1e-300, 1e-150, 1e-20, 1e-8, 1e-3, 1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6] {
+            let (n, f) = compare(200_000, || rng.random_range(-scale..scale));
+            total = (total.0 + n, total.1 + f);
+        }
+        // Arguments as the definitions form them: 2π y, 0.1π y, π(y − 1), y³.
+        let (n, f) = compare(200_000, || {
+            let y: f64 = rng.random_range(-100.0..100.0);
+            [
+                2.0 * std::f64::consts::PI * y,
+                0.1 * std::f64::consts::PI * y,
+                y * y * y,
+            ][rng.random_range(0..3)]
+        });
+        total = (total.0 + n, total.1 + f);
+        println!("checked {} values, {} left to the libm", total.0, total.1);
+        assert!(total.0 > 1_000_000);
+        // The fast path decides most values (else it buys nothing).
+        assert!(total.1 * 5 < total.0, "{} fallbacks", total.1);
+    }
+
+    /// Writes `x, sin_hi, sin_lo, cos_hi, cos_lo` of random arguments to
+    /// `$SINCOS_DUMP` for an error measurement against a multiple-precision library.
+    #[test]
+    #[ignore = "writes a file for an external error measurement"]
+    fn dump_double_doubles() {
+        let path = std::env::var("SINCOS_DUMP").expect("SINCOS_DUMP");
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+        let mut out = String::new();
+        for i in 0..60_000 {
+            let scale = [1e-6, 1.0, 4.0, 1e2, 1e4, 1e6][i % 6];
+            let x: f64 = rng.random_range(-scale..scale);
+            let (sh, sl, ch, cl, _) = sin_cos_dd(x);
+            out.push_str(&format!("{x:e} {sh:e} {sl:e} {ch:e} {cl:e}\n"));
+        }
+        std::fs::write(path, out).unwrap();
+    }
+
+    /// How far from a rounding midpoint the libm's non-correctly-rounded results lie.
+    #[test]
+    #[ignore = "a measurement"]
+    fn libm_rounding_survey() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let (mut count, mut wrong, mut worst) = (0usize, 0usize, 0.0f64);
+        for i in 0..5_000_000usize {
+            let scale = [1e-6, 1.0, 4.0, 1e2, 1e4, 1e6][i % 6];
+            let x: f64 = rng.random_range(-scale..scale);
+            if x.abs() < MIN_ARG {
+                continue;
+            }
+            let (sh, sl, ch, cl, _) = sin_cos_dd(x);
+            for (hi, lo, libm) in [(sh, sl, x.sin()), (ch, cl, x.cos())] {
+                count += 1;
+                let r = hi + lo;
+                if r.to_bits() != libm.to_bits() {
+                    wrong += 1;
+                    // distance of hi + lo from the midpoint between r and libm, in ulps
+                    let ulp = (r - libm).abs();
+                    let d = 0.5 - ((hi - r) + lo).abs() / ulp;
+                    worst = worst.max(d);
+                    if wrong <= 5 {
+                        println!("x = {x:e}: dd {hi:e}+{lo:e}, libm {libm:e}, {d:.4} ulp from the midpoint");
+                    }
+                }
+            }
+        }
+        println!("{count} values, {wrong} differ from the libm, farthest from a midpoint: {worst:.4} ulp");
+    }
+
+    #[test]
+    fn special_arguments_follow_the_libm() {
+        let specials = [
+            0.0,
+            -0.0,
+            1e-300,
+            -1e-20,
+            f64::MIN_POSITIVE,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e22,
+            std::f64::consts::FRAC_PI_2,
+            std::f64::consts::PI,
+            -std::f64::consts::PI,
+            1e6 * std::f64::consts::PI,
+            MAX_ARG,
+            MIN_ARG,
+        ];
+        for chunk in specials.chunks(WIDTH) {
+            let mut x = [1.0; WIDTH];
+            x[..chunk.len()].copy_from_slice(chunk);
+            let (s, c) = (sin_or_cos_lanes::<false>(&x), sin_or_cos_lanes::<true>(&x));
+            for i in 0..WIDTH {
+                let same =
+                    |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+                assert!(same(s[i], x[i].sin()), "sin({:e})", x[i]);
+                assert!(same(c[i], x[i].cos()), "cos({:e})", x[i]);
+            }
+        }
+    }
+}
