@@ -10,7 +10,7 @@
 //! unavoidable parts (`M Z`, the rank-μ product, the λ offspring evaluations), measured
 //! in the same run, is printed (from criterion's saved estimates).
 
-use cec2017_constrained::{Cec2017Problem, Suite};
+use cec2017_constrained::{BatchKernel, Cec2017Problem, Suite};
 use constraint_handling::blas::gemm;
 use constraint_handling::ordering::{rank_into, EpsilonLevel};
 use constraint_handling::ConstrainedProblem;
@@ -149,26 +149,47 @@ fn recombination_and_update(c: &mut Criterion) {
     g.finish();
 }
 
+/// Problems in the batch benchmarks: three typical ones and the slowest at N = 100.
+const BATCH_PROBLEMS: [usize; 4] = [1, 5, 21, 28];
+
+/// 400 points (λ = 4N) through each batch kernel: the vectorised default and the
+/// scalar path it replaced (same bits), side by side in the same run.
 fn batch_evaluation(c: &mut Criterion) {
     let suite = suite();
     let mut g = c.benchmark_group("batch_evaluation");
+    let all: Vec<usize> = (1..=28).collect();
+    let problems: &[usize] = if std::env::var_os("BENCH_ALL_PROBLEMS").is_some() {
+        &all
+    } else {
+        &BATCH_PROBLEMS
+    };
     for n in DIMS {
         let lambda = 4 * n;
-        for id in [1, 5, 21] {
-            let p = suite.problem(id, n).unwrap();
-            let x = normals(n, lambda, 8) * 10.0;
-            let mut f = Array1::zeros(lambda);
-            let mut cons = Array2::zeros((p.num_constraints(), lambda).f());
-            g.throughput(Throughput::Elements(lambda as u64));
-            g.bench_with_input(BenchmarkId::new(format!("C{id:02}"), n), &n, |b, _| {
-                b.iter(|| {
-                    p.evaluate_batch(black_box(x.view()), f.view_mut(), cons.view_mut())
-                        .unwrap()
+        for &id in problems {
+            for kernel in [BatchKernel::Auto, BatchKernel::Scalar] {
+                let p = suite.problem(id, n).unwrap().with_batch_kernel(kernel);
+                let x = normals(n, lambda, 8) * 10.0;
+                let mut f = Array1::zeros(lambda);
+                let mut cons = Array2::zeros((p.num_constraints(), lambda).f());
+                g.throughput(Throughput::Elements(lambda as u64));
+                let name = format!("C{id:02}/{}", kernel_name(kernel));
+                g.bench_with_input(BenchmarkId::new(name, n), &n, |b, _| {
+                    b.iter(|| {
+                        p.evaluate_batch(black_box(x.view()), f.view_mut(), cons.view_mut())
+                            .unwrap()
+                    });
                 });
-            });
+            }
         }
     }
     g.finish();
+}
+
+fn kernel_name(kernel: BatchKernel) -> &'static str {
+    match kernel {
+        BatchKernel::Scalar => "scalar",
+        _ => "vectorised",
+    }
 }
 
 /// The parts of one generation at N = 100 and the generation itself, on `problem`.
@@ -292,6 +313,19 @@ fn median_ns(group: &str, function: &str, param: &str) -> Option<f64> {
 }
 
 fn print_ratios() {
+    println!("batch kernel: {}", BatchKernel::Auto.resolved());
+    for id in BATCH_PROBLEMS {
+        let group = "batch_evaluation";
+        let time = |k: &str| median_ns(group, &format!("C{id:02}_{k}"), "100");
+        if let (Some(fast), Some(scalar)) = (time("vectorised"), time("scalar")) {
+            println!(
+                "N = 100, C{id:02}, 400 points: vectorised {:.1} µs, scalar {:.1} µs; speed-up {:.2}",
+                fast / 1e3,
+                scalar / 1e3,
+                scalar / fast
+            );
+        }
+    }
     for tag in ["C01", "C21"] {
         let group = format!("generation_{tag}");
         let part = |f: &str| median_ns(&group, f, "100");

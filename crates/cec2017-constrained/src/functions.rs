@@ -162,10 +162,12 @@ pub(crate) fn evaluate<T: Real>(id: usize, x: &Coordinates<'_, T>, c: &mut [T]) 
             for &v in y {
                 let r = v.abs().sqrt() * 2.0;
                 let sin_r = r.sin();
-                h[0] = h[0] + v * v.sin();
-                h[1] = h[1] + v * (v * PI).sin();
-                h[2] = h[2] + v * v.cos();
-                h[3] = h[3] + v * (v * PI).cos();
+                let (sin_v, cos_v) = v.sin_cos();
+                let (sin_pv, cos_pv) = (v * PI).sin_cos();
+                h[0] = h[0] + v * sin_v;
+                h[1] = h[1] + v * sin_pv;
+                h[2] = h[2] + v * cos_v;
+                h[3] = h[3] + v * cos_pv;
                 h[4] = h[4] + v * sin_r;
                 h[5] = h[5] + v * sin_r;
             }
@@ -227,12 +229,6 @@ pub(crate) fn evaluate<T: Real>(id: usize, x: &Coordinates<'_, T>, c: &mut [T]) 
         }
         12..=19 => base_12_to_19(id, y, n, c),
         20 => {
-            let schaffer = |p: T, q: T| {
-                let r = (p * p + q * q).sqrt();
-                let s = r.sin();
-                let d = r * 0.001 + 1.0;
-                (s * s - 0.5) / (d * d) + 0.5
-            };
             let mut f = zero;
             for w in y.windows(2) {
                 f = f + schaffer(w[0], w[1]);
@@ -248,6 +244,15 @@ pub(crate) fn evaluate<T: Real>(id: usize, x: &Coordinates<'_, T>, c: &mut [T]) 
         21..=28 => base_12_to_19(id - 9, x.z, n, c),
         _ => T::splat(f64::NAN),
     }
+}
+
+/// One term of the expanded Schaffer F6 function (problem 20).
+#[inline(always)]
+fn schaffer<T: Real>(p: T, q: T) -> T {
+    let r = (p * p + q * q).sqrt();
+    let s = r.sin();
+    let d = r * 0.001 + 1.0;
+    (s * s - 0.5) / (d * d) + 0.5
 }
 
 /// Problems 12–19 on the coordinates `v` (`y`, or `z` for 21–28).
@@ -284,13 +289,15 @@ fn base_12_to_19<T: Real>(id: usize, v: &[T], n: f64, c: &mut [T]) -> T {
         15 => {
             let f = max(v.iter().map(|x| x.abs()));
             c[0] = sum_sq(v) - 100.0 * n;
-            c[1] = f.cos() + f.sin();
+            let (sin_f, cos_f) = f.sin_cos();
+            c[1] = cos_f + sin_f;
             f
         }
         16 => {
             let f = sum_abs(v);
             c[0] = sum_sq(v) - 100.0 * n;
-            let t = f.cos() + f.sin();
+            let (sin_f, cos_f) = f.sin_cos();
+            let t = cos_f + sin_f;
             c[1] = t * t - t.exp() - 1.0 + E;
             f
         }

@@ -44,6 +44,8 @@ pub(crate) trait Real:
     fn sin(self) -> Self;
     /// `cos x`, with the bits of the system libm's.
     fn cos(self) -> Self;
+    /// `(sin x, cos x)`, with the bits of the system libm's.
+    fn sin_cos(self) -> (Self, Self);
     #[inline(always)]
     fn abs(self) -> Self {
         self.map(f64::abs)
@@ -78,6 +80,10 @@ impl Real for f64 {
     #[inline(always)]
     fn cos(self) -> Self {
         f64::cos(self)
+    }
+    #[inline(always)]
+    fn sin_cos(self) -> (Self, Self) {
+        (f64::sin(self), f64::cos(self))
     }
 }
 
@@ -153,5 +159,10 @@ impl Real for Lanes {
     #[inline(always)]
     fn cos(self) -> Self {
         Lanes(crate::sincos::sin_or_cos_lanes::<true>(&self.0))
+    }
+    #[inline(always)]
+    fn sin_cos(self) -> (Self, Self) {
+        let (s, c) = crate::sincos::sin_cos_lanes(&self.0);
+        (Lanes(s), Lanes(c))
     }
 }

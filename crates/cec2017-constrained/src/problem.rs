@@ -445,10 +445,20 @@ impl ConstrainedProblem for Cec2017Problem {
                     buf.resize(len, 0.0);
                 }
             }
-            for (j, xcol) in points.columns().into_iter().enumerate() {
-                let ycol = &mut y[j * n..(j + 1) * n];
-                for ((yi, xi), oi) in ycol.iter_mut().zip(xcol).zip(&self.data.shift) {
-                    *yi = xi - oi;
+            let shift = &self.data.shift[..n];
+            for (j, ycol) in y[..len].chunks_exact_mut(n).enumerate() {
+                let xcol = points.column(j);
+                match xcol.as_slice() {
+                    Some(xcol) => {
+                        for ((yi, xi), oi) in ycol.iter_mut().zip(xcol).zip(shift) {
+                            *yi = xi - oi;
+                        }
+                    }
+                    None => {
+                        for ((yi, xi), oi) in ycol.iter_mut().zip(xcol).zip(shift) {
+                            *yi = xi - oi;
+                        }
+                    }
                 }
             }
             let y: &[f64] = &y[..len];
