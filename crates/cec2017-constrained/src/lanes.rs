@@ -93,14 +93,14 @@ impl Real for f64 {
 pub(crate) struct Lanes(pub [f64; WIDTH]);
 
 macro_rules! lane_op {
-    ($trait:ident, $method:ident, $op:tt) => {
+    ($trait:ident, $method:ident, $assign:tt) => {
         impl $trait for Lanes {
             type Output = Lanes;
             #[inline(always)]
             fn $method(self, rhs: Lanes) -> Lanes {
                 let mut out = self.0;
                 for (o, r) in out.iter_mut().zip(rhs.0) {
-                    *o = *o $op r;
+                    *o $assign r;
                 }
                 Lanes(out)
             }
@@ -111,17 +111,17 @@ macro_rules! lane_op {
             fn $method(self, rhs: f64) -> Lanes {
                 let mut out = self.0;
                 for o in &mut out {
-                    *o = *o $op rhs;
+                    *o $assign rhs;
                 }
                 Lanes(out)
             }
         }
     };
 }
-lane_op!(Add, add, +);
-lane_op!(Sub, sub, -);
-lane_op!(Mul, mul, *);
-lane_op!(Div, div, /);
+lane_op!(Add, add, +=);
+lane_op!(Sub, sub, -=);
+lane_op!(Mul, mul, *=);
+lane_op!(Div, div, /=);
 
 impl Neg for Lanes {
     type Output = Lanes;

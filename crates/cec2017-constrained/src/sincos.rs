@@ -30,7 +30,7 @@ use crate::lanes::WIDTH;
 
 const FRAC_2_PI: f64 = std::f64::consts::FRAC_2_PI;
 /// `π/2 = P1 + P2 + P3` to 159 bits.
-const P1: f64 = 1.570_796_326_794_896_6;
+const P1: f64 = std::f64::consts::FRAC_PI_2;
 const P2: f64 = 6.123_233_995_736_766e-17;
 const P3: f64 = -1.497_384_904_859_169_8e-33;
 /// `1.5 · 2⁵²`: adding and subtracting it rounds to the nearest integer.
@@ -39,20 +39,22 @@ const ROUNDER: f64 = 6_755_399_441_055_744.0;
 const SIXTH: (f64, f64) = (0.166_666_666_666_666_66, 9.251_858_538_542_97e-18);
 const TWENTY_FOURTH: (f64, f64) = (0.041_666_666_666_666_664, 2.312_964_634_635_742_7e-18);
 const ONE_OVER_120: (f64, f64) = (0.008_333_333_333_333_333, 1.156_482_317_317_871_4e-19);
-/// `S(t) = −1/7! + t/9! − … − t⁶/19!` (sin, from `r⁷` on).
-const SIN_TAIL: [f64; 7] = [
+/// `S(t) = −1/7! + t/9! − … − t⁶/19!` (sin, from `r⁷` on; a zero pads it to the
+/// length of `COS_TAIL`, which changes no value).
+const SIN_TAIL: [f64; 8] = [
     -0.000_198_412_698_412_698_4,
     2.755_731_922_398_589_3e-6,
     -2.505_210_838_544_172e-8,
     1.605_904_383_682_161_3e-10,
     -7.647_163_731_819_816e-13,
     2.811_457_254_345_520_6e-15,
-    -8.220_635_246_624_329e-18,
+    -8.220_635_246_624_33e-18,
+    0.0,
 ];
 /// `C(t) = −1/6! + t/8! − … + t⁷/20!` (cos, from `r⁶` on).
 const COS_TAIL: [f64; 8] = [
     -0.001_388_888_888_888_889,
-    2.480_158_730_158_730_2e-5,
+    2.480_158_730_158_73e-5,
     -2.755_731_922_398_589e-7,
     2.087_675_698_786_81e-9,
     -1.147_074_559_772_972_5e-11,
@@ -144,7 +146,7 @@ fn sin_cos_dd(x: f64) -> (f64, f64, f64, f64, bool) {
     let (sin_hi, sin_lo) = fast_two_sum(b, sin_lo);
     // cos r = 1 − r²/2 + r⁴/24 + r⁶ C(r²).
     let (p4, e4) = two_prod(p2, p2);
-    let p4l = e4 + 2.0 * p2 * p2l;
+    let p4l = e4 + p2l * p2 + p2 * p2l;
     let (c4, c4e) = two_prod(p4, TWENTY_FOURTH.0);
     let c4l = c4e + p4 * TWENTY_FOURTH.1 + p4l * TWENTY_FOURTH.0;
     let (a, ae) = fast_two_sum(1.0, -0.5 * p2);
@@ -163,26 +165,75 @@ fn sin_cos_dd(x: f64) -> (f64, f64, f64, f64, bool) {
     (sh, sl, ch, cl, in_range)
 }
 
+/// `sin x` (`COS = false`) or `cos x` (`COS = true`) as a double-double, and whether
+/// `x` is in the fast range: one polynomial per lane instead of both.
+///
+/// With `q = k mod 4` (plus 1 for the cosine, `cos x = sin(x + π/2)`), the value is
+/// `±sin r` for even `q` and `±cos r` for odd `q`, negative when `q & 2`. Both have the
+/// form `lead − a A + b B + b t P(t)` with `t = r²`: `(r, r³, 1/6, r⁵, 1/120, S)` for
+/// the sine, `(1, r², 1/2, r⁴, 1/24, C)` for the cosine, `b = a t` — the same
+/// operations, in the same order, as [`sin_cos_dd`] performs for that branch, so the
+/// two give the same bits.
+#[inline(always)]
+fn sin_or_cos_dd<const COS: bool>(x: f64) -> (f64, f64, bool) {
+    let in_range = x.abs() >= MIN_ARG && x.abs() <= MAX_ARG;
+    let shifted = x * FRAC_2_PI + ROUNDER;
+    let quadrant = (shifted.to_bits() & 3) + u64::from(COS);
+    let k = shifted - ROUNDER;
+    let r1 = (-k).mul_add(P1, x);
+    let (p, pe) = two_prod(k, P2);
+    let (s, se) = two_sum(r1, -p);
+    let (rh, rl) = fast_two_sum(s, (se - pe) - k * P3);
+    let (t, e2) = two_prod(rh, rh);
+    let tl = e2 + 2.0 * rh * rl;
+    let cosine = quadrant & 1 == 1;
+    // a = r² (cosine) or r³ = r² · r (sine), as a + al.
+    let (p3, e3) = two_prod(t, rh);
+    let p3l = e3 + tl * rh + t * rl;
+    // Lane-wise selections by value (blends), never by reference.
+    let pick = |c: f64, s: f64| if cosine { c } else { s };
+    let (a, al) = (pick(t, p3), pick(tl, p3l));
+    let (lead, lead_lo) = (pick(1.0, rh), pick(0.0, rl));
+    let big_a = (pick(0.5, SIXTH.0), pick(0.0, SIXTH.1));
+    let big_b = (
+        pick(TWENTY_FOURTH.0, ONE_OVER_120.0),
+        pick(TWENTY_FOURTH.1, ONE_OVER_120.1),
+    );
+    let tail: [f64; 8] = std::array::from_fn(|i| pick(COS_TAIL[i], SIN_TAIL[i]));
+    // b = a t.
+    let (b, be) = two_prod(a, t);
+    let bl = be + al * t + a * tl;
+    let (qa, qae) = two_prod(a, big_a.0);
+    let qal = qae + a * big_a.1 + al * big_a.0;
+    let (qb, qbe) = two_prod(b, big_b.0);
+    let qbl = qbe + b * big_b.1 + bl * big_b.0;
+    let (s1, s1e) = fast_two_sum(lead, -qa);
+    let (s2, s2e) = two_sum(s1, qb);
+    let lo = s1e + s2e + lead_lo - qal + qbl + b * t * horner(t, &tail);
+    let (hi, lo) = fast_two_sum(s2, lo);
+    if quadrant & 2 != 0 {
+        (-hi, -lo, in_range)
+    } else {
+        (hi, lo, in_range)
+    }
+}
+
 /// `sin x_i` (`COS = false`) or `cos x_i` (`COS = true`) for each lane: the fast
 /// result where it certainly equals the system libm's, the libm's elsewhere.
 #[inline(always)]
 pub(crate) fn sin_or_cos_lanes<const COS: bool>(x: &[f64; WIDTH]) -> [f64; WIDTH] {
     let mut out = [0.0; WIDTH];
-    let mut decided = [false; WIDTH];
+    let mut pending = 0u32; // bit i: lane i is left to the libm
     for i in 0..WIDTH {
-        let (sh, sl, ch, cl, in_range) = sin_cos_dd(x[i]);
-        let (v, ok) = if COS {
-            rounded(ch, cl)
-        } else {
-            rounded(sh, sl)
-        };
+        let (hi, lo, in_range) = sin_or_cos_dd::<COS>(x[i]);
+        let (v, ok) = rounded(hi, lo);
         out[i] = v;
-        decided[i] = in_range & ok;
+        pending |= u32::from(!(in_range & ok)) << i;
     }
-    for i in 0..WIDTH {
-        if !decided[i] {
-            out[i] = if COS { x[i].cos() } else { x[i].sin() };
-        }
+    while pending != 0 {
+        let i = pending.trailing_zeros() as usize;
+        out[i] = if COS { x[i].cos() } else { x[i].sin() };
+        pending &= pending - 1;
     }
     out
 }

@@ -13,10 +13,14 @@
 //! `CEC2017_DATA_DIR` (default `../shared/cec2017/text`). Useful to see how a BLAS
 //! build's rounding (e.g. `OPENBLAS_CORETYPE`) moves the chaotic trajectories.
 
+#[path = "../tests/support/fixture.rs"]
+mod fixture;
+
 use cec2017_constrained::Suite;
+use fixture::{deviation, parse_line, reals, Header};
 use ma_es::noise::ReplayNoise;
 use ma_es::observer::GenerationReport;
-use ma_es::{BackCalculationSolver, Config, MaEs, Variant};
+use ma_es::{BackCalculationSolver, MaEs};
 use serde_json::Value;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -24,13 +28,6 @@ use std::path::{Path, PathBuf};
 fn fail(msg: String) -> ! {
     eprintln!("error: {msg}");
     std::process::exit(1)
-}
-
-fn reals(v: &Value) -> Vec<f64> {
-    match v {
-        Value::Array(a) => a.iter().map(|x| x.as_f64().unwrap_or(f64::NAN)).collect(),
-        x => vec![x.as_f64().unwrap_or(f64::NAN)],
-    }
 }
 
 /// The traced quantities of a report, in the fixtures' field names.
@@ -51,9 +48,8 @@ fn load(path: &Path) -> Vec<Value> {
     let text =
         std::fs::read_to_string(path).unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
     text.lines()
-        .map(|l| {
-            serde_json::from_str(l).unwrap_or_else(|e| fail(format!("{}: {e}", path.display())))
-        })
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| parse_line(l).unwrap_or_else(|e| fail(format!("{}: {e}", path.display()))))
         .collect()
 }
 
@@ -65,41 +61,26 @@ fn replay(
     pinv: bool,
     visit: &mut dyn FnMut(&Value, &GenerationReport<'_>),
 ) {
-    let h = &rows[0];
-    let int = |k: &str| {
-        h[k].as_u64()
-            .unwrap_or_else(|| fail(format!("{}: header field {k}", path.display())))
-            as usize
-    };
+    let header: Header = serde_json::from_value(rows[0].clone())
+        .unwrap_or_else(|e| fail(format!("{}: header: {e}", path.display())));
     let problem = suite
-        .problem(int("problem"), int("dim"))
+        .problem(header.problem, header.dim)
         .unwrap_or_else(|e| fail(e.to_string()));
-    let variant: Variant = h["variant"]
-        .as_str()
-        .unwrap_or_default()
-        .parse()
-        .unwrap_or_else(|e| fail(format!("{e}")));
-    let config = Config {
-        lambda: Some(int("lambda")),
-        mu: Some(int("mu")),
-        budget: Some(int("budget")),
-        max_generations: Some(int("generations")),
-        sigma0: h["sigma0"].as_f64().unwrap_or(1.0),
-        back_calculation: if pinv {
-            BackCalculationSolver::PseudoInverse
-        } else {
-            BackCalculationSolver::default()
-        },
-        ..Config::default()
+    let variant = header.variant().unwrap_or_else(|e| fail(e));
+    let solver = if pinv {
+        BackCalculationSolver::PseudoInverse
+    } else {
+        BackCalculationSolver::default()
     };
-    let mut es = MaEs::new(&problem, &config, variant).unwrap_or_else(|e| fail(e.to_string()));
+    let mut es = MaEs::new(&problem, &header.config(solver), variant)
+        .unwrap_or_else(|e| fail(e.to_string()));
     let mut obs = |r: &GenerationReport<'_>| {
         if let Some(e) = rows.get(r.generation + 1).filter(|e| e.get("g").is_some()) {
             visit(e, r);
         }
         ControlFlow::Continue(())
     };
-    es.run_observed(&mut ReplayNoise::new(int("seed") as u64), &mut obs)
+    es.run_observed(&mut ReplayNoise::new(header.seed), &mut obs)
         .unwrap_or_else(|e| fail(e.to_string()));
 }
 
@@ -111,7 +92,7 @@ fn main() {
         std::env::var("CEC2017_DATA_DIR").unwrap_or_else(|_| "../shared/cec2017/text".into());
     let suite = Suite::official(&data).unwrap_or_else(|e| fail(e.to_string()));
     let rel = |a: f64, b: f64| {
-        if a == b {
+        if a == b || (a.is_nan() && b.is_nan()) {
             0.0
         } else {
             (a - b).abs() / a.abs().max(b.abs())
@@ -163,7 +144,7 @@ fn main() {
             }
             for (k, v) in traced(r) {
                 for (a, b) in reals(&e[k]).iter().zip(&v) {
-                    margin = margin.max((a - b).abs() / (1e-6 * a.abs().max(b.abs()) + 1e-9));
+                    margin = margin.max(deviation(*a, *b));
                 }
             }
         });

@@ -5,31 +5,17 @@
 //! `|a − b| ≤ 1e-6 · max(|a|, |b|) + 1e-9` (integers exactly), the run length of the
 //! `_budget` fixtures, and their checkpoints where comparable.
 
+#[path = "support/fixture.rs"]
+mod fixture;
+
 use cec2017_constrained::Suite;
+use fixture::{close, parse_line, real, reals, Header};
 use ma_es::noise::ReplayNoise;
 use ma_es::observer::GenerationReport;
-use ma_es::{BackCalculationSolver, Config, MaEs, Variant};
-use serde::Deserialize;
+use ma_es::{BackCalculationSolver, MaEs};
 use serde_json::Value;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-
-#[derive(Deserialize)]
-struct Header {
-    variant: String,
-    problem: usize,
-    dim: usize,
-    seed: u64,
-    generations: usize,
-    lambda: usize,
-    mu: usize,
-    sigma0: f64,
-    budget: usize,
-    compare_generations: usize,
-    trace_lines: usize,
-    #[serde(default)]
-    checkpoints_comparable: Option<bool>,
-}
 
 fn shared(var: &str, default: &str) -> PathBuf {
     std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| {
@@ -37,24 +23,6 @@ fn shared(var: &str, default: &str) -> PathBuf {
             .join("../../../shared")
             .join(default)
     })
-}
-
-fn close(a: f64, b: f64) -> bool {
-    if a.is_nan() || b.is_nan() {
-        return a.is_nan() && b.is_nan();
-    }
-    if a == b {
-        return true;
-    }
-    (a - b).abs() <= 1e-6 * a.abs().max(b.abs()) + 1e-9
-}
-
-/// A real or a vector of reals from JSON (`null` stands for NaN).
-fn reals(v: &Value) -> Vec<f64> {
-    match v {
-        Value::Array(a) => a.iter().map(|x| x.as_f64().unwrap_or(f64::NAN)).collect(),
-        other => vec![other.as_f64().unwrap_or(f64::NAN)],
-    }
 }
 
 /// What the observer saw after the initialisation and after each generation.
@@ -89,7 +57,7 @@ fn replay(path: &Path, suite: &Suite, solver: BackCalculationSolver) -> Result<u
     let header: Header =
         serde_json::from_str(lines.next().expect("header")).expect("header format");
     let rest: Vec<Value> = lines
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .map(|l| parse_line(l).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
         .collect();
     let (trace, tail): (Vec<&Value>, Vec<&Value>) = rest.iter().partition(|v| v.get("g").is_some());
     assert_eq!(
@@ -99,17 +67,9 @@ fn replay(path: &Path, suite: &Suite, solver: BackCalculationSolver) -> Result<u
         path.display()
     );
 
-    let variant: Variant = header.variant.parse().expect("variant name");
+    let variant = header.variant().expect("variant name");
     let problem = suite.problem(header.problem, header.dim).expect("problem");
-    let config = Config {
-        lambda: Some(header.lambda),
-        mu: Some(header.mu),
-        sigma0: header.sigma0,
-        budget: Some(header.budget),
-        max_generations: Some(header.generations),
-        back_calculation: solver,
-        ..Config::default()
-    };
+    let config = header.config(solver);
     let mut es = MaEs::new(&problem, &config, variant).expect("strategy");
     let mut seen = Vec::new();
     let mut observer = |r: &GenerationReport<'_>| {
@@ -175,8 +135,8 @@ fn replay(path: &Path, suite: &Suite, solver: BackCalculationSolver) -> Result<u
                     .iter()
                     .map(|x| x.as_u64().unwrap() as u32)
                     .collect();
-                if !close(e["f"].as_f64().unwrap(), got.objective)
-                    || !close(e["violation"].as_f64().unwrap(), got.violation)
+                if !close(real(&e["f"]), got.objective)
+                    || !close(real(&e["violation"]), got.violation)
                     || c != got.counts.as_array()
                 {
                     errors.push(format!(
