@@ -285,6 +285,28 @@ fn full_run(c: &mut Criterion) {
     g.finish();
 }
 
+/// Whole runs at N = 100 (budget 2·10⁶ evaluations, seed 1) with each batch kernel:
+/// 10 samples of 4–6 s each, about two minutes per entry.
+fn full_run_100(c: &mut Criterion) {
+    let suite = suite();
+    let mut g = c.benchmark_group("full_run_100");
+    g.sample_size(10);
+    g.warm_up_time(std::time::Duration::from_millis(1));
+    for id in [1, 21] {
+        for kernel in [BatchKernel::Auto, BatchKernel::Scalar] {
+            let p = suite.problem(id, 100).unwrap().with_batch_kernel(kernel);
+            let name = format!("eps-mag-es C{id:02}/{}", kernel_name(kernel));
+            g.bench_function(BenchmarkId::new(name, 100), |b| {
+                b.iter(|| {
+                    let mut es = MaEs::new(&p, &Config::default(), Variant::EpsMagEs).unwrap();
+                    es.run(&mut RngNoise::seed_from_u64(1)).unwrap()
+                });
+            });
+        }
+    }
+    g.finish();
+}
+
 criterion_group!(
     benches,
     sampling,
@@ -294,7 +316,8 @@ criterion_group!(
     recombination_and_update,
     batch_evaluation,
     generation,
-    full_run
+    full_run,
+    full_run_100
 );
 
 /// The median estimate (ns) criterion saved for a benchmark.

@@ -12,7 +12,6 @@
 use bench_stats::pairwise::Significance;
 use clap::{Parser, ValueEnum};
 use emages::cli::{main_with, problems_arg, variants_arg, Problems, StudyArgs, Variants};
-use emages::dataset::Dataset;
 use emages::report::{ablation_report, ReportOptions};
 use emages::study::StudyConfig;
 use emages::StudyError;
@@ -70,10 +69,10 @@ fn run(args: &Args) -> Result<(), StudyError> {
         plot_problems: args.plot_problems.0.clone(),
     };
     let build = |files: &[PathBuf], out: &Path| -> Result<(), StudyError> {
-        let report = ablation_report(&Dataset::load(files)?, out, &options)?;
-        println!("\n{}", report.table1.to_markdown());
-        println!("{}", report.baseline_statistics.to_markdown());
-        println!(
+        let report = ablation_report(&args.study.load(files)?, out, &options)?;
+        emages::show!("\n{}", report.table1.to_markdown());
+        emages::show!("{}", report.baseline_statistics.to_markdown());
+        emages::show!(
             "Results in {}/: table1.md/.csv, table1_cec, table2, table4_equality, table5_rotated, table_detail, stats_*.md/.csv, plots/, report.html",
             out.display()
         );
@@ -82,7 +81,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
 
     let mut variants = args.variants.0.clone();
     if !variants.contains(&Variant::EpsMagEs) && args.study.report.is_none() {
-        eprintln!("note: adding the baseline eps-mag-es, against which the tables compare");
+        emages::say!("note: adding the baseline eps-mag-es, against which the tables compare");
         variants.insert(0, Variant::EpsMagEs);
     }
     let configs = variants

@@ -11,7 +11,6 @@
 
 use clap::Parser;
 use emages::cli::{main_with, StudyArgs};
-use emages::dataset::Dataset;
 use emages::params::{parameter_report, Parameter};
 use emages::StudyError;
 use std::path::{Path, PathBuf};
@@ -51,9 +50,9 @@ fn run(args: &Args) -> Result<(), StudyError> {
         .map(|&v| param.config(v))
         .collect::<Result<Vec<_>, _>>()?;
     let build = |files: &[PathBuf], out: &Path| -> Result<(), StudyError> {
-        let report = parameter_report(&Dataset::load(files)?, out, param)?;
-        println!("\n{}", report.summary.to_markdown());
-        println!("Results in {}/: ranks.csv, ranks_detail.csv, average_ranks.md/.csv, heatmap.svg/.png, report.html", out.display());
+        let report = parameter_report(&args.study.load(files)?, out, param)?;
+        emages::show!("\n{}", report.summary.to_markdown());
+        emages::show!("Results in {}/: ranks.csv, ranks_detail.csv, average_ranks.md/.csv, heatmap.svg/.png, report.html", out.display());
         Ok(())
     };
     let default_out = PathBuf::from(format!("results/{}-D{}", param.key(), args.study.dim));

@@ -84,7 +84,7 @@ pub fn main_with<T: clap::Parser>(run: impl FnOnce(&T) -> Result<(), StudyError>
 /// Prints `error: …` (one line) and returns a failing exit code.
 #[must_use]
 pub fn fail(e: &StudyError) -> ExitCode {
-    eprintln!("error: {e}");
+    crate::say!("error: {e}");
     ExitCode::FAILURE
 }
 
@@ -106,7 +106,7 @@ pub fn parse_args<T: clap::Parser>() -> T {
             }
             let text = e.render().to_string();
             let first = text.lines().next().unwrap_or("error: invalid arguments");
-            eprintln!("{first} (see --help)");
+            crate::say!("{first} (see --help)");
             std::process::exit(2);
         }
     }
@@ -172,19 +172,44 @@ pub struct StudyArgs {
     /// Build the outputs from these results files (e.g. all shards) instead of running.
     #[arg(long, num_args = 1.., value_name = "RUNS_JSONL")]
     pub report: Option<Vec<std::path::PathBuf>>,
+    /// With --report: build the tables from the runs present even if some are missing,
+    /// marked "INCOMPLETE" in every table and in the report.
+    #[arg(long)]
+    pub allow_incomplete: bool,
+    /// Show how far the study in --out has got (per shard file: runs done / expected,
+    /// the slowest problems, an ETA) and exit; reads the files without locking them.
+    #[arg(long, conflicts_with = "report")]
+    pub status: bool,
     /// Do not show the progress bar.
     #[arg(long)]
     pub no_progress: bool,
 }
 
-/// What a front end does with the results: build its outputs from results files into
-/// a directory.
+/// What a front end does with the results: build its outputs from a dataset (loaded
+/// by [`StudyArgs::load`]) into a directory.
 pub type BuildReport<'a> =
     &'a dyn Fn(&[std::path::PathBuf], &std::path::Path) -> Result<(), StudyError>;
 
 impl StudyArgs {
-    /// Runs the study of `configs` (or, with `--report`, only builds the outputs), then
-    /// the front end's report. Bad input fails before anything is printed or written.
+    /// Loads results files for a report, keeping only complete groups of runs (and
+    /// marking the tables) with `--allow-incomplete`.
+    ///
+    /// # Errors
+    /// As [`crate::dataset::Dataset::load`].
+    pub fn load(
+        &self,
+        files: &[std::path::PathBuf],
+    ) -> Result<crate::dataset::Dataset, StudyError> {
+        let data = crate::dataset::Dataset::load(files)?;
+        Ok(if self.allow_incomplete {
+            data.allow_incomplete()
+        } else {
+            data
+        })
+    }
+
+    /// Runs the study of `configs` (or, with `--report`, only builds the outputs; with
+    /// `--status`, only reports progress), then the front end's report. Bad input fails before anything is printed or written.
     ///
     /// # Errors
     /// Everything [`crate::study::run_study`] and the report can fail with.
@@ -209,6 +234,12 @@ impl StudyArgs {
         if self.threads == Some(0) {
             return Err(StudyError::Invalid("--threads must be at least 1".into()));
         }
+        if self.allow_incomplete {
+            return Err(StudyError::Invalid(
+                "--allow-incomplete applies to --report (building tables from results files)"
+                    .into(),
+            ));
+        }
         let spec = StudySpec {
             dim: self.dim,
             runs: self.runs,
@@ -223,12 +254,26 @@ impl StudyArgs {
             progress: !self.no_progress,
         };
         let out = self.out.clone().unwrap_or(default_out);
+        if self.status {
+            spec.validate()?;
+            let status = crate::status::study_status(&spec, &out)?;
+            crate::show!(
+                "{name} in {}: N = {}, {} configurations × {} problems × {} runs",
+                out.display(),
+                spec.dim,
+                spec.configs.len(),
+                spec.problems.len(),
+                spec.runs
+            );
+            crate::show!("{status}");
+            return Ok(());
+        }
         let prepared = spec.prepare(&out)?;
         if let Some(w) = spec.instance.warning() {
-            eprintln!("\n*** {w}\n");
+            crate::say!("\n*** {w}\n");
         }
         pin_blas_to_one_thread();
-        eprintln!(
+        crate::say!(
             "{name}: N = {}, {} configurations × {} problems × {} runs, budget {} · N, {} thread(s), instance {}{}",
             spec.dim,
             spec.configs.len(),
@@ -240,7 +285,7 @@ impl StudyArgs {
             spec.shard.map_or(String::new(), |s| format!(", shard {}/{}", s.index, s.count))
         );
         let outcome = prepared.run()?;
-        eprintln!(
+        crate::say!(
             "{} runs done ({} already finished before) in {:.1} s; results in {}",
             outcome.ran,
             outcome.skipped,
@@ -248,7 +293,7 @@ impl StudyArgs {
             outcome.files.runs.display()
         );
         if let Some(s) = spec.shard {
-            eprintln!(
+            crate::say!(
                 "shard {}/{} complete; when all shards are done, build the outputs with --report {}/runs.shard-*-of-{}.jsonl --out {}",
                 s.index,
                 s.count,

@@ -18,6 +18,8 @@ pub struct Dataset {
     pub instance: String,
     runs: BTreeMap<(String, usize), Vec<RunRow>>,
     dynamics: BTreeMap<(String, usize), Vec<DynamicsRow>>,
+    /// Set by [`Dataset::allow_incomplete`] when runs were missing: what the tables say.
+    incomplete: Option<String>,
 }
 
 /// The dynamics file that belongs to a runs file (`runs…jsonl` → `dynamics…jsonl`).
@@ -110,7 +112,72 @@ impl Dataset {
             instance,
             runs,
             dynamics: dyn_map,
+            incomplete: None,
         })
+    }
+
+    /// Builds tables from an incomplete study: on each problem, every configuration
+    /// keeps its first `n` runs present (by run index), `n` the smallest count among
+    /// the configurations there, so that the paired statistics pair `n` runs each
+    /// (the runs are independent, so which ones pair does not bias the tests); problems
+    /// some configuration has no run on are left out. If anything was missing, the
+    /// dataset is marked incomplete: every table and report built from it carries the
+    /// mark ([`Dataset::warning`]).
+    #[must_use]
+    pub fn allow_incomplete(mut self) -> Self {
+        let configs = self.configs();
+        let (mut kept, mut dropped, mut left_out) = (Vec::new(), Vec::new(), 0usize);
+        let most = self.runs.values().map(Vec::len).max().unwrap_or(0);
+        for p in self.problems() {
+            let n = configs
+                .iter()
+                .map(|c| self.runs(c, p).len())
+                .min()
+                .unwrap_or(0);
+            for c in &configs {
+                if let Some(group) = self.runs.get_mut(&(c.clone(), p)) {
+                    left_out += group.len().saturating_sub(n);
+                    group.truncate(n);
+                }
+            }
+            if n == 0 {
+                dropped.push(format!("C{p:02}"));
+            } else {
+                kept.push(n);
+            }
+        }
+        self.runs.retain(|_, g| !g.is_empty());
+        let (lo, hi) = (
+            kept.iter().min().copied().unwrap_or(0),
+            kept.iter().max().copied().unwrap_or(0),
+        );
+        if left_out > 0 || !dropped.is_empty() || lo < most {
+            self.incomplete = Some(format!(
+                "INCOMPLETE RESULTS (--allow-incomplete): {lo} to {hi} runs per configuration and problem (the most any group has: {most}){}{}. Preliminary: finish the study for the final tables.",
+                if dropped.is_empty() {
+                    String::new()
+                } else {
+                    format!("; left out for lack of runs: {}", dropped.join(", "))
+                },
+                if left_out > 0 {
+                    format!("; {left_out} runs beyond the common count unused")
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        self
+    }
+
+    /// The warning every table of this dataset carries: a synthetic instance, results
+    /// marked incomplete, or both.
+    #[must_use]
+    pub fn warning(&self) -> Option<String> {
+        let parts: Vec<String> = crate::study::synthetic_warning(&self.instance, false)
+            .into_iter()
+            .chain(self.incomplete.clone())
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(" "))
     }
 
     /// The configuration labels present.
@@ -160,20 +227,28 @@ impl Dataset {
         configs: &[String],
         problems: &[usize],
     ) -> Result<usize, StudyError> {
+        if self.incomplete.is_some() {
+            // Problems may hold different numbers of runs; each is complete in itself.
+            return Ok(problems
+                .iter()
+                .map(|&p| configs.first().map_or(0, |c| self.runs(c, p).len()))
+                .min()
+                .unwrap_or(0));
+        }
         let mut expected: Option<(Vec<usize>, String, usize)> = None;
         for &p in problems {
             for c in configs {
                 let ids: Vec<usize> = self.runs(c, p).iter().map(|r| r.run).collect();
                 if ids.is_empty() {
                     return Err(StudyError::Incompatible(format!(
-                        "incomplete results: no runs of {c} on C{p:02}; finish the study (rerun the same command) or merge all shards"
+                        "incomplete results: no runs of {c} on C{p:02}; finish the study (rerun the same command), merge all shards, or pass --allow-incomplete for preliminary tables"
                     )));
                 }
                 match &expected {
                     None => expected = Some((ids, c.clone(), p)),
                     Some((e, ec, ep)) if *e != ids => {
                         return Err(StudyError::Incompatible(format!(
-                            "incomplete results: {c} has {} runs on C{p:02}, {ec} has {} on C{ep:02}; finish the study (rerun the same command) or merge all shards",
+                            "incomplete results: {c} has {} runs on C{p:02}, {ec} has {} on C{ep:02}; finish the study (rerun the same command), merge all shards, or pass --allow-incomplete for preliminary tables",
                             ids.len(),
                             e.len()
                         )))

@@ -5,6 +5,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`study`] | study specification, seeds, shards, parallel execution with a progress bar |
+//! | [`status`] | `--status`: runs done / expected per shard file, the slowest problems, an ETA |
 //! | [`store`] | `runs.jsonl` / `dynamics.jsonl`: one record per finished run, appended atomically |
 //! | [`dataset`] | results of one or several files (shards), checked and grouped |
 //! | [`report`] | Tables 1, A1, 2, 4, 5, the CEC statistics, the Section 5 plots, `report.html` |
@@ -14,6 +15,27 @@
 //! The examples `ablation` and `parameter_study` are the command-line front ends.
 #![warn(missing_docs)]
 
+/// Prints a line to standard error like `eprintln!`, but a closed or broken stream
+/// (`ablation … 2>&1 | head`) is ignored: messages are not part of a study's results,
+/// and the study goes on to write its files.
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// Prints a line to standard output like `println!`, ignoring a closed stream (see
+/// [`say!`]).
+#[macro_export]
+macro_rules! show {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 pub mod cli;
 pub mod dataset;
 mod error;
@@ -22,6 +44,7 @@ pub mod paper;
 pub mod params;
 pub mod plots;
 pub mod report;
+pub mod status;
 pub mod store;
 pub mod study;
 

@@ -7,7 +7,7 @@ use crate::error::StudyError;
 use crate::html::{Block, Page};
 use crate::plots::heat_map;
 use crate::report::write_table;
-use crate::study::{synthetic_warning, StudyConfig};
+use crate::study::StudyConfig;
 use bench_stats::configurations::{overall, rank_on_problem, OverallRanking, ProblemRanking};
 use bench_stats::Table;
 use ma_es::{Config, Variant};
@@ -163,7 +163,7 @@ pub fn parameter_report(
         per_problem.push(rank_on_problem(&slices)?);
     }
     let overall = overall(&per_problem)?;
-    let warning = synthetic_warning(&data.instance, false);
+    let warning = data.warning();
     let columns: Vec<String> = values
         .iter()
         .map(|v| format!("{}={v}", param.symbol()))

@@ -6,7 +6,6 @@ use crate::error::StudyError;
 use crate::html::{Block, Page};
 use crate::paper;
 use crate::plots::{line_chart, Series};
-use crate::study::synthetic_warning;
 use bench_stats::cec::CecStatistics;
 use bench_stats::pairwise::{compare, table2_cell, Comparison, Significance, Summary, Tally};
 use bench_stats::Table;
@@ -196,7 +195,7 @@ pub fn ablation_report(
     let problems: Vec<usize> = data.problems().into_iter().collect();
     let runs = data.check_complete(&all_labels, &problems)?;
 
-    let warning = synthetic_warning(&data.instance, false);
+    let warning = data.warning();
     let mut notes = vec![format!(
         "N = {}, {} problems, {runs} runs per variant and problem, budget {} evaluations; \"+\": εMAg-ES better (the switched-off component helps), \"−\": the variant better.",
         data.dim,

@@ -6,7 +6,7 @@ use crate::error::StudyError;
 use bench_stats::cec::RunRecord;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -267,11 +267,13 @@ pub struct Appender {
 }
 
 impl Appender {
-    /// Opens (creating) `path` for appending; a last line cut short by an interrupted
+    /// Opens (creating) `path` for appending, holding an exclusive advisory lock on it
+    /// (`flock`) until the appender is dropped; a last line cut short by an interrupted
     /// append is removed first.
     ///
     /// # Errors
-    /// I/O errors (e.g. an unwritable directory), naming the file;
+    /// [`StudyError::Locked`] at once if another process holds the file (nothing is
+    /// read or written); I/O errors (e.g. an unwritable directory), naming the file;
     /// [`StudyError::Corrupt`] for a line that is not valid JSON.
     pub fn open(path: &Path) -> Result<Self, StudyError> {
         Ok(Self::open_with::<serde_json::Value>(path)?.1)
@@ -285,13 +287,23 @@ impl Appender {
     pub fn open_with<T: for<'de> Deserialize<'de>>(
         path: &Path,
     ) -> Result<(Vec<T>, Self), StudyError> {
-        let (rows, torn) = read_lines::<T>(path)?;
         let mut file = OpenOptions::new()
             .create(true)
             .read(true)
             .append(true)
             .open(path)
             .map_err(|e| StudyError::io(path, e))?;
+        // One writer per file: the lock is held as long as the appender lives, and is
+        // taken before the file is read, so that a torn last line is never another
+        // writer's append in progress.
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(StudyError::Locked(path.to_path_buf()));
+            }
+            Err(TryLockError::Error(e)) => return Err(StudyError::io(path, e)),
+        }
+        let (rows, torn) = read_lines::<T>(path)?;
         if let Some(len) = torn {
             file.set_len(len).map_err(|e| StudyError::io(path, e))?;
             file.seek(SeekFrom::End(0))
@@ -309,12 +321,103 @@ impl Appender {
     /// # Errors
     /// Serialisation or I/O errors.
     pub fn append<T: Serialize>(&mut self, row: &T) -> Result<(), StudyError> {
-        let mut line = serde_json::to_string(row).map_err(|e| StudyError::Other(e.to_string()))?;
-        line.push('\n');
-        self.file
-            .write_all(line.as_bytes())
-            .and_then(|()| self.file.flush())
+        write_record(&mut self.file, row)
             .and_then(|()| self.file.sync_data())
             .map_err(|e| StudyError::io(&self.path, e))
+    }
+}
+
+/// Writes `row` as one JSON line with a single `write_all`, then flushes. A failure
+/// (a full disk) may leave a part of this line, never touches the earlier ones; the
+/// next [`Appender::open`] removes such a torn last line.
+fn write_record<T: Serialize>(out: &mut impl Write, row: &T) -> std::io::Result<()> {
+    let mut line = serde_json::to_string(row).map_err(std::io::Error::other)?;
+    line.push('\n');
+    out.write_all(line.as_bytes())?;
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A disk that fills up after `room` bytes.
+    struct FullDisk {
+        written: Vec<u8>,
+        room: usize,
+    }
+
+    impl Write for FullDisk {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(self.room - self.written.len());
+            if n == 0 {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::StorageFull,
+                    "No space left on device",
+                ));
+            }
+            self.written.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_full_disk_is_an_error_and_keeps_the_earlier_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.jsonl");
+        let record = serde_json::json!({"run": 1, "f": 0.5});
+        let line_len = serde_json::to_string(&record).unwrap().len() + 1;
+        // Two records fit, the third is cut short.
+        let mut disk = FullDisk {
+            written: Vec::new(),
+            room: 2 * line_len + 5,
+        };
+        write_record(&mut disk, &record).unwrap();
+        write_record(&mut disk, &record).unwrap();
+        let err = write_record(&mut disk, &record).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::StorageFull);
+        let wrapped = StudyError::io(&path, err).to_string();
+        assert!(
+            wrapped.contains("runs.jsonl") && wrapped.contains("No space left"),
+            "{wrapped}"
+        );
+        // What reached the disk: two whole records and a torn third, which the next
+        // writer removes; the two records are intact.
+        std::fs::write(&path, &disk.written).unwrap();
+        let (rows, appender) = Appender::open_with::<serde_json::Value>(&path).unwrap();
+        assert_eq!(rows, vec![record.clone(), record.clone()]);
+        drop(appender);
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().len() as usize,
+            2 * line_len
+        );
+    }
+
+    #[test]
+    fn a_second_writer_is_refused_and_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.jsonl");
+        let mut first = Appender::open(&path).unwrap();
+        first.append(&serde_json::json!({"run": 0})).unwrap();
+        // A half-written line of the first writer must stay as it is.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"{\"run\": 1")
+            .unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let err = Appender::open(&path).unwrap_err();
+        assert!(matches!(err, StudyError::Locked(_)), "{err}");
+        assert!(err.to_string().contains("runs.jsonl"), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        // Readers need no lock.
+        let (rows, torn) = read_lines::<serde_json::Value>(&path).unwrap();
+        assert_eq!((rows.len(), torn.is_some()), (1, true));
+        drop(first);
+        assert!(Appender::open(&path).is_ok());
     }
 }

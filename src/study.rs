@@ -310,18 +310,11 @@ impl StudySpec {
         }
     }
 
-    /// Checks the specification, builds every problem, and opens the results files in
-    /// `out` (creating the directory; the records already there must belong to this
-    /// study). Bad input fails here, before any run starts and before anything is
-    /// printed; [`PreparedStudy::run`] then does the pending runs.
+    /// Checks the specification: run count, budget, selections, configurations.
     ///
     /// # Errors
-    /// [`StudyError::Invalid`] for an empty or duplicated selection, a zero budget or run
-    /// count; the problems' and configurations' errors; I/O errors naming the path;
-    /// [`StudyError::Corrupt`] for a bad existing record; [`StudyError::Incompatible`]
-    /// if `out` holds results of another study.
-    pub fn prepare(&self, out: &Path) -> Result<PreparedStudy<'_>, StudyError> {
-        let start = Instant::now();
+    /// [`StudyError::Invalid`] naming the problem.
+    pub fn validate(&self) -> Result<(), StudyError> {
         if self.runs == 0 {
             return Err(StudyError::Invalid("--runs must be at least 1".into()));
         }
@@ -347,6 +340,22 @@ impl StudySpec {
                 .resolve(self.dim)
                 .map_err(|e| StudyError::Invalid(format!("{}: {e}", c.label)))?;
         }
+        Ok(())
+    }
+
+    /// Checks the specification, builds every problem, and opens the results files in
+    /// `out` (creating the directory; the records already there must belong to this
+    /// study). Bad input fails here, before any run starts and before anything is
+    /// printed; [`PreparedStudy::run`] then does the pending runs.
+    ///
+    /// # Errors
+    /// [`StudyError::Invalid`] for an empty or duplicated selection, a zero budget or run
+    /// count; the problems' and configurations' errors; I/O errors naming the path;
+    /// [`StudyError::Corrupt`] for a bad existing record; [`StudyError::Incompatible`]
+    /// if `out` holds results of another study.
+    pub fn prepare(&self, out: &Path) -> Result<PreparedStudy<'_>, StudyError> {
+        let start = Instant::now();
+        self.validate()?;
         let suite = self.instance.suite()?;
         let mut problems = BTreeMap::new();
         for &p in &self.problems {
@@ -475,7 +484,11 @@ fn execute(
 }
 
 /// Checks that existing records belong to this study.
-fn check_compatible(spec: &StudySpec, path: &Path, rows: &[RunRow]) -> Result<(), StudyError> {
+pub(crate) fn check_compatible(
+    spec: &StudySpec,
+    path: &Path,
+    rows: &[RunRow],
+) -> Result<(), StudyError> {
     let labels: BTreeMap<&str, &StudyConfig> =
         spec.configs.iter().map(|c| (c.label.as_str(), c)).collect();
     for r in rows {

@@ -121,13 +121,30 @@ fn study_resume_and_shards() {
         assert_eq!(&read(&one, t), b, "{t} changed on resume");
     }
 
-    // Two shards with one thread each, merged, give the same tables.
+    // Two shards with one thread each, merged, give the same tables; --status follows.
     let two = tmp.path().join("two");
     let two_s = two.to_str().unwrap();
     for shard in ["1/2", "2/2"] {
         let mut args = study_args(two_s, &data);
         args.extend(["--shard", shard, "--threads", "1"]);
         ok(&ablation(&args));
+        let mut status_args = study_args(two_s, &data);
+        status_args.push("--status");
+        let status = ablation(&status_args);
+        ok(&status);
+        let text = String::from_utf8_lossy(&status.stdout).to_string();
+        if shard == "1/2" {
+            assert!(
+                text.contains("53 / 53") && text.contains("0 / 52"),
+                "{text}"
+            );
+            assert!(
+                text.contains("total: 53 of 105 runs done") && text.contains("ETA"),
+                "{text}"
+            );
+        } else {
+            assert!(text.contains("the study is complete"), "{text}");
+        }
     }
     let s1 = two.join("runs.shard-1-of-2.jsonl");
     let s2 = two.join("runs.shard-2-of-2.jsonl");
@@ -150,10 +167,116 @@ fn study_resume_and_shards() {
             "{t} differs between one run and merged shards"
         );
     }
-    // A single shard is not a complete study: a clear error.
+    // A single shard is not a complete study: a clear error, or — when asked for —
+    // tables marked incomplete.
     let out = ablation(&["--report", s1.to_str().unwrap(), "--out", two_s]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("incomplete"));
+    let part = tmp.path().join("part");
+    let out = ablation(&[
+        "--report",
+        s1.to_str().unwrap(),
+        "--out",
+        part.to_str().unwrap(),
+        "--allow-incomplete",
+    ]);
+    ok(&out);
+    for t in [
+        "table1.md",
+        "table2.md",
+        "stats_eps-mag-es.md",
+        "report.html",
+    ] {
+        assert!(
+            read(&part, t).contains("INCOMPLETE RESULTS"),
+            "{t} is not marked incomplete"
+        );
+    }
+}
+
+/// One writer per results file: a second process on the same file fails at once with
+/// one line and writes nothing; two identical studies started together record every
+/// run exactly once.
+#[test]
+fn a_second_writer_is_refused() {
+    let data = data_dir();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("locked");
+    let dir_s = dir.to_str().unwrap();
+    std::fs::create_dir_all(&dir).unwrap();
+    let runs = dir.join("runs.jsonl");
+    let holder = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&runs)
+        .unwrap();
+    holder.lock().unwrap();
+    std::io::Write::write_all(&mut &holder, b"{\"half\": ").unwrap();
+    let out = ablation(&study_args(dir_s, &data));
+    one_line_error(&out, "being written by another process");
+    assert_eq!(
+        std::fs::read(&runs).unwrap(),
+        b"{\"half\": ",
+        "the file was touched"
+    );
+    drop(holder);
+    std::fs::remove_file(&runs).unwrap();
+
+    let both: Vec<std::process::Child> = (0..2)
+        .map(|_| {
+            Command::new(example("ablation"))
+                .args(study_args(dir_s, &data))
+                .args(["--no-progress", "--threads", "1"])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let outputs: Vec<Output> = both
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect();
+    let succeeded = outputs.iter().filter(|o| o.status.success()).count();
+    assert!(succeeded >= 1);
+    for o in outputs.iter().filter(|o| !o.status.success()) {
+        one_line_error(o, "being written by another process");
+    }
+    let text = read(&dir, "runs.jsonl");
+    let mut keys: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            format!("{} {} {}", v["config"], v["problem"], v["run"])
+        })
+        .collect();
+    keys.sort();
+    let total = keys.len();
+    keys.dedup();
+    assert_eq!((total, keys.len()), (105, 105), "every run exactly once");
+}
+
+/// A closed stdout/stderr (`ablation … 2>&1 | head`) is not an error of the study: it
+/// runs and writes its tables and report.
+#[test]
+fn a_closed_pipe_still_gets_the_tables_written() {
+    let data = data_dir();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("piped");
+    let mut child = Command::new(example("ablation"))
+        .args(study_args(dir.to_str().unwrap(), &data))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader goes away at once, as `head` does after its lines.
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    for t in TABLES.iter().chain(&["report.html"]) {
+        assert!(dir.join(t).is_file(), "{t} was not written");
+    }
 }
 
 /// Asserts a failure with exactly one line on stderr containing `needle`.

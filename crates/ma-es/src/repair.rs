@@ -104,7 +104,7 @@ impl Repair for PeriodicRepair {
     fn repair(&mut self, ctx: &mut RepairContext<'_>, o: Offspring<'_>) -> Result<(), MaEsError> {
         let problem = ctx.problem;
         let n = problem.dim();
-        if n == 0 || ctx.generation % n != 0 {
+        if n == 0 || !ctx.generation.is_multiple_of(n) {
             return Ok(());
         }
         let u = ctx.noise.uniform();
