@@ -153,7 +153,7 @@ pub fn study_status(spec: &StudySpec, out: &Path) -> Result<StudyStatus, StudyEr
             expected: 0,
             done: 0,
             missing_sample: Vec::new(),
-            seconds: rows.iter().map(|r| r.seconds).sum(),
+            seconds: rows.iter().fold(0.0, |s, r| s + r.seconds),
             remaining_seconds: 0.0,
         };
         for job in part.jobs() {
@@ -188,7 +188,9 @@ pub fn study_status(spec: &StudySpec, out: &Path) -> Result<StudyStatus, StudyEr
 }
 
 fn duration(seconds: f64) -> String {
-    if seconds >= 5400.0 {
+    if seconds <= 0.0 {
+        "-".to_string()
+    } else if seconds >= 5400.0 {
         format!("{:.1} h", seconds / 3600.0)
     } else if seconds >= 90.0 {
         format!("{:.0} min", seconds / 60.0)
@@ -201,7 +203,7 @@ impl fmt::Display for StudyStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{:<10} {:>17} {:>8} {:>11} {:>14}  file",
+            "{:<10} {:>17} {:>8} {:>11} {:>16}  file",
             "part", "done / expected", "missing", "run time", "remaining (est.)"
         )?;
         for s in &self.files {
@@ -215,7 +217,7 @@ impl fmt::Display for StudyStatus {
             };
             writeln!(
                 f,
-                "{:<10} {:>17} {:>8} {:>11} {:>14}  {}",
+                "{:<10} {:>17} {:>8} {:>11} {:>16}  {}",
                 part,
                 format!("{} / {}", s.done, s.expected),
                 s.expected - s.done,
