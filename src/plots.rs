@@ -36,11 +36,15 @@ fn plot_err<E: std::fmt::Display>(path: &Path) -> impl Fn(E) -> StudyError + '_ 
 pub struct Series {
     /// Legend label.
     pub label: String,
-    /// Points `(x, y)`; non-finite points (or non-positive ones on a log axis) are skipped.
+    /// Points `(x, y)`; non-finite points, points beyond ±1e300 and, on a log axis,
+    /// points below 1e-300 are skipped.
     pub points: Vec<(f64, f64)>,
     /// An optional circle marker.
     pub marker: Option<(f64, f64)>,
 }
+
+/// The largest magnitude (and, on a log axis, the largest ratio of the ends) plotted.
+const AXIS_LIMIT: f64 = 1e300;
 
 /// A palette that stays distinguishable for seven lines.
 const COLORS: [RGBColor; 8] = [
@@ -77,7 +81,11 @@ fn draw_lines<DB: DrawingBackend>(
     log_y: bool,
 ) -> Result<(), String> {
     area.fill(&WHITE).map_err(|e| e.to_string())?;
-    let usable = |&(x, y): &(f64, f64)| x.is_finite() && y.is_finite() && (!log_y || y > 0.0);
+    // Points beyond ±1e300 (or below 1e-300 on a log axis) are left out like non-finite
+    // ones: plotters' tick search needs a finite span.
+    let usable = |&(x, y): &(f64, f64)| {
+        x.is_finite() && y.abs() <= AXIS_LIMIT && (!log_y || y >= 1.0 / AXIS_LIMIT)
+    };
     let pts: Vec<(f64, f64)> = series
         .iter()
         .flat_map(|s| s.points.iter().copied().filter(usable))
@@ -100,12 +108,15 @@ fn draw_lines<DB: DrawingBackend>(
     if x1 <= x0 {
         x1 = x0 + 1.0;
     }
+    // Spans stay finite: on an axis from 1e-300 to 1e300 the ratio of the ends
+    // overflows, and plotters' tick search would never end.
     if log_y {
         if y1 <= y0 {
             y1 = y0 * 10.0;
         }
         y0 /= 2.0;
         y1 *= 2.0;
+        y0 = y0.max(y1 / AXIS_LIMIT);
     } else {
         let pad = if y1 > y0 { 0.05 * (y1 - y0) } else { 1.0 };
         y0 -= pad;
@@ -314,4 +325,45 @@ pub fn heat_map(
         draw_heat_map(&area, title, rows, cols, ranks).map_err(plot_err(&png))?;
     }
     Ok(vec![svg, png])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A σ curve that reaches the largest doubles (the nl variant's divergence) still
+    /// gives a chart, on finite axes.
+    #[test]
+    fn extreme_values_still_plot() {
+        let dir = tempfile::tempdir().unwrap();
+        let series = [
+            Series {
+                label: "diverging".into(),
+                points: vec![
+                    (1.0, 1.0),
+                    (2.0, 1e200),
+                    (3.0, 1.7e308),
+                    (4.0, f64::INFINITY),
+                ],
+                marker: None,
+            },
+            Series {
+                label: "tiny".into(),
+                points: vec![(1.0, 1e-300), (2.0, 5e-324), (3.0, f64::NAN)],
+                marker: None,
+            },
+        ];
+        for log_y in [true, false] {
+            let files = line_chart(
+                &dir.path().join(format!("c{log_y}")),
+                "t",
+                "x",
+                "y",
+                &series,
+                log_y,
+            )
+            .unwrap();
+            assert!(files.iter().all(|f| f.is_file()));
+        }
+    }
 }

@@ -387,12 +387,32 @@ pub fn ablation_report(
         for v in &labels {
             let rows = data.dynamics(v.name(), p);
             let grid = &rows[0].evals;
+            // Runs whose σ diverged (σ > 1e50 or non-finite): they would make the mean
+            // σ infinite and hide the line; the σ curve averages the others (the median
+            // of all runs if every run diverged) and the legend counts them.
+            let diverged: Vec<bool> = rows.iter().map(|r| diverged(&r.sigma)).collect();
+            let k = diverged.iter().filter(|&&d| d).count();
+            let all_diverged = k == rows.len();
             let mean_at = |pick: &dyn Fn(&crate::store::DynamicsRow) -> &Vec<f64>, j: usize| {
                 let vals: Vec<f64> = rows
                     .iter()
                     .filter_map(|r| pick(r).get(j).copied())
                     .collect();
                 vals.iter().sum::<f64>() / vals.len() as f64
+            };
+            let sigma_at = |j: usize| {
+                let mut vals: Vec<f64> = rows
+                    .iter()
+                    .zip(&diverged)
+                    .filter(|(_, &d)| all_diverged || !d)
+                    .filter_map(|(r, _)| r.sigma.get(j).copied())
+                    .collect();
+                if all_diverged {
+                    vals.sort_by(f64::total_cmp);
+                    vals.get(vals.len() / 2).copied().unwrap_or(f64::NAN)
+                } else {
+                    vals.iter().sum::<f64>() / vals.len() as f64
+                }
             };
             let mut fit_pts = Vec::new();
             let mut sig_pts = Vec::new();
@@ -401,18 +421,27 @@ pub fn ablation_report(
                 let mf = mean_at(&|r| &r.f, j);
                 let mv = mean_at(&|r| &r.violation, j);
                 fit_pts.push((e as f64, mf + mv));
-                sig_pts.push((e as f64, mean_at(&|r| &r.sigma, j)));
+                sig_pts.push((e as f64, sigma_at(j)));
                 if marker.is_none() && mv == 0.0 {
                     marker = Some((e as f64, mf + mv));
                 }
             }
+            let label = match k {
+                0 => v.label().to_string(),
+                _ if all_diverged => format!("{} (all {k} runs diverged; σ: median)", v.label()),
+                _ => format!(
+                    "{} ({k} of {} runs diverged, σ: mean of the others)",
+                    v.label(),
+                    rows.len()
+                ),
+            };
             fitness.push(Series {
-                label: v.label().to_string(),
+                label: label.clone(),
                 points: fit_pts,
                 marker,
             });
             sigma.push(Series {
-                label: v.label().to_string(),
+                label,
                 points: sig_pts,
                 marker: None,
             });
@@ -439,7 +468,10 @@ pub fn ablation_report(
             format!("{title}; circles: the mean violation reaches 0"),
         ));
         let stem = plots_dir.join(format!("C{p:02}_D{}_sigma", data.dim));
-        let title = format!("C{p:02}, N = {}: mean mutation strength σ", data.dim);
+        let title = format!(
+            "C{p:02}, N = {}: mean mutation strength σ (runs with σ > 1e50 counted apart)",
+            data.dim
+        );
         files.extend(line_chart(
             &stem,
             &title,
@@ -610,4 +642,14 @@ pub fn statistics_tables(
         md.note(w);
     }
     Ok((md, csv))
+}
+
+/// The σ threshold beyond which a run counts as diverged (REFERENCE.md: the nl variant's
+/// "unreasonably large σ values").
+pub const DIVERGED_SIGMA: f64 = 1e50;
+
+/// Whether a σ trajectory diverged: a value above [`DIVERGED_SIGMA`] or not finite.
+#[must_use]
+pub fn diverged(sigma: &[f64]) -> bool {
+    sigma.iter().any(|s| !s.is_finite() || *s > DIVERGED_SIGMA)
 }
