@@ -90,7 +90,7 @@ fn watch(
             // The report after k generations: the generation that did it had counter k − 1.
             let g = r.generation - 1;
             out.generation = Some(g);
-            out.repair_generation = g % args.dim == 0;
+            out.repair_generation = g.is_multiple_of(args.dim);
             out.repaired = r.evaluations - previous_evals > lambda;
         }
         previous_evals = r.evaluations;

@@ -52,7 +52,8 @@ fn run(args: &Args) -> Result<(), StudyError> {
     let build = |files: &[PathBuf], out: &Path| -> Result<(), StudyError> {
         let report = parameter_report(&args.study.load(files)?, out, param)?;
         emages::show!("\n{}", report.summary.to_markdown());
-        emages::show!("Results in {}/: ranks.csv, ranks_detail.csv, average_ranks.md/.csv, heatmap.svg/.png, report.html", out.display());
+        emages::show!("{}", report.significance.summary.to_markdown());
+        emages::show!("Results in {}/: ranks[_significance].csv, ranks_detail[_significance].csv, average_ranks[_significance].md/.csv, heatmap[_significance].svg/.png, report.html", out.display());
         Ok(())
     };
     let default_out = PathBuf::from(format!("results/{}-D{}", param.key(), args.study.dim));

@@ -1,6 +1,8 @@
 //! The parameter studies of Section 6: the offspring population size `λ` (with
 //! `μ = ⌊λ/3⌋`) and the maximal number of repair repetitions `θ_r`, ranked per problem
-//! and overall as REFERENCE.md §6 describes (no significance test), shown as heat maps.
+//! and overall, shown as heat maps — twice: by exact comparison of means and medians as
+//! REFERENCE.md §6 describes, and by the significance-aware reading of the paper's text
+//! ([`bench_stats::configurations::rank_on_problem_with_significance`]).
 
 use crate::dataset::Dataset;
 use crate::error::StudyError;
@@ -8,7 +10,10 @@ use crate::html::{Block, Page};
 use crate::plots::heat_map;
 use crate::report::write_table;
 use crate::study::StudyConfig;
-use bench_stats::configurations::{overall, rank_on_problem, OverallRanking, ProblemRanking};
+use bench_stats::configurations::{
+    overall, rank_on_problem, rank_on_problem_with_significance, OverallRanking, ProblemRanking,
+};
+use bench_stats::pairwise::Significance;
 use bench_stats::Table;
 use ma_es::{Config, Variant};
 use std::path::{Path, PathBuf};
@@ -108,6 +113,17 @@ impl Parameter {
     }
 }
 
+/// One ranking of the configurations: per problem and overall, with its tables.
+#[derive(Clone, Debug)]
+pub struct Ranking {
+    /// Per problem, the ranking of the configurations.
+    pub per_problem: Vec<ProblemRanking>,
+    /// The overall ranking.
+    pub overall: OverallRanking,
+    /// The average-rank table (for printing).
+    pub summary: Table,
+}
+
 /// What the parameter report computed.
 #[derive(Clone, Debug)]
 pub struct ParameterReport {
@@ -115,20 +131,46 @@ pub struct ParameterReport {
     pub values: Vec<usize>,
     /// The problems.
     pub problems: Vec<usize>,
-    /// Per problem, the ranking of the configurations.
+    /// Per problem, the ranking of the configurations (exact comparison, REFERENCE.md §6).
     pub per_problem: Vec<ProblemRanking>,
-    /// The overall ranking.
+    /// The overall ranking (exact comparison).
     pub overall: OverallRanking,
-    /// The average-rank table (for printing).
+    /// The average-rank table of the exact ranking (for printing).
     pub summary: Table,
+    /// The significance-aware ranking (Wilcoxon signed-rank test, α = 0.05).
+    pub significance: Ranking,
     /// Files written.
     pub files: Vec<PathBuf>,
 }
 
-/// Ranks the configurations of a parameter study per problem and overall and writes
-/// `ranks.csv` (problems × configurations: the heat-map tiles), `ranks_detail.csv`
-/// (mean rank, median rank, score), `average_ranks.md/.csv`, `heatmap.svg/.png` and
-/// `report.html`.
+/// The two ways to rank, with their file names and descriptions.
+struct Rule {
+    /// File-name suffix (`""` for the exact ranking's historical names).
+    suffix: &'static str,
+    /// How a problem's ranks come about.
+    note: &'static str,
+    /// Short name for titles.
+    name: &'static str,
+}
+
+const EXACT: Rule = Rule {
+    suffix: "",
+    note: "Per problem: mean rank (FR, then mean ν̄, then mean f) + median rank (median run's ν̄, then f), competition-ranked; overall: the average of the per-problem ranks. No significance test (REFERENCE.md §6).",
+    name: "exact comparison",
+};
+
+const SIGNIFICANCE: Rule = Rule {
+    suffix: "_significance",
+    note: "Per problem: 1 + the number of configurations significantly better by the pairwise median rule, plus 1 + the number better by the pairwise mean rule (the comparisons of Section 4: Wilcoxon signed-rank, α = 0.05, runs paired by index), competition-ranked, so configurations that do not differ significantly share a rank; overall: the average of the per-problem ranks.",
+    name: "significance-aware",
+};
+
+/// Ranks the configurations of a parameter study per problem and overall, twice (exact
+/// comparison as REFERENCE.md §6, and significance-aware), and writes for each
+/// `ranks{,_significance}.csv` (problems × configurations: the heat-map tiles),
+/// `ranks_detail{,_significance}.csv` (mean rank, median rank, score),
+/// `average_ranks{,_significance}.md/.csv`, `heatmap{,_significance}.svg/.png`, and one
+/// `report.html` with both.
 ///
 /// # Errors
 /// [`StudyError::Incompatible`] if the results hold other configurations or are
@@ -155,114 +197,27 @@ pub fn parameter_report(
     let labels: Vec<String> = values.iter().map(|&v| param.label(v)).collect();
     let problems: Vec<usize> = data.problems().into_iter().collect();
     let runs = data.check_complete(&labels, &problems)?;
-    let mut per_problem = Vec::new();
+    let (mut exact, mut tested) = (Vec::new(), Vec::new());
     for &p in &problems {
         let records: Vec<Vec<bench_stats::RunRecord>> =
             labels.iter().map(|l| data.records(l, p, 1.0)).collect();
         let slices: Vec<&[bench_stats::RunRecord]> = records.iter().map(Vec::as_slice).collect();
-        per_problem.push(rank_on_problem(&slices)?);
+        exact.push(rank_on_problem(&slices)?);
+        tested.push(rank_on_problem_with_significance(
+            &slices,
+            Significance::default(),
+        )?);
     }
-    let overall = overall(&per_problem)?;
-    let warning = data.warning();
-    let columns: Vec<String> = values
-        .iter()
-        .map(|v| format!("{}={v}", param.symbol()))
-        .collect();
+    let study = Study {
+        data,
+        out,
+        param,
+        values: &values,
+        labels: &labels,
+        problems: &problems,
+        runs,
+    };
     let mut files = Vec::new();
-
-    // ranks.csv: the tiles.
-    let mut ranks =
-        Table::new(std::iter::once("problem".to_string()).chain(labels.iter().cloned()));
-    for (&p, r) in problems.iter().zip(&per_problem) {
-        ranks.push(
-            std::iter::once(format!("C{p:02}")).chain(r.rank.iter().map(ToString::to_string)),
-        );
-    }
-    let mut ranks_md =
-        Table::new(std::iter::once("Problem".to_string()).chain(columns.iter().cloned()))
-            .with_title(format!(
-                "Rank of each configuration per problem, N = {} (1 = best)",
-                data.dim
-            ));
-    ranks_md.rows.clone_from(&ranks.rows);
-    write_table(out, "ranks", &ranks_md, &ranks, &mut files)?;
-
-    let mut detail = Table::new([
-        "problem",
-        "config",
-        "value",
-        "mean_rank",
-        "median_rank",
-        "score",
-        "rank",
-    ]);
-    for (&p, r) in problems.iter().zip(&per_problem) {
-        for (k, l) in labels.iter().enumerate() {
-            detail.push([
-                format!("C{p:02}"),
-                l.clone(),
-                values[k].to_string(),
-                r.mean_rank[k].to_string(),
-                r.median_rank[k].to_string(),
-                r.score[k].to_string(),
-                r.rank[k].to_string(),
-            ]);
-        }
-    }
-    let detail_path = out.join("ranks_detail.csv");
-    std::fs::write(&detail_path, detail.to_csv()?).map_err(|e| StudyError::io(&detail_path, e))?;
-    files.push(detail_path);
-
-    let mut summary = Table::new([
-        param.symbol(),
-        "average rank",
-        "overall rank",
-        "first places",
-    ])
-    .with_title(format!(
-        "εMAg-ES with {} ∈ {{{}}}, N = {}, {} problems, {runs} runs each",
-        param.symbol(),
-        values
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(", "),
-        data.dim,
-        problems.len()
-    ));
-    let mut summary_csv = Table::new(["value", "average_rank", "overall_rank", "first_places"]);
-    for (k, value) in values.iter().enumerate() {
-        let row = [
-            value.to_string(),
-            format!("{:.3}", overall.average_rank[k]),
-            overall.rank[k].to_string(),
-            overall.first_places[k].to_string(),
-        ];
-        summary.push(row.clone());
-        summary_csv.push(row);
-    }
-    summary.note("Per problem: mean rank (FR, then mean ν̄, then mean f) + median rank (median run's ν̄, then f), competition-ranked; overall: the average of the per-problem ranks. No significance test (REFERENCE.md §6).");
-    if let Some(w) = &warning {
-        summary.note(w.clone());
-        ranks_md.note(w.clone());
-    }
-    write_table(out, "average_ranks", &summary, &summary_csv, &mut files)?;
-
-    let rows: Vec<String> = problems.iter().map(|p| format!("C{p:02}")).collect();
-    let tiles: Vec<Vec<usize>> = per_problem.iter().map(|r| r.rank.clone()).collect();
-    let title = format!(
-        "εMAg-ES, N = {}: rank per problem for {} (darker = better){}",
-        data.dim,
-        param.symbol(),
-        if warning.is_some() {
-            " — SYNTHETIC INSTANCE"
-        } else {
-            ""
-        }
-    );
-    let stem = out.join("heatmap");
-    files.extend(heat_map(&stem, &title, &rows, &columns, &tiles)?);
-
     let mut page = Page {
         title: format!(
             "εMAg-ES parameter study: {}, N = {}",
@@ -271,25 +226,179 @@ pub fn parameter_report(
         ),
         blocks: Vec::new(),
     };
-    if let Some(w) = &warning {
-        page.blocks.push(Block::Warning(w.clone()));
+    if let Some(w) = data.warning() {
+        page.blocks.push(Block::Warning(w));
     }
-    page.blocks.push(Block::Table(summary.clone()));
-    let svg = stem.with_extension("svg");
-    page.blocks.push(Block::Svg {
-        svg: std::fs::read_to_string(&svg).map_err(|e| StudyError::io(&svg, e))?,
-        caption: title,
-    });
-    page.blocks.push(Block::Table(ranks_md));
+    let exact = study.write_ranking(&EXACT, exact, &mut files, &mut page)?;
+    let significance = study.write_ranking(&SIGNIFICANCE, tested, &mut files, &mut page)?;
     let html = out.join("report.html");
     std::fs::write(&html, page.render()).map_err(|e| StudyError::io(&html, e))?;
     files.push(html);
     Ok(ParameterReport {
         values,
         problems,
-        per_problem,
-        overall,
-        summary,
+        per_problem: exact.per_problem,
+        overall: exact.overall,
+        summary: exact.summary,
+        significance,
         files,
     })
+}
+
+/// The inputs every ranking's outputs share.
+struct Study<'a> {
+    data: &'a Dataset,
+    out: &'a Path,
+    param: Parameter,
+    values: &'a [usize],
+    labels: &'a [String],
+    problems: &'a [usize],
+    runs: usize,
+}
+
+impl Study<'_> {
+    /// Writes one ranking's tables and heat map and adds them to the page.
+    fn write_ranking(
+        &self,
+        rule: &Rule,
+        per_problem: Vec<ProblemRanking>,
+        files: &mut Vec<PathBuf>,
+        page: &mut Page,
+    ) -> Result<Ranking, StudyError> {
+        let (data, out, param, values, labels, problems) = (
+            self.data,
+            self.out,
+            self.param,
+            self.values,
+            self.labels,
+            self.problems,
+        );
+        let overall = overall(&per_problem)?;
+        let warning = data.warning();
+        let columns: Vec<String> = values
+            .iter()
+            .map(|v| format!("{}={v}", param.symbol()))
+            .collect();
+
+        // ranks.csv: the tiles.
+        let mut ranks =
+            Table::new(std::iter::once("problem".to_string()).chain(labels.iter().cloned()));
+        for (&p, r) in problems.iter().zip(&per_problem) {
+            ranks.push(
+                std::iter::once(format!("C{p:02}")).chain(r.rank.iter().map(ToString::to_string)),
+            );
+        }
+        let mut ranks_md =
+            Table::new(std::iter::once("Problem".to_string()).chain(columns.iter().cloned()))
+                .with_title(format!(
+                    "Rank of each configuration per problem ({}), N = {} (1 = best)",
+                    rule.name, data.dim
+                ));
+        ranks_md.rows.clone_from(&ranks.rows);
+        write_table(
+            out,
+            &format!("ranks{}", rule.suffix),
+            &ranks_md,
+            &ranks,
+            files,
+        )?;
+
+        let mut detail = Table::new([
+            "problem",
+            "config",
+            "value",
+            "mean_rank",
+            "median_rank",
+            "score",
+            "rank",
+        ]);
+        for (&p, r) in problems.iter().zip(&per_problem) {
+            for (k, l) in labels.iter().enumerate() {
+                detail.push([
+                    format!("C{p:02}"),
+                    l.clone(),
+                    values[k].to_string(),
+                    r.mean_rank[k].to_string(),
+                    r.median_rank[k].to_string(),
+                    r.score[k].to_string(),
+                    r.rank[k].to_string(),
+                ]);
+            }
+        }
+        let detail_path = out.join(format!("ranks_detail{}.csv", rule.suffix));
+        std::fs::write(&detail_path, detail.to_csv()?)
+            .map_err(|e| StudyError::io(&detail_path, e))?;
+        files.push(detail_path);
+
+        let mut summary = Table::new([
+            param.symbol(),
+            "average rank",
+            "overall rank",
+            "first places",
+        ])
+        .with_title(format!(
+            "εMAg-ES with {} ∈ {{{}}}, N = {}, {} problems, {} runs each — {}",
+            param.symbol(),
+            values
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            data.dim,
+            problems.len(),
+            self.runs,
+            rule.name
+        ));
+        let mut summary_csv = Table::new(["value", "average_rank", "overall_rank", "first_places"]);
+        for (k, value) in values.iter().enumerate() {
+            let row = [
+                value.to_string(),
+                format!("{:.3}", overall.average_rank[k]),
+                overall.rank[k].to_string(),
+                overall.first_places[k].to_string(),
+            ];
+            summary.push(row.clone());
+            summary_csv.push(row);
+        }
+        summary.note(rule.note);
+        if let Some(w) = &warning {
+            summary.note(w.clone());
+            ranks_md.note(w.clone());
+        }
+        write_table(
+            out,
+            &format!("average_ranks{}", rule.suffix),
+            &summary,
+            &summary_csv,
+            files,
+        )?;
+
+        let rows: Vec<String> = problems.iter().map(|p| format!("C{p:02}")).collect();
+        let tiles: Vec<Vec<usize>> = per_problem.iter().map(|r| r.rank.clone()).collect();
+        let title = format!(
+            "{}, N = {}: {} ranks (darker = better){}",
+            param.symbol(),
+            data.dim,
+            rule.name,
+            if warning.is_some() {
+                " — SEE THE WARNING"
+            } else {
+                ""
+            }
+        );
+        let stem = out.join(format!("heatmap{}", rule.suffix));
+        files.extend(heat_map(&stem, &title, &rows, &columns, &tiles)?);
+        page.blocks.push(Block::Table(summary.clone()));
+        let svg = stem.with_extension("svg");
+        page.blocks.push(Block::Svg {
+            svg: std::fs::read_to_string(&svg).map_err(|e| StudyError::io(&svg, e))?,
+            caption: title,
+        });
+        page.blocks.push(Block::Table(ranks_md));
+        Ok(Ranking {
+            per_problem,
+            overall,
+            summary,
+        })
+    }
 }

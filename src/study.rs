@@ -454,6 +454,7 @@ fn execute(
             Termination::Observer => "observer",
         }
         .to_string(),
+        platform: Some(platform()),
         checkpoints: result
             .checkpoints
             .iter()
@@ -530,6 +531,31 @@ pub fn pin_blas_to_one_thread() {
     }
     // SAFETY: OpenBLAS is linked (feature openblas-system); the call only sets a count.
     unsafe { openblas_set_num_threads(1) };
+}
+
+/// Where the numbers of a run come from beyond its seed: the OpenBLAS kernel family
+/// (chosen at run time from the CPU; its rounding shapes the chaotic trajectories, so
+/// the same seed can give other runs on another CPU) and the batch evaluation kernel
+/// (which does not change a bit). Recorded in every run record, e.g.
+/// `"openblas Cooperlake; batch avx512"`.
+#[must_use]
+pub fn platform() -> String {
+    extern "C" {
+        fn openblas_get_corename() -> *mut std::os::raw::c_char;
+    }
+    // SAFETY: OpenBLAS is linked; the call returns a static NUL-terminated string.
+    let core = unsafe {
+        let p = openblas_get_corename();
+        if p.is_null() {
+            "unknown".to_string()
+        } else {
+            std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
+        }
+    };
+    format!(
+        "openblas {core}; batch {}",
+        cec2017_constrained::BatchKernel::Auto.resolved()
+    )
 }
 
 /// Runs the study's pending jobs (those without a record in `out`), appending each

@@ -31,6 +31,7 @@ fn row(config: &str, problem: usize, run: usize, f: f64, v: f64) -> RunRow {
             c: [0; 3],
         }],
         seconds: 0.0,
+        platform: None,
     }
 }
 

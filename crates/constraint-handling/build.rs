@@ -37,18 +37,15 @@ fn openblas_found() -> bool {
         }
     }
     let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
-    dirs.extend(
-        [
-            format!("/usr/lib/{arch}-linux-gnu"),
-            format!("/usr/lib/{arch}-linux-gnu/openblas-pthread"),
-            "/usr/lib64".into(),
-            "/usr/lib".into(),
-            "/usr/local/lib".into(),
-            "/opt/homebrew/opt/openblas/lib".into(),
-            "/usr/local/opt/openblas/lib".into(),
-        ]
-        .into_iter(),
-    );
+    dirs.extend([
+        format!("/usr/lib/{arch}-linux-gnu"),
+        format!("/usr/lib/{arch}-linux-gnu/openblas-pthread"),
+        "/usr/lib64".into(),
+        "/usr/lib".into(),
+        "/usr/local/lib".into(),
+        "/opt/homebrew/opt/openblas/lib".into(),
+        "/usr/local/opt/openblas/lib".into(),
+    ]);
     dirs.iter().any(|d| {
         ["libopenblas.so", "libopenblas.a", "libopenblas.dylib"]
             .iter()

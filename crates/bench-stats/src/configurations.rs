@@ -13,9 +13,18 @@
 //! Overall: the average of a configuration's per-problem ranks (lower is better; equal
 //! averages share the competition rank), and the number of problems on which it has
 //! rank 1 (shared first places count).
+//!
+//! [`rank_on_problem_with_significance`] is the significance-aware reading of the
+//! paper's Section 6 ("ranked with respect to the median and mean value comparison
+//! mentioned above", "similar" scores sharing a rank): configuration `k`'s median
+//! (mean) rank is one plus the number of other configurations that beat it in the
+//! pairwise median (mean) comparison of [`crate::pairwise::compare`] — the
+//! significance-tested rules of Section 4 — so configurations that do not differ
+//! significantly share a rank. The score and the problem rank follow as above.
 
 use crate::cec::{mean, median_run, RunRecord};
 use crate::error::StatsError;
+use crate::pairwise::{compare, Significance, Verdict};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
@@ -115,6 +124,54 @@ pub fn rank_on_problem(runs: &[&[RunRecord]]) -> Result<ProblemRanking, StatsErr
     })
 }
 
+/// Ranks configurations on one problem by significance-tested pairwise comparisons
+/// (see the module documentation): `runs[k]` are configuration `k`'s runs.
+///
+/// # Errors
+/// [`StatsError::Empty`] if there is no configuration or one has no runs;
+/// [`StatsError::LengthMismatch`] for unequal run counts under the signed-rank test.
+///
+/// ```
+/// use bench_stats::cec::RunRecord;
+/// use bench_stats::configurations::rank_on_problem_with_significance;
+/// use bench_stats::pairwise::Significance;
+/// let a: Vec<_> = (0..25).map(|i| RunRecord::new(1.0 + i as f64 * 1e-3, 0.0)).collect();
+/// let b: Vec<_> = (0..25).map(|i| RunRecord::new(1.0 + i as f64 * 1.1e-3, 0.0)).collect();
+/// let c: Vec<_> = (0..25).map(|i| RunRecord::new(5.0 + i as f64, 0.0)).collect();
+/// let r = rank_on_problem_with_significance(&[&a, &b, &c], Significance::default()).unwrap();
+/// assert_eq!(r.rank, vec![1, 1, 3]); // a and b do not differ significantly: they share rank 1
+/// ```
+pub fn rank_on_problem_with_significance(
+    runs: &[&[RunRecord]],
+    significance: Significance,
+) -> Result<ProblemRanking, StatsError> {
+    if runs.is_empty() {
+        return Err(StatsError::Empty("no configurations"));
+    }
+    let n = runs.len();
+    let (mut median_rank, mut mean_rank) = (vec![1; n], vec![1; n]);
+    for k in 0..n {
+        for j in (0..n).filter(|&j| j != k) {
+            // Baseline j against variant k: Plus means j is better.
+            let c = compare(runs[j], runs[k], significance)?;
+            median_rank[k] += usize::from(c.median == Verdict::Plus);
+            mean_rank[k] += usize::from(c.mean == Verdict::Plus);
+        }
+    }
+    let score: Vec<usize> = mean_rank
+        .iter()
+        .zip(&median_rank)
+        .map(|(a, b)| a + b)
+        .collect();
+    let rank = competition_ranks(n, |a, b| score[a].cmp(&score[b]));
+    Ok(ProblemRanking {
+        mean_rank,
+        median_rank,
+        score,
+        rank,
+    })
+}
+
 /// The overall ranking of configurations over the problems of a study.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OverallRanking {
@@ -195,6 +252,32 @@ mod tests {
         assert_eq!(o.rank, vec![1, 3, 1]);
         assert_eq!(o.first_places, vec![1, 0, 1]);
         assert!(overall(&[]).is_err());
+    }
+
+    #[test]
+    fn significance_aware_ranks_share_places_between_equals() {
+        // Four configurations, 25 runs: A and B indistinguishable (same values in
+        // another order), C clearly worse in f, D infeasible in every run.
+        let base: Vec<f64> = (0..25).map(|i| 1.0 + f64::from(i) * 0.01).collect();
+        let a: Vec<RunRecord> = base.iter().map(|&f| RunRecord::new(f, 0.0)).collect();
+        let b: Vec<RunRecord> = base.iter().rev().map(|&f| RunRecord::new(f, 0.0)).collect();
+        let c: Vec<RunRecord> = base
+            .iter()
+            .map(|&f| RunRecord::new(f + 10.0, 0.0))
+            .collect();
+        let d: Vec<RunRecord> = base
+            .iter()
+            .map(|&f| RunRecord::new(f - 0.5, 1.0 + f))
+            .collect();
+        let r =
+            rank_on_problem_with_significance(&[&a, &b, &c, &d], Significance::default()).unwrap();
+        assert_eq!(r.median_rank, vec![1, 1, 3, 4]);
+        assert_eq!(r.mean_rank, vec![1, 1, 3, 4]);
+        assert_eq!(r.rank, vec![1, 1, 3, 4]);
+        // The exact ranking separates A and B by their means' rounding; both see C, D.
+        let exact = rank_on_problem(&[&a, &b, &c, &d]).unwrap();
+        assert_eq!(&exact.rank[2..], &[3, 4]);
+        assert!(rank_on_problem_with_significance(&[], Significance::default()).is_err());
     }
 
     #[test]
