@@ -64,6 +64,24 @@ pub struct ProblemRanking {
     pub rank: Vec<usize>,
 }
 
+impl ProblemRanking {
+    /// Score (`mean_rank + median_rank`) and its competition rank.
+    fn from_ranks(mean_rank: Vec<usize>, median_rank: Vec<usize>) -> Self {
+        let score: Vec<usize> = mean_rank
+            .iter()
+            .zip(&median_rank)
+            .map(|(a, b)| a + b)
+            .collect();
+        let rank = competition_ranks(score.len(), |a, b| score[a].cmp(&score[b]));
+        Self {
+            mean_rank,
+            median_rank,
+            score,
+            rank,
+        }
+    }
+}
+
 /// Ranks configurations on one problem; `runs[k]` are configuration `k`'s runs.
 ///
 /// # Errors
@@ -110,18 +128,7 @@ pub fn rank_on_problem(runs: &[&[RunRecord]]) -> Result<ProblemRanking, StatsErr
         asc(medians[a].violation, medians[b].violation)
             .then(asc(medians[a].objective, medians[b].objective))
     });
-    let score: Vec<usize> = mean_rank
-        .iter()
-        .zip(&median_rank)
-        .map(|(a, b)| a + b)
-        .collect();
-    let rank = competition_ranks(n, |a, b| score[a].cmp(&score[b]));
-    Ok(ProblemRanking {
-        mean_rank,
-        median_rank,
-        score,
-        rank,
-    })
+    Ok(ProblemRanking::from_ranks(mean_rank, median_rank))
 }
 
 /// Ranks configurations on one problem by significance-tested pairwise comparisons
@@ -136,7 +143,7 @@ pub fn rank_on_problem(runs: &[&[RunRecord]]) -> Result<ProblemRanking, StatsErr
 /// use bench_stats::configurations::rank_on_problem_with_significance;
 /// use bench_stats::pairwise::Significance;
 /// let a: Vec<_> = (0..25).map(|i| RunRecord::new(1.0 + i as f64 * 1e-3, 0.0)).collect();
-/// let b: Vec<_> = (0..25).map(|i| RunRecord::new(1.0 + i as f64 * 1.1e-3, 0.0)).collect();
+/// let b: Vec<_> = a.iter().rev().copied().collect(); // the same values, paired otherwise
 /// let c: Vec<_> = (0..25).map(|i| RunRecord::new(5.0 + i as f64, 0.0)).collect();
 /// let r = rank_on_problem_with_significance(&[&a, &b, &c], Significance::default()).unwrap();
 /// assert_eq!(r.rank, vec![1, 1, 3]); // a and b do not differ significantly: they share rank 1
@@ -158,18 +165,7 @@ pub fn rank_on_problem_with_significance(
             mean_rank[k] += usize::from(c.mean == Verdict::Plus);
         }
     }
-    let score: Vec<usize> = mean_rank
-        .iter()
-        .zip(&median_rank)
-        .map(|(a, b)| a + b)
-        .collect();
-    let rank = competition_ranks(n, |a, b| score[a].cmp(&score[b]));
-    Ok(ProblemRanking {
-        mean_rank,
-        median_rank,
-        score,
-        rank,
-    })
+    Ok(ProblemRanking::from_ranks(mean_rank, median_rank))
 }
 
 /// The overall ranking of configurations over the problems of a study.

@@ -115,65 +115,14 @@ fn rounded(hi: f64, lo: f64) -> (f64, bool) {
     (up, up == down)
 }
 
-/// `(sin x, cos x)` as double-doubles and whether `x` is in the fast range.
-#[inline(always)]
-fn sin_cos_dd(x: f64) -> (f64, f64, f64, f64, bool) {
-    let in_range = x.abs() >= MIN_ARG && x.abs() <= MAX_ARG;
-    // 1. x = k π/2 + r.
-    let shifted = x * FRAC_2_PI + ROUNDER;
-    let quadrant = shifted.to_bits() & 3;
-    let k = shifted - ROUNDER;
-    let r1 = (-k).mul_add(P1, x);
-    let (p, pe) = two_prod(k, P2);
-    let (s, se) = two_sum(r1, -p);
-    let (rh, rl) = fast_two_sum(s, (se - pe) - k * P3);
-    // r² = p2 + p2l, r³ = p3 + p3l.
-    let (p2, e2) = two_prod(rh, rh);
-    let p2l = e2 + 2.0 * rh * rl;
-    let (p3, e3) = two_prod(p2, rh);
-    let p3l = e3 + p2l * rh + p2 * rl;
-    // r⁵ = p5 + p5l.
-    let (p5, e5) = two_prod(p3, p2);
-    let p5l = e5 + p3l * p2 + p3 * p2l;
-    // 2. sin r = r − r³/6 + r⁵/120 + r⁷ S(r²).
-    let (q3, q3e) = two_prod(p3, SIXTH.0);
-    let q3l = q3e + p3 * SIXTH.1 + p3l * SIXTH.0;
-    let (q5, q5e) = two_prod(p5, ONE_OVER_120.0);
-    let q5l = q5e + p5 * ONE_OVER_120.1 + p5l * ONE_OVER_120.0;
-    let (a, ae) = fast_two_sum(rh, -q3);
-    let (b, be) = two_sum(a, q5);
-    let sin_lo = ae + be + rl - q3l + q5l + p5 * p2 * horner(p2, &SIN_TAIL);
-    let (sin_hi, sin_lo) = fast_two_sum(b, sin_lo);
-    // cos r = 1 − r²/2 + r⁴/24 + r⁶ C(r²).
-    let (p4, e4) = two_prod(p2, p2);
-    let p4l = e4 + p2l * p2 + p2 * p2l;
-    let (c4, c4e) = two_prod(p4, TWENTY_FOURTH.0);
-    let c4l = c4e + p4 * TWENTY_FOURTH.1 + p4l * TWENTY_FOURTH.0;
-    let (a, ae) = fast_two_sum(1.0, -0.5 * p2);
-    let (b, be) = two_sum(a, c4);
-    let cos_lo = ae + be - 0.5 * p2l + c4l + p4 * p2 * horner(p2, &COS_TAIL);
-    let (cos_hi, cos_lo) = fast_two_sum(b, cos_lo);
-    // The quadrant: sin(kπ/2 + r), cos(kπ/2 + r).
-    let (mut sh, mut sl, mut ch, mut cl) = if quadrant & 1 == 0 {
-        (sin_hi, sin_lo, cos_hi, cos_lo)
-    } else {
-        (cos_hi, cos_lo, -sin_hi, -sin_lo)
-    };
-    if quadrant & 2 != 0 {
-        (sh, sl, ch, cl) = (-sh, -sl, -ch, -cl);
-    }
-    (sh, sl, ch, cl, in_range)
-}
-
 /// `sin x` (`COS = false`) or `cos x` (`COS = true`) as a double-double, and whether
 /// `x` is in the fast range: one polynomial per lane instead of both.
 ///
 /// With `q = k mod 4` (plus 1 for the cosine, `cos x = sin(x + π/2)`), the value is
 /// `±sin r` for even `q` and `±cos r` for odd `q`, negative when `q & 2`. Both have the
 /// form `lead − a A + b B + b t P(t)` with `t = r²`: `(r, r³, 1/6, r⁵, 1/120, S)` for
-/// the sine, `(1, r², 1/2, r⁴, 1/24, C)` for the cosine, `b = a t` — the same
-/// operations, in the same order, as [`sin_cos_dd`] performs for that branch, so the
-/// two give the same bits.
+/// the sine, `(1, r², 1/2, r⁴, 1/24, C)` for the cosine, `b = a t`, selected lane by
+/// lane (blends), so that each lane evaluates one polynomial.
 #[inline(always)]
 fn sin_or_cos_dd<const COS: bool>(x: f64) -> (f64, f64, bool) {
     let in_range = x.abs() >= MIN_ARG && x.abs() <= MAX_ARG;
@@ -238,14 +187,15 @@ pub(crate) fn sin_or_cos_lanes<const COS: bool>(x: &[f64; WIDTH]) -> [f64; WIDTH
     out
 }
 
-/// `(sin x_i, cos x_i)` for each lane from one reduction, as [`sin_or_cos_lanes`].
+/// `(sin x_i, cos x_i)` for each lane, as [`sin_or_cos_lanes`] with one fallback pass.
 #[inline(always)]
 pub(crate) fn sin_cos_lanes(x: &[f64; WIDTH]) -> ([f64; WIDTH], [f64; WIDTH]) {
     let mut sin = [0.0; WIDTH];
     let mut cos = [0.0; WIDTH];
     let mut pending = 0u32; // bit i: lane i is left to the libm (both functions)
     for i in 0..WIDTH {
-        let (sh, sl, ch, cl, in_range) = sin_cos_dd(x[i]);
+        let (sh, sl, in_range) = sin_or_cos_dd::<false>(x[i]);
+        let (ch, cl, _) = sin_or_cos_dd::<true>(x[i]);
         let (s, s_ok) = rounded(sh, sl);
         let (c, c_ok) = rounded(ch, cl);
         sin[i] = s;
@@ -280,7 +230,8 @@ mod tests {
             for i in 0..WIDTH {
                 assert_eq!(s[i].to_bits(), x[i].sin().to_bits(), "sin({:e})", x[i]);
                 assert_eq!(c[i].to_bits(), x[i].cos().to_bits(), "cos({:e})", x[i]);
-                let (sh, sl, ch, cl, in_range) = sin_cos_dd(x[i]);
+                let (sh, sl, in_range) = sin_or_cos_dd::<false>(x[i]);
+                let (ch, cl, _) = sin_or_cos_dd::<true>(x[i]);
                 fallbacks += usize::from(!(in_range && rounded(sh, sl).1));
                 fallbacks += usize::from(!(in_range && rounded(ch, cl).1));
                 checked += 2;
@@ -332,7 +283,8 @@ mod tests {
         for i in 0..60_000 {
             let scale = [1e-6, 1.0, 4.0, 1e2, 1e4, 1e6][i % 6];
             let x: f64 = rng.random_range(-scale..scale);
-            let (sh, sl, ch, cl, _) = sin_cos_dd(x);
+            let (sh, sl, _) = sin_or_cos_dd::<false>(x);
+            let (ch, cl, _) = sin_or_cos_dd::<true>(x);
             out.push_str(&format!("{x:e} {sh:e} {sl:e} {ch:e} {cl:e}\n"));
         }
         std::fs::write(path, out).unwrap();
@@ -350,7 +302,8 @@ mod tests {
             if x.abs() < MIN_ARG {
                 continue;
             }
-            let (sh, sl, ch, cl, _) = sin_cos_dd(x);
+            let (sh, sl, _) = sin_or_cos_dd::<false>(x);
+            let (ch, cl, _) = sin_or_cos_dd::<true>(x);
             for (hi, lo, libm) in [(sh, sl, x.sin()), (ch, cl, x.cos())] {
                 count += 1;
                 let r = hi + lo;
