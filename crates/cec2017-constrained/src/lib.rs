@@ -75,6 +75,37 @@
 //!
 //! A point with a NaN component evaluates to NaN values (no panic); its mean violation
 //! is NaN, and the orderings of `constraint-handling` rank it last.
+//!
+//! # Batch evaluation
+//!
+//! [`ConstrainedProblem::evaluate_batch`](constraint_handling::ConstrainedProblem::evaluate_batch)
+//! evaluates 8 points at a time with vector instructions (AVX-512, or AVX2 + FMA,
+//! chosen at run time; [`BatchKernel`]) and returns **the same bits** as evaluating the
+//! points one by one: each definition is written once and performs the same IEEE
+//! operations in the same order for one point and for 8 (the sums stay left to right
+//! within a point), and `sin`/`cos` return a vectorised value only where it is certainly
+//! the value the system libm returns (a correctly-rounding test with a margin that
+//! covers glibc's own deviations from correct rounding), calling the libm for the
+//! others (about 6 %). On CPUs without AVX2 the scalar path runs. The 2–3.4× faster
+//! batch does not change a study's results.
+//!
+//! ```
+//! use cec2017_constrained::{BatchKernel, Suite};
+//! use constraint_handling::ConstrainedProblem;
+//! use ndarray::{Array1, Array2, ShapeBuilder};
+//!
+//! let fast = Suite::synthetic(5).problem(6, 30).unwrap();
+//! let scalar = fast.clone().with_batch_kernel(BatchKernel::Scalar);
+//! let x = Array2::from_shape_fn((30, 13).f(), |(i, j)| (i as f64 - 7.0) * 0.3 + j as f64);
+//! let run = |p: &cec2017_constrained::Cec2017Problem| {
+//!     let (mut f, mut c) = (Array1::zeros(13), Array2::zeros((6, 13).f()));
+//!     p.evaluate_batch(x.view(), f.view_mut(), c.view_mut()).unwrap();
+//!     (f, c)
+//! };
+//! let ((fa, ca), (fs, cs)) = (run(&fast), run(&scalar));
+//! assert!(fa.iter().zip(&fs).all(|(a, b)| a.to_bits() == b.to_bits()));
+//! assert!(ca.iter().zip(&cs).all(|(a, b)| a.to_bits() == b.to_bits()));
+//! ```
 #![warn(missing_docs)]
 
 #[cfg(feature = "openblas-system")]

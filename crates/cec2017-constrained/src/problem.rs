@@ -44,9 +44,8 @@ pub struct Cec2017Problem {
 
 /// How [`ConstrainedProblem::evaluate_batch`] evaluates a population.
 ///
-/// Both give the same bits wherever the system libm's `sin`/`cos` are correctly
-/// rounded (see the crate documentation, "Batch evaluation"); `Scalar` is the
-/// reference path for measurements and for checking that claim.
+/// All give the same bits (see the crate documentation, "Batch evaluation");
+/// `Scalar` is the reference path, for measurements and for checking that claim.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BatchKernel {
