@@ -32,7 +32,7 @@ pub struct FileStatus {
 pub struct StudyStatus {
     /// One entry per results file.
     pub files: Vec<FileStatus>,
-    /// Mean run time per problem (s), slowest first.
+    /// Median run time per problem (s), slowest first.
     pub slowest: Vec<(usize, f64)>,
     /// Threads per process assumed for the ETA.
     pub threads: usize,
@@ -106,7 +106,7 @@ pub fn study_status(spec: &StudySpec, out: &Path) -> Result<StudyStatus, StudyEr
             .collect(),
     };
     let mut loaded = Vec::new();
-    let mut per_config_problem: BTreeMap<(String, usize), (f64, usize)> = BTreeMap::new();
+    let mut per_config_problem: BTreeMap<(String, usize), Vec<f64>> = BTreeMap::new();
     for shard in parts {
         let part = StudySpec {
             shard,
@@ -116,33 +116,31 @@ pub fn study_status(spec: &StudySpec, out: &Path) -> Result<StudyStatus, StudyEr
         let rows: Vec<RunRow> = load_runs(&path)?;
         crate::study::check_compatible(&part, &path, &rows)?;
         for r in &rows {
-            let e = per_config_problem
+            per_config_problem
                 .entry((r.config.clone(), r.problem))
-                .or_default();
-            e.0 += r.seconds;
-            e.1 += 1;
+                .or_default()
+                .push(r.seconds);
         }
         loaded.push((part, path, rows));
     }
-    // Mean seconds per (configuration, problem), else per problem, else overall.
-    let mean = |m: &BTreeMap<_, (f64, usize)>| -> Option<f64> {
-        let (s, n) = m
-            .values()
-            .fold((0.0, 0), |a, v: &(f64, usize)| (a.0 + v.0, a.1 + v.1));
-        (n > 0).then(|| s / n as f64)
+    // Median run time per (configuration, problem), else per problem, else overall:
+    // medians, because a run whose process was suspended records the pause as well.
+    let median = |v: &[f64]| -> f64 {
+        let mut v = v.to_vec();
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied().unwrap_or(0.0)
     };
-    let overall = mean(&per_config_problem).unwrap_or(0.0);
-    let mut per_problem: BTreeMap<usize, (f64, usize)> = BTreeMap::new();
-    for ((_, p), (s, n)) in &per_config_problem {
-        let e = per_problem.entry(*p).or_default();
-        e.0 += s;
-        e.1 += n;
+    let all: Vec<f64> = per_config_problem.values().flatten().copied().collect();
+    let overall = median(&all);
+    let mut per_problem: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+    for ((_, p), v) in &per_config_problem {
+        per_problem.entry(*p).or_default().extend(v);
     }
     let estimate = |config: &str, problem: usize| -> f64 {
         per_config_problem
             .get(&(config.to_string(), problem))
             .or_else(|| per_problem.get(&problem))
-            .map_or(overall, |(s, n)| s / *n as f64)
+            .map_or(overall, |v| median(v))
     };
     let mut files = Vec::new();
     for (part, path, rows) in loaded {
@@ -174,10 +172,7 @@ pub fn study_status(spec: &StudySpec, out: &Path) -> Result<StudyStatus, StudyEr
         }
         files.push(status);
     }
-    let mut slowest: Vec<(usize, f64)> = per_problem
-        .into_iter()
-        .map(|(p, (s, n))| (p, s / n as f64))
-        .collect();
+    let mut slowest: Vec<(usize, f64)> = per_problem.iter().map(|(&p, v)| (p, median(v))).collect();
     slowest.sort_by(|a, b| b.1.total_cmp(&a.1));
     slowest.truncate(5);
     Ok(StudyStatus {
@@ -243,7 +238,7 @@ impl fmt::Display for StudyStatus {
         if !self.slowest.is_empty() {
             writeln!(
                 f,
-                "slowest problems (mean run time): {}",
+                "slowest problems (median run time): {}",
                 self.slowest
                     .iter()
                     .map(|(p, s)| format!("C{p:02} {s:.1} s"))
