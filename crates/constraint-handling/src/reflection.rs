@@ -98,6 +98,15 @@ pub fn keep_range(y: &mut [f64], lower: &[f64], upper: &[f64]) -> Result<bool, P
             found: y.len(),
         });
     }
+    // The common case, checked without branches: every component inside (NaN is not).
+    let inside = y
+        .iter()
+        .zip(lower)
+        .zip(upper)
+        .fold(true, |all, ((&yi, &lb), &ub)| all & (yi >= lb) & (yi <= ub));
+    if inside {
+        return Ok(false);
+    }
     let mut changed = false;
     for ((yi, &lb), &ub) in y.iter_mut().zip(lower).zip(upper) {
         let r = reflect_component(*yi, lb, ub);
