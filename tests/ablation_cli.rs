@@ -61,6 +61,13 @@ fn read(dir: &Path, name: &str) -> String {
         .unwrap_or_else(|e| panic!("{}/{name}: {e}", dir.display()))
 }
 
+/// Asserts that every one of `files` in `dir` carries `mark`.
+fn assert_marked(dir: &Path, files: &[&str], mark: &str) {
+    for f in files {
+        assert!(read(dir, f).contains(mark), "{f} does not carry {mark:?}");
+    }
+}
+
 fn study_args<'a>(out: &'a str, data: &'a str) -> Vec<&'a str> {
     vec![
         "--dim",
@@ -181,17 +188,16 @@ fn study_resume_and_shards() {
         "--allow-incomplete",
     ]);
     ok(&out);
-    for t in [
-        "table1.md",
-        "table2.md",
-        "stats_eps-mag-es.md",
-        "report.html",
-    ] {
-        assert!(
-            read(&part, t).contains("INCOMPLETE RESULTS"),
-            "{t} is not marked incomplete"
-        );
-    }
+    assert_marked(
+        &part,
+        &[
+            "table1.md",
+            "table2.md",
+            "stats_eps-mag-es.md",
+            "report.html",
+        ],
+        "INCOMPLETE RESULTS",
+    );
 }
 
 /// One writer per results file: a second process on the same file fails at once with
@@ -410,16 +416,15 @@ fn synthetic_instance_is_flagged_everywhere() {
     ]);
     ok(&out);
     assert!(String::from_utf8_lossy(&out.stderr).contains("SYNTHETIC INSTANCE"));
-    for f in [
-        "table1.md",
-        "table2.md",
-        "table1_cec.md",
-        "stats_eps-mag-es.md",
-        "report.html",
-    ] {
-        assert!(
-            read(&o, f).contains("SYNTHETIC INSTANCE"),
-            "{f} does not flag the synthetic instance"
-        );
-    }
+    assert_marked(
+        &o,
+        &[
+            "table1.md",
+            "table2.md",
+            "table1_cec.md",
+            "stats_eps-mag-es.md",
+            "report.html",
+        ],
+        "SYNTHETIC INSTANCE",
+    );
 }
