@@ -12,6 +12,7 @@
 use bench_stats::pairwise::Significance;
 use clap::{Parser, ValueEnum};
 use emages::cli::{main_with, problems_arg, variants_arg, Problems, StudyArgs, Variants};
+use emages::comparison;
 use emages::report::{ablation_report, ReportOptions};
 use emages::study::StudyConfig;
 use emages::StudyError;
@@ -48,6 +49,10 @@ struct Args {
     /// Significance level.
     #[arg(long, default_value_t = 0.05)]
     alpha: f64,
+    /// Also write the comparison with the paper (N = 10 or 100, all 28 problems) into the
+    /// marked block of this Markdown file (e.g. docs/reproduction.md), linking the plots.
+    #[arg(long, value_name = "MARKDOWN")]
+    docs: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -69,11 +74,30 @@ fn run(args: &Args) -> Result<(), StudyError> {
         plot_problems: args.plot_problems.0.clone(),
     };
     let build = |files: &[PathBuf], out: &Path| -> Result<(), StudyError> {
-        let report = ablation_report(&args.study.load(files)?, out, &options)?;
+        let data = args.study.load(files)?;
+        let report = ablation_report(&data, out, &options)?;
+        if let Some(doc) = &args.docs {
+            if report.beside_paper.is_empty() {
+                return Err(StudyError::Invalid(format!(
+                    "--docs: no comparison with the paper for these results (it needs N = 10 or 100, all 28 problems, a significance test); {} left unchanged",
+                    doc.display()
+                )));
+            }
+            let plots = out.join("plots");
+            let prefix = if plots.is_dir() {
+                comparison::relative_link(doc, &plots)?
+            } else {
+                String::new()
+            };
+            let tables: Vec<&bench_stats::Table> = report.beside_paper.iter().collect();
+            let text = comparison::to_markdown(&tables, &report.figures, &prefix);
+            comparison::replace_block(doc, data.dim, &text)?;
+            emages::say!("wrote the comparison with the paper into {}", doc.display());
+        }
         emages::show!("\n{}", report.table1.to_markdown());
         emages::show!("{}", report.baseline_statistics.to_markdown());
         emages::show!(
-            "Results in {}/: table1.md/.csv, table1_cec, table2, table4_equality, table5_rotated, table_detail, stats_*.md/.csv, plots/, report.html",
+            "Results in {}/: table1.md/.csv, table1_cec, table2, table4_equality, table5_rotated, table_detail, stats_*.md/.csv, paper_comparison.md, plots/, report.html",
             out.display()
         );
         Ok(())

@@ -37,6 +37,7 @@ macro_rules! show {
 }
 
 pub mod cli;
+pub mod comparison;
 pub mod dataset;
 mod error;
 pub mod html;

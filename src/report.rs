@@ -1,6 +1,7 @@
 //! The outputs of the ablation study: the paper's tables as Markdown and CSV, the CEC
 //! statistics per variant, the dynamics plots of Section 5, and `report.html`.
 
+use crate::comparison;
 use crate::dataset::Dataset;
 use crate::error::StudyError;
 use crate::html::{Block, Page};
@@ -44,6 +45,12 @@ pub struct ReportOutput {
     pub table1: Table,
     /// The εMAg-ES statistics (for printing).
     pub baseline_statistics: Table,
+    /// The tables set beside the paper's (N = 10 or 100, all 28 problems, significance
+    /// testing on): Tables 1, A1, 4, 5 with the paper's columns, Table 2's agreement
+    /// and cells, the εMAg-ES statistics beside Table 17/18. Empty otherwise.
+    pub beside_paper: Vec<Table>,
+    /// The dynamics figures (file names in `plots/`).
+    pub figures: Vec<comparison::FigureLink>,
 }
 
 /// Formats a real like the paper's tables: `3.98790e+00`.
@@ -86,13 +93,16 @@ fn tally_cells(t: &Tally) -> [String; 3] {
     [t.plus.to_string(), t.equal.to_string(), t.minus.to_string()]
 }
 
+/// The paper's row of a table for a variant (preset name), if the paper has one.
+type PaperRow<'a> = Option<&'a dyn Fn(&str) -> Option<paper::Row>>;
+
 /// Table 1 (or A1, 4, 5): `+/=/−` of the baseline against each variant over `problems`.
 fn summary_tables(
     title: &str,
     variants: &[Variant],
     comparisons: &BTreeMap<(Variant, usize), Comparison>,
     problems: &[usize],
-    paper_rows: Option<(usize, bool)>,
+    paper_rows: PaperRow<'_>,
     notes: &[String],
 ) -> (Table, Table) {
     let mut md_headers = vec!["εMAg-ES vs.", "Median +/=/−", "Mean +/=/−", "Total +/=/−"];
@@ -124,8 +134,8 @@ fn summary_tables(
             s.mean.to_string(),
             s.total.to_string(),
         ];
-        if let Some((dim, sig)) = paper_rows {
-            match paper::table1(v.name(), dim, sig) {
+        if let Some(paper_row) = paper_rows {
+            match paper_row(v.name()) {
                 Some(r) => row.extend(r.iter().map(|&t| paper::fmt(t))),
                 None => row.extend(["–".to_string(), "–".to_string(), "–".to_string()]),
             }
@@ -220,15 +230,29 @@ pub fn ablation_report(
     }
     let mut files = Vec::new();
     let full_suite = problems.len() == 28;
-    let paper_for =
-        |sig: bool| (full_suite && matches!(data.dim, 10 | 100)).then_some((data.dim, sig));
+    let with_paper = full_suite && matches!(data.dim, 10 | 100);
+    let dim = data.dim;
+    let paper_t1 = |v: &str| paper::table1(v, dim, true);
+    let paper_a1 = |v: &str| paper::table1(v, dim, false);
+    let paper_t4 = |v: &str| paper::table_group(paper::ProblemGroup::Equality, v, dim);
+    let paper_t5 = |v: &str| paper::table_group(paper::ProblemGroup::Rotated, v, dim);
+    let sig_is_none = matches!(options.significance, Significance::None);
+    let (p1, pa1, p4, p5): (PaperRow, PaperRow, PaperRow, PaperRow) = if with_paper {
+        (
+            Some(if sig_is_none { &paper_a1 } else { &paper_t1 }),
+            Some(&paper_a1),
+            (!sig_is_none).then_some(&paper_t4 as _),
+            (!sig_is_none).then_some(&paper_t5 as _),
+        )
+    } else {
+        (None, None, None, None)
+    };
     let with_test = |t: &Significance| {
         let mut n = notes.clone();
         n.push(format!("Test: {}.", significance_text(t)));
         n
     };
 
-    let sig_is_none = matches!(options.significance, Significance::None);
     let (t1, t1_csv) = summary_tables(
         &format!(
             "Table 1 — εMAg-ES vs. reduced variants, N = {} (significance-based ranking)",
@@ -237,11 +261,7 @@ pub fn ablation_report(
         &variants,
         &comparisons[0],
         &problems,
-        if sig_is_none {
-            paper_for(false)
-        } else {
-            paper_for(true)
-        },
+        p1,
         &with_test(&options.significance),
     );
     write_table(out, "table1", &t1, &t1_csv, &mut files)?;
@@ -253,7 +273,7 @@ pub fn ablation_report(
         &variants,
         &comparisons[1],
         &problems,
-        paper_for(false),
+        pa1,
         &with_test(&Significance::None),
     );
     write_table(out, "table1_cec", &ta1, &ta1_csv, &mut files)?;
@@ -277,7 +297,7 @@ pub fn ablation_report(
         &variants,
         &comparisons[0],
         &equality,
-        None,
+        p4,
         &with_test(&options.significance),
     );
     write_table(out, "table4_equality", &t4, &t4_csv, &mut files)?;
@@ -290,7 +310,7 @@ pub fn ablation_report(
         &variants,
         &comparisons[0],
         &rotated,
-        None,
+        p5,
         &with_test(&options.significance),
     );
     write_table(out, "table5_rotated", &t5, &t5_csv, &mut files)?;
@@ -323,6 +343,27 @@ pub fn ablation_report(
     }
     t2.note("The reference prints the ratios with four decimals; the paper rounds them to two.");
     write_table(out, "table2", &t2, &t2_csv, &mut files)?;
+
+    // Beside the paper: Table 2 cell by cell and the εMAg-ES statistics (Tables 17/18).
+    let mut beside_paper = Vec::new();
+    if with_paper && !sig_is_none {
+        let here: Vec<(usize, Vec<String>)> = problems
+            .iter()
+            .zip(&t2.rows)
+            .map(|(&p, row)| (p, row[1..].to_vec()))
+            .collect();
+        let (cells, agreement, _) = comparison::table2_beside_paper(dim, &variants, &here)?;
+        let (stats, _) = comparison::statistics_beside_paper(data, &problems)?;
+        beside_paper = vec![
+            t1.clone(),
+            ta1.clone(),
+            t4.clone(),
+            t5.clone(),
+            agreement,
+            cells,
+            stats,
+        ];
+    }
 
     // Detailed per-problem median and mean verdicts (Tables A3/A4).
     let mut detail_headers = vec!["Problem".to_string()];
@@ -503,6 +544,12 @@ pub fn ablation_report(
     for t in [&t1, &ta1, &t4, &t5, &t2, &detail] {
         page.blocks.push(Block::Table(t.clone()));
     }
+    if !beside_paper.is_empty() {
+        page.blocks.push(Block::Heading("Beside the paper".into()));
+        for t in &beside_paper[4..] {
+            page.blocks.push(Block::Table(t.clone()));
+        }
+    }
     page.blocks.push(Block::Heading("CEC statistics".into()));
     for (i, (v, t)) in stats_tables.iter().enumerate() {
         if i == 0 {
@@ -521,12 +568,31 @@ pub fn ablation_report(
             missing_dynamics.iter().map(|p| format!("C{p:02}")).collect::<Vec<_>>().join(", ")
         )));
     }
-    for (svg, caption) in figures {
-        let content = std::fs::read_to_string(&svg).map_err(|e| StudyError::io(&svg, e))?;
+    for (svg, caption) in &figures {
+        let content = std::fs::read_to_string(svg).map_err(|e| StudyError::io(svg, e))?;
         page.blocks.push(Block::Svg {
             svg: content,
-            caption,
+            caption: caption.clone(),
         });
+    }
+    let figure_links: Vec<comparison::FigureLink> = figures
+        .iter()
+        .filter_map(|(svg, caption)| {
+            Some(comparison::FigureLink {
+                file: svg.file_name()?.to_str()?.to_string(),
+                caption: caption.clone(),
+            })
+        })
+        .collect();
+    if !beside_paper.is_empty() {
+        let md = out.join("paper_comparison.md");
+        let tables: Vec<&Table> = beside_paper.iter().collect();
+        std::fs::write(
+            &md,
+            comparison::to_markdown(&tables, &figure_links, "plots/"),
+        )
+        .map_err(|e| StudyError::io(&md, e))?;
+        files.push(md);
     }
     let html = out.join("report.html");
     std::fs::write(&html, page.render()).map_err(|e| StudyError::io(&html, e))?;
@@ -536,6 +602,8 @@ pub fn ablation_report(
         files,
         table1: t1,
         baseline_statistics,
+        beside_paper,
+        figures: figure_links,
     })
 }
 

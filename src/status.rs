@@ -70,7 +70,7 @@ fn shard_count(out: &Path, given: Option<Shard>) -> Result<Option<usize>, StudyE
             let name = e.file_name().to_string_lossy().to_string();
             if let Some(n) = name
                 .strip_prefix("runs.shard-")
-                .and_then(|r| r.strip_suffix(".jsonl"))
+                .and_then(|r| r.strip_suffix(".gz").unwrap_or(r).strip_suffix(".jsonl"))
                 .and_then(|r| r.split_once("-of-"))
                 .and_then(|(_, n)| n.parse::<usize>().ok())
             {
@@ -112,7 +112,7 @@ pub fn study_status(spec: &StudySpec, out: &Path) -> Result<StudyStatus, StudyEr
             shard,
             ..spec.clone()
         };
-        let path = part.files(out).runs;
+        let path = part.files(out).readable_runs();
         let rows: Vec<RunRow> = load_runs(&path)?;
         crate::study::check_compatible(&part, &path, &rows)?;
         for r in &rows {

@@ -196,8 +196,16 @@ pub struct DynamicsRow {
     pub sigma: Vec<f64>,
 }
 
-/// Reads JSON lines; a final line without newline is an interrupted append and is
-/// reported separately so that the writer can cut it off.
+/// Whether `path` names a gzip-compressed results file (`….jsonl.gz`): read-only, e.g.
+/// the committed shards of a finished study.
+#[must_use]
+pub fn is_compressed(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "gz")
+}
+
+/// Reads JSON lines (gzip-compressed if the name ends in `.gz`); a final line without
+/// newline is an interrupted append and is reported separately so that the writer can
+/// cut it off.
 fn read_lines<T: for<'de> Deserialize<'de>>(
     path: &Path,
 ) -> Result<(Vec<T>, Option<u64>), StudyError> {
@@ -206,7 +214,11 @@ fn read_lines<T: for<'de> Deserialize<'de>>(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), None)),
         Err(e) => return Err(StudyError::io(path, e)),
     };
-    let mut reader = BufReader::new(file);
+    let mut reader: Box<dyn BufRead> = if is_compressed(path) {
+        Box::new(BufReader::new(flate2::read::MultiGzDecoder::new(file)))
+    } else {
+        Box::new(BufReader::new(file))
+    };
     let mut rows = Vec::new();
     let mut offset = 0u64;
     let mut line = String::new();
@@ -291,6 +303,12 @@ impl Appender {
     pub fn open_with<T: for<'de> Deserialize<'de>>(
         path: &Path,
     ) -> Result<(Vec<T>, Self), StudyError> {
+        if is_compressed(path) {
+            return Err(StudyError::Invalid(format!(
+                "{} is compressed and read-only; decompress it (gunzip) to add runs to it",
+                path.display()
+            )));
+        }
         let mut file = OpenOptions::new()
             .create(true)
             .read(true)
@@ -366,6 +384,37 @@ mod tests {
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
         }
+    }
+
+    #[test]
+    fn compressed_files_read_like_plain_ones_and_are_read_only() {
+        use std::io::Write as _;
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("runs.jsonl");
+        let mut a = Appender::open(&plain).unwrap();
+        for run in 0..3 {
+            a.append(&serde_json::json!({"run": run, "f": 0.5 * f64::from(run)}))
+                .unwrap();
+        }
+        drop(a);
+        let bytes = std::fs::read(&plain).unwrap();
+        let gz = dir.path().join("runs.jsonl.gz");
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        enc.write_all(&bytes).unwrap();
+        std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+        let (from_plain, _) = read_lines::<serde_json::Value>(&plain).unwrap();
+        let (from_gz, torn) = read_lines::<serde_json::Value>(&gz).unwrap();
+        assert_eq!(from_plain.len(), 3);
+        assert_eq!(from_gz, from_plain);
+        assert_eq!(torn, None);
+        let err = Appender::open(&gz).unwrap_err().to_string();
+        assert!(err.contains("compressed and read-only"), "{err}");
+        // A damaged compressed file is an error naming it, not an empty study.
+        std::fs::write(&gz, b"\x1f\x8b garbage").unwrap();
+        let err = read_lines::<serde_json::Value>(&gz)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("runs.jsonl.gz"), "{err}");
     }
 
     #[test]

@@ -248,6 +248,29 @@ pub struct StudyFiles {
     pub dynamics: PathBuf,
 }
 
+impl StudyFiles {
+    /// The compressed form of the runs file (`….jsonl.gz`), as committed for a finished
+    /// study part.
+    #[must_use]
+    pub fn compressed_runs(&self) -> PathBuf {
+        let mut name = self.runs.as_os_str().to_owned();
+        name.push(".gz");
+        PathBuf::from(name)
+    }
+
+    /// The runs file to read: the plain one, else its compressed form if only that
+    /// exists.
+    #[must_use]
+    pub fn readable_runs(&self) -> PathBuf {
+        let gz = self.compressed_runs();
+        if !self.runs.exists() && gz.exists() {
+            gz
+        } else {
+            self.runs.clone()
+        }
+    }
+}
+
 /// The outcome of [`run_study`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct StudyOutcome {
@@ -363,6 +386,12 @@ impl StudySpec {
         }
         std::fs::create_dir_all(out).map_err(|e| StudyError::io(out, e))?;
         let files = self.files(out);
+        if files.readable_runs() != files.runs {
+            return Err(StudyError::Invalid(format!(
+                "{} holds this part's runs compressed (read-only); decompress it and its dynamics file (gunzip) to resume here, or choose another --out",
+                files.compressed_runs().display()
+            )));
+        }
         let (existing, runs) = Appender::open_with::<RunRow>(&files.runs)?;
         check_compatible(self, &files.runs, &existing)?;
         let dynamics = Appender::open(&files.dynamics)?;

@@ -100,6 +100,64 @@ pub fn median_position(n: usize) -> usize {
     n.div_ceil(2).saturating_sub(1)
 }
 
+/// Order-statistic positions `(lo, hi)` (0-based, in the reference order) of the
+/// distribution-free confidence interval for the median of `n` runs at level
+/// `1 − alpha`: `[x₍ₖ₎, x₍ₙ₋ₖ₊₁₎]` (1-based) with the largest `k ≥ 1` such that
+/// `P(B ≤ k − 1) ≤ alpha/2` for `B ~ Binomial(n, ½)`. Its coverage is at least
+/// `1 − alpha` for any continuous distribution (e.g. `n = 25`, `alpha = 0.05`: runs 8
+/// and 18, coverage 95.7 %). `None` when `n` is too small for that level (the whole
+/// sample would not cover it).
+///
+/// ```
+/// use bench_stats::cec::median_interval_positions;
+/// assert_eq!(median_interval_positions(25, 0.05), Some((7, 17)));
+/// assert_eq!(median_interval_positions(5, 0.05), None);
+/// ```
+#[must_use]
+pub fn median_interval_positions(n: usize, alpha: f64) -> Option<(usize, usize)> {
+    if n == 0 || !(alpha > 0.0 && alpha < 1.0) {
+        return None;
+    }
+    // P(B ≤ j) accumulated in log space-free form: C(n, j)/2ⁿ by the recurrence
+    // C(n, j+1) = C(n, j)·(n − j)/(j + 1), starting from 2⁻ⁿ.
+    let mut term = 0.5f64.powi(i32::try_from(n).ok()?);
+    let mut cdf = 0.0;
+    let mut k = 0; // the largest k with P(B ≤ k − 1) ≤ alpha/2
+    for j in 0..n {
+        cdf += term;
+        if cdf <= alpha / 2.0 {
+            k = j + 1;
+        } else {
+            break;
+        }
+        term *= (n - j) as f64 / (j + 1) as f64;
+    }
+    if k == 0 {
+        return None;
+    }
+    // 1-based k → 0-based k − 1; the upper bound n − k + 1 (1-based) → n − k.
+    Some((k - 1, n - k))
+}
+
+/// The runs bounding the distribution-free `1 − alpha` confidence interval of the median
+/// run, in the reference order (see [`median_interval_positions`]).
+///
+/// # Errors
+/// [`StatsError::Empty`] for too few runs to give an interval at that level.
+pub fn median_interval(
+    runs: &[RunRecord],
+    alpha: f64,
+) -> Result<(&RunRecord, &RunRecord), StatsError> {
+    if !(alpha > 0.0 && alpha < 1.0) {
+        return Err(StatsError::Alpha(format!("{alpha}")));
+    }
+    let (lo, hi) = median_interval_positions(runs.len(), alpha).ok_or(StatsError::Empty(
+        "too few runs for a confidence interval of the median",
+    ))?;
+    let order = reference_order(runs);
+    Ok((&runs[order[lo]], &runs[order[hi]]))
+}
+
 /// Left-to-right mean.
 pub(crate) fn mean(values: impl Iterator<Item = f64>) -> f64 {
     let (mut sum, mut count) = (0.0, 0usize);

@@ -70,3 +70,44 @@ fn rank_sum_is_selectable_and_accepts_unequal_run_counts() {
     assert_eq!(c.total, Verdict::Plus);
     assert!(compare(&b, &s, Significance::default()).is_err()); // pairing needs equal counts
 }
+
+/// The distribution-free confidence interval of the median: the order statistics of the
+/// published sign-test tables (e.g. Conover, *Practical Nonparametric Statistics*,
+/// Table A3) at 95 %, 1-based.
+#[test]
+fn median_interval_matches_the_sign_test_tables() {
+    use bench_stats::cec::{median_interval, median_interval_positions};
+    let published = [
+        (6, 1, 6),
+        (10, 2, 9),
+        (20, 6, 15),
+        (25, 8, 18),
+        (30, 10, 21),
+    ];
+    for (n, lo, hi) in published {
+        assert_eq!(
+            median_interval_positions(n, 0.05),
+            Some((lo - 1, hi - 1)),
+            "n = {n}"
+        );
+    }
+    assert_eq!(median_interval_positions(5, 0.05), None);
+    assert_eq!(median_interval_positions(25, 1.5), None);
+    // On runs: the 8th and 18th best of 25, in the reference order (feasible runs by f
+    // first, then the infeasible ones by ν̄).
+    let runs: Vec<RunRecord> = (0..25)
+        .map(|i| {
+            let i = f64::from((i * 7) % 25);
+            if i < 20.0 {
+                RunRecord::new(i, 0.0)
+            } else {
+                RunRecord::new(-1.0, i)
+            }
+        })
+        .collect();
+    let (lo, hi) = median_interval(&runs, 0.05).unwrap();
+    assert_eq!((lo.objective, lo.violation), (7.0, 0.0));
+    assert_eq!((hi.objective, hi.violation), (17.0, 0.0));
+    assert!(median_interval(&runs[..5], 0.05).is_err());
+    assert!(median_interval(&runs, 0.0).is_err());
+}

@@ -1,0 +1,339 @@
+//! The measured ablation study beside the paper's published numbers: Table 2 cell by
+//! cell, and the εMAg-ES statistics beside Tables 17/18 with a confidence interval
+//! that says whether a difference is more than sampling noise.
+//!
+//! The report ([`crate::report::ablation_report`]) writes the result as
+//! `paper_comparison.md`; `--docs FILE` writes the same text into a marked block of a
+//! Markdown file (docs/reproduction.md), so that the documentation quotes the tool's
+//! output rather than numbers typed by hand.
+
+use crate::dataset::Dataset;
+use crate::error::StudyError;
+use crate::paper::{self, Table2Cell};
+use crate::report::sci;
+use bench_stats::cec::{compare_runs, median_interval, CecStatistics, RunRecord};
+use bench_stats::Table;
+use ma_es::Variant;
+use std::cmp::Ordering;
+use std::path::Path;
+
+/// The confidence level of the interval of the median (1 − α).
+pub const MEDIAN_INTERVAL_ALPHA: f64 = 0.05;
+
+/// How the measured Table 2 agrees with the paper's, for one variant or in total.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Agreement {
+    /// Same verdict (`+`/`+`, `−`/`−`, tie/tie).
+    pub same: usize,
+    /// A tie on one side, a strict verdict on the other.
+    pub one_step: usize,
+    /// `+` on one side, `−` on the other.
+    pub opposite: usize,
+}
+
+impl Agreement {
+    fn add(&mut self, distance: u8) {
+        match distance {
+            0 => self.same += 1,
+            1 => self.one_step += 1,
+            _ => self.opposite += 1,
+        }
+    }
+
+    /// All cells counted.
+    #[must_use]
+    pub fn cells(&self) -> usize {
+        self.same + self.one_step + self.opposite
+    }
+}
+
+/// Table 2 here beside the paper's: each cell `here / paper` (opposite verdicts in
+/// bold), and the agreement per variant. `here` holds the measured cells per problem in
+/// the order of `variants`.
+///
+/// # Errors
+/// [`StudyError::Incompatible`] if the paper has no Table 2 for `dim`, a problem is
+/// outside C01–C28 or a measured cell cannot be read.
+pub fn table2_beside_paper(
+    dim: usize,
+    variants: &[Variant],
+    here: &[(usize, Vec<String>)],
+) -> Result<(Table, Table, Agreement), StudyError> {
+    let no_paper = || StudyError::Incompatible(format!("the paper has no Table 2 for N = {dim}"));
+    let mut headers = vec!["Problem".to_string()];
+    headers.extend(variants.iter().map(|v| v.label().to_string()));
+    let mut cells = Table::new(headers).with_title(format!(
+        "Table 2, N = {dim}: here / paper (`+`: εMAg-ES better, `−`: the variant better, a number: tie, meanRTgb ratio); opposite verdicts in bold"
+    ));
+    let mut per_variant = vec![Agreement::default(); variants.len()];
+    for (problem, row) in here {
+        let mut out = vec![format!("C{problem:02}")];
+        for (k, (v, cell)) in variants.iter().zip(row).enumerate() {
+            let ours = Table2Cell::parse(cell).ok_or_else(|| {
+                StudyError::Incompatible(format!("unreadable Table 2 cell {cell:?}"))
+            })?;
+            let theirs = paper::table2_cell(v.name(), *problem, dim).ok_or_else(no_paper)?;
+            let d = ours.distance(theirs);
+            per_variant[k].add(d);
+            let ours_text = match ours {
+                Table2Cell::Tie(r) => format!("{r:.2}"),
+                other => other.to_string(),
+            };
+            let text = format!("{ours_text} / {theirs}");
+            out.push(if d == 2 { format!("**{text}**") } else { text });
+        }
+        cells.push(out);
+    }
+    let mut summary = Table::new(["εMAg-ES vs.", "same verdict", "tie vs. + or −", "+ vs. −"])
+        .with_title(format!(
+            "Table 2, N = {dim}: agreement of the {} measured cells per variant with the paper's",
+            here.len()
+        ));
+    let mut total = Agreement::default();
+    for (v, a) in variants.iter().zip(&per_variant) {
+        summary.push([
+            v.label().to_string(),
+            a.same.to_string(),
+            a.one_step.to_string(),
+            a.opposite.to_string(),
+        ]);
+        total.same += a.same;
+        total.one_step += a.one_step;
+        total.opposite += a.opposite;
+    }
+    summary.push([
+        "all".to_string(),
+        total.same.to_string(),
+        total.one_step.to_string(),
+        total.opposite.to_string(),
+    ]);
+    Ok((cells, summary, total))
+}
+
+/// A run's final point as the tables print it: `f` if feasible, else `ν̄ …`.
+fn point(r: &RunRecord) -> String {
+    if r.violation == 0.0 {
+        sci(r.objective)
+    } else {
+        format!("ν̄ {}", sci(r.violation))
+    }
+}
+
+/// Whether the paper's median (printed to six significant digits) lies inside
+/// `[lo, hi]` in the reference order, allowing for the rounding of the print.
+fn inside(lo: &RunRecord, hi: &RunRecord, median: f64, violation: f64) -> bool {
+    let widen = |x: f64, s: f64| x + s * 5e-6 * x.abs();
+    let paper_best = RunRecord::new(widen(median, -1.0), widen(violation, -1.0).max(0.0));
+    let paper_worst = RunRecord::new(widen(median, 1.0), widen(violation, 1.0));
+    compare_runs(lo, &paper_worst) != Ordering::Greater
+        && compare_runs(&paper_best, hi) != Ordering::Greater
+}
+
+/// The εMAg-ES statistics beside the paper's Table 17 (N = 10) or 18 (N = 100), with
+/// the distribution-free 95 % confidence interval of the measured median (runs 8 and
+/// 18 of 25 in the reference order) and whether the paper's median lies inside it.
+/// Returns the table and the number of problems whose paper median lies inside.
+///
+/// # Errors
+/// [`StudyError::Incompatible`] if the paper has no table for `data.dim` or a problem
+/// lies outside C01–C28; statistics errors (too few runs for an interval).
+pub fn statistics_beside_paper(
+    data: &Dataset,
+    problems: &[usize],
+) -> Result<(Table, usize), StudyError> {
+    let dim = data.dim;
+    let published = paper::baseline_statistics(dim).ok_or_else(|| {
+        StudyError::Incompatible(format!("the paper has no εMAg-ES statistics for N = {dim}"))
+    })?;
+    let table_no = if dim == 10 { 17 } else { 18 };
+    let baseline = Variant::EpsMagEs.name();
+    let mut t = Table::new([
+        "Problem",
+        "median: paper",
+        "median: here",
+        "95 % CI of the median here",
+        "paper inside",
+        "mean: paper",
+        "mean: here",
+        "FR %: paper",
+        "here",
+        "mRTgb: paper",
+        "here",
+    ])
+    .with_title(format!(
+        "εMAg-ES, N = {dim}, final results beside the paper's Table {table_no}"
+    ));
+    let mut inside_count = 0;
+    for &p in problems {
+        let theirs = published.get(p.wrapping_sub(1)).ok_or_else(|| {
+            StudyError::Incompatible(format!("problem C{p:02} is not in Table {table_no}"))
+        })?;
+        let runs = data.records(baseline, p, 1.0);
+        let s = CecStatistics::compute(&runs)?;
+        let (lo, hi) = median_interval(&runs, MEDIAN_INTERVAL_ALPHA)?;
+        let is_inside = inside(lo, hi, theirs.median, theirs.median_violation);
+        inside_count += usize::from(is_inside);
+        let paper_median = RunRecord::new(theirs.median, theirs.median_violation);
+        let here_median = RunRecord::new(s.median, s.median_violation);
+        t.push([
+            format!("C{p:02}"),
+            point(&paper_median),
+            point(&here_median),
+            format!("{} … {}", point(lo), point(hi)),
+            if is_inside { "yes" } else { "**no**" }.to_string(),
+            sci(theirs.mean),
+            sci(s.mean),
+            format!("{}", theirs.feasibility_percent),
+            format!("{}", (s.feasibility_rate * 100.0).round()),
+            sci(theirs.mean_rt_gb),
+            s.mean_rt_gb.map_or("–".into(), sci),
+        ]);
+    }
+    t.note(format!(
+        "The paper's median lies inside the distribution-free 95 % confidence interval of the measured median (runs 8 and 18 of 25 in the CEC order: feasible runs by f, then infeasible ones by ν̄; the paper's six printed digits allowed for) on {inside_count} of {} problems. Outside it, the difference is unlikely (≤ 5 %) to be sampling noise of these 25 runs alone — though the paper's median has its own noise.",
+        problems.len()
+    ));
+    Ok((t, inside_count))
+}
+
+/// A link to a figure in the comparison: the file name in `plots/` and its caption.
+#[derive(Clone, Debug)]
+pub struct FigureLink {
+    /// File name (e.g. `C03_D100_fitness.svg`).
+    pub file: String,
+    /// Caption.
+    pub caption: String,
+}
+
+/// The comparison as Markdown: the given tables in order, then the figures, linked
+/// as `{plots_prefix}{file}`.
+#[must_use]
+pub fn to_markdown(tables: &[&Table], figures: &[FigureLink], plots_prefix: &str) -> String {
+    let mut out = String::new();
+    for t in tables {
+        out.push_str(&t.to_markdown());
+        out.push('\n');
+    }
+    if !figures.is_empty() {
+        out.push_str("**Dynamics (Section 5)**\n\n");
+        for f in figures {
+            out.push_str(&format!(
+                "![{}]({plots_prefix}{})\n\n",
+                f.caption.replace(['[', ']'], ""),
+                f.file
+            ));
+        }
+    }
+    out
+}
+
+/// The relative link from the directory of `doc` to `target` (both existing), with
+/// `/` separators and a trailing `/` — e.g. `../results/ablation-D100/plots/`.
+///
+/// # Errors
+/// I/O errors if either path does not exist.
+pub fn relative_link(doc: &Path, target: &Path) -> Result<String, StudyError> {
+    let doc = doc.canonicalize().map_err(|e| StudyError::io(doc, e))?;
+    let from = doc.parent().unwrap_or(Path::new("/"));
+    let to = target
+        .canonicalize()
+        .map_err(|e| StudyError::io(target, e))?;
+    let from: Vec<_> = from.components().collect();
+    let to: Vec<_> = to.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<String> = vec!["..".to_string(); from.len() - common];
+    parts.extend(
+        to[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    let mut link = parts.join("/");
+    if !link.is_empty() {
+        link.push('/');
+    }
+    Ok(link)
+}
+
+/// The markers of the generated block in a Markdown file, for dimension `dim`.
+#[must_use]
+pub fn markers(dim: usize) -> (String, String) {
+    (
+        format!("<!-- BEGIN generated by `ablation --report … --docs`: N = {dim} -->"),
+        format!("<!-- END generated: N = {dim} -->"),
+    )
+}
+
+/// Replaces the block between the [`markers`] of `dim` in `doc` by `content`.
+///
+/// # Errors
+/// [`StudyError::Invalid`] if the file cannot be read or lacks the markers.
+pub fn replace_block(doc: &Path, dim: usize, content: &str) -> Result<(), StudyError> {
+    let text = std::fs::read_to_string(doc).map_err(|e| StudyError::io(doc, e))?;
+    let (begin, end) = markers(dim);
+    let (Some(b), Some(e)) = (text.find(&begin), text.find(&end)) else {
+        return Err(StudyError::Invalid(format!(
+            "{} has no block to fill: add the lines {begin} and {end} where the N = {dim} comparison belongs",
+            doc.display()
+        )));
+    };
+    if e < b {
+        return Err(StudyError::Invalid(format!(
+            "{}: the END marker of N = {dim} comes before its BEGIN marker",
+            doc.display()
+        )));
+    }
+    let new = format!("{}{begin}\n\n{content}{}", &text[..b], &text[e..]);
+    std::fs::write(doc, new).map_err(|e| StudyError::io(doc, e))
+}
+
+/// The generated block of `dim` in `doc`, if the markers are there.
+#[must_use]
+pub fn read_block(doc: &str, dim: usize) -> Option<&str> {
+    let (begin, end) = markers(dim);
+    let b = doc.find(&begin)? + begin.len();
+    let e = doc.find(&end)?;
+    doc.get(b..e).map(|s| s.trim_start_matches('\n'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_paper_median_is_inside_when_within_its_printed_digits() {
+        let lo = RunRecord::new(3.987_904_5, 0.0);
+        let hi = RunRecord::new(10.0, 0.0);
+        assert!(inside(&lo, &hi, 3.98790, 0.0)); // printed 3.98790e+00
+        assert!(!inside(&lo, &hi, 3.98780, 0.0));
+        assert!(!inside(&lo, &hi, 10.1, 0.0));
+        // Infeasible: ν̄ alone decides.
+        let lo = RunRecord::new(1.0, 5.0);
+        let hi = RunRecord::new(-1.0, 6.0);
+        assert!(inside(&lo, &hi, 100.0, 5.5));
+        assert!(!inside(&lo, &hi, 0.0, 0.0));
+    }
+
+    #[test]
+    fn blocks_are_replaced_between_their_markers_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let doc = dir.path().join("doc.md");
+        let (b, e) = markers(100);
+        std::fs::write(&doc, format!("# Title\n\n{b}\nold\n{e}\n\nafter\n")).unwrap();
+        replace_block(&doc, 100, "new table\n").unwrap();
+        let text = std::fs::read_to_string(&doc).unwrap();
+        assert_eq!(text, format!("# Title\n\n{b}\n\nnew table\n{e}\n\nafter\n"));
+        assert_eq!(read_block(&text, 100), Some("new table\n"));
+        let err = replace_block(&doc, 10, "x").unwrap_err().to_string();
+        assert!(err.contains("no block to fill"), "{err}");
+        let plots = dir.path().join("results/D100/plots");
+        std::fs::create_dir_all(&plots).unwrap();
+        std::fs::create_dir_all(dir.path().join("docs")).unwrap();
+        let doc2 = dir.path().join("docs/x.md");
+        std::fs::write(&doc2, "").unwrap();
+        assert_eq!(
+            relative_link(&doc2, &plots).unwrap(),
+            "../results/D100/plots/"
+        );
+        assert_eq!(relative_link(&doc, &plots).unwrap(), "results/D100/plots/");
+    }
+}
