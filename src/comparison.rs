@@ -11,7 +11,9 @@ use crate::dataset::Dataset;
 use crate::error::StudyError;
 use crate::paper::{self, Table2Cell};
 use crate::report::sci;
+use bench_stats::bootstrap::{quantile_range, resampled_summaries};
 use bench_stats::cec::{compare_runs, median_interval, CecStatistics, RunRecord};
+use bench_stats::pairwise::{compare, Significance, Summary};
 use bench_stats::Table;
 use ma_es::Variant;
 use std::cmp::Ordering;
@@ -108,6 +110,89 @@ pub fn table2_beside_paper(
         total.opposite.to_string(),
     ]);
     Ok((cells, summary, total))
+}
+
+/// Bootstrap replicates of Table 1 (see [`table1_bootstrap`]).
+pub const BOOTSTRAP_REPLICATES: usize = 1000;
+/// The seed of the bootstrap (fixed: the same results give the same ranges).
+pub const BOOTSTRAP_SEED: u64 = 2017;
+
+/// Table 1's total-rank tallies with the bootstrap 95 % range of each count
+/// ([`bench_stats::bootstrap`], [`BOOTSTRAP_REPLICATES`] replicates resampling the 25
+/// runs of every problem) beside the paper's counts; a paper count outside the range
+/// is more than the sampling noise of our runs. Returns the table and the number of
+/// variants whose paper `+` and `−` counts both lie inside.
+///
+/// # Errors
+/// Statistics errors; [`StudyError::Incompatible`] if the paper has no Table 1 for
+/// `data.dim`.
+pub fn table1_bootstrap(
+    data: &Dataset,
+    variants: &[Variant],
+    problems: &[usize],
+    significance: Significance,
+) -> Result<(Table, usize), StudyError> {
+    use rand::SeedableRng;
+    let dim = data.dim;
+    let mut t = Table::new([
+        "εMAg-ES vs.",
+        "Total here",
+        "Total paper",
+        "95 % range of +",
+        "95 % range of =",
+        "95 % range of −",
+        "paper inside",
+    ])
+    .with_title(format!(
+        "Table 1, N = {dim}, total rank: the sampling noise of the measured counts (bootstrap) beside the paper's"
+    ));
+    let mut consistent = 0;
+    for v in variants {
+        let pairs: Vec<(Vec<RunRecord>, Vec<RunRecord>)> = problems
+            .iter()
+            .map(|&p| {
+                (
+                    data.records(Variant::EpsMagEs.name(), p, 1.0),
+                    data.records(v.name(), p, 1.0),
+                )
+            })
+            .collect();
+        let here = Summary::of(
+            &pairs
+                .iter()
+                .map(|(b, s)| compare(b, s, significance))
+                .collect::<Result<Vec<_>, _>>()?,
+        );
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(BOOTSTRAP_SEED);
+        let reps = resampled_summaries(&pairs, significance, BOOTSTRAP_REPLICATES, &mut rng)?;
+        let range = |pick: fn(&Summary) -> usize| {
+            quantile_range(&reps.iter().map(pick).collect::<Vec<_>>(), 0.05)
+        };
+        let plus = range(|s| s.total.plus);
+        let equal = range(|s| s.total.equal);
+        let minus = range(|s| s.total.minus);
+        let theirs = paper::table1(v.name(), dim, true).ok_or_else(|| {
+            StudyError::Incompatible(format!("the paper has no Table 1 for N = {dim}"))
+        })?[2];
+        let within = |x: u32, (lo, hi): (usize, usize)| (lo..=hi).contains(&(x as usize));
+        let ok = within(theirs.0, plus) && within(theirs.2, minus);
+        consistent += usize::from(ok);
+        let show = |(lo, hi): (usize, usize)| format!("{lo}–{hi}");
+        t.push([
+            v.label().to_string(),
+            here.total.to_string(),
+            paper::fmt(theirs),
+            show(plus),
+            show(equal),
+            show(minus),
+            if ok { "yes" } else { "**no**" }.to_string(),
+        ]);
+    }
+    t.note(format!(
+        "{BOOTSTRAP_REPLICATES} bootstrap replicates (seed {BOOTSTRAP_SEED}): each draws the 25 runs of every problem with replacement (the same run indices for both algorithms, keeping the pairing of the signed-rank test) and recounts; the range holds the central 95 % of the replicates' counts. \"paper inside\": the paper's + and − counts both lie in their ranges ({consistent} of {} variants).",
+        variants.len()
+    ));
+    Ok((t, consistent))
 }
 
 /// A run's final point as the tables print it: `f` if feasible, else `ν̄ …`.

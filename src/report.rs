@@ -354,8 +354,11 @@ pub fn ablation_report(
             .collect();
         let (cells, agreement, _) = comparison::table2_beside_paper(dim, &variants, &here)?;
         let (stats, _) = comparison::statistics_beside_paper(data, &problems)?;
+        let (noise, _) =
+            comparison::table1_bootstrap(data, &variants, &problems, options.significance)?;
         beside_paper = vec![
             t1.clone(),
+            noise,
             ta1.clone(),
             t4.clone(),
             t5.clone(),
@@ -546,7 +549,11 @@ pub fn ablation_report(
     }
     if !beside_paper.is_empty() {
         page.blocks.push(Block::Heading("Beside the paper".into()));
-        for t in &beside_paper[4..] {
+        for t in beside_paper
+            .iter()
+            .skip(5)
+            .chain(std::iter::once(&beside_paper[1]))
+        {
             page.blocks.push(Block::Table(t.clone()));
         }
     }

@@ -6,6 +6,7 @@
 //! | [`wilcoxon`] | the signed-rank test as MATLAB's `signrank` (tolerance ties, exact for `n ≤ 15`); the rank-sum test as `ranksum` |
 //! | [`cec`] | per-problem CEC statistics: best, median (with `c` and `ν̄`), mean, std, worst, FR, vio, mRTgb |
 //! | [`pairwise`] | the baseline-vs-variant median/mean/total rank with and without significance testing; `+/=/−` tallies; Table 2 cells |
+//! | [`bootstrap`] | how much the `+/=/−` tallies move with other runs: the bootstrap over runs |
 //! | [`configurations`] | ranking many configurations per problem and overall (heat maps) |
 //! | [`table`] | tables as Markdown and CSV |
 //!
@@ -32,6 +33,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod bootstrap;
 pub mod cec;
 pub mod configurations;
 mod error;
