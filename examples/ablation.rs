@@ -110,11 +110,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
     }
     let configs = variants
         .iter()
-        .map(|&v| StudyConfig {
-            label: v.name().to_string(),
-            variant: v,
-            config: Config::default(),
-        })
+        .map(|&v| StudyConfig::preset(v.name(), v, Config::default()))
         .collect();
     let mut dynamics = args.plot_problems.0.clone();
     if args.dynamics {

@@ -255,17 +255,26 @@ pub fn statistics_beside_paper(
         })?;
         let runs = data.records(baseline, p, 1.0);
         let s = CecStatistics::compute(&runs)?;
-        let (lo, hi) = median_interval(&runs, MEDIAN_INTERVAL_ALPHA)?;
-        let is_inside = inside(lo, hi, theirs.median, theirs.median_violation);
-        inside_count += usize::from(is_inside);
+        // Fewer than 6 runs give no 95 % interval: the columns say so.
+        let interval = median_interval(&runs, MEDIAN_INTERVAL_ALPHA).ok();
+        let is_inside =
+            interval.map(|(lo, hi)| inside(lo, hi, theirs.median, theirs.median_violation));
+        inside_count += usize::from(is_inside == Some(true));
         let paper_median = RunRecord::new(theirs.median, theirs.median_violation);
         let here_median = RunRecord::new(s.median, s.median_violation);
         t.push([
             format!("C{p:02}"),
             point(&paper_median),
             point(&here_median),
-            format!("{} … {}", point(lo), point(hi)),
-            if is_inside { "yes" } else { "**no**" }.to_string(),
+            interval.map_or("– (too few runs)".into(), |(lo, hi)| {
+                format!("{} … {}", point(lo), point(hi))
+            }),
+            match is_inside {
+                Some(true) => "yes",
+                Some(false) => "**no**",
+                None => "–",
+            }
+            .to_string(),
             sci(theirs.mean),
             sci(s.mean),
             format!("{}", theirs.feasibility_percent),

@@ -41,6 +41,7 @@ pub mod comparison;
 pub mod dataset;
 mod error;
 pub mod html;
+pub mod optimizer;
 pub mod paper;
 pub mod params;
 pub mod plots;

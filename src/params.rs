@@ -105,11 +105,11 @@ impl Parameter {
                 ..Config::default()
             },
         };
-        Ok(StudyConfig {
-            label: self.label(value),
-            variant: Variant::EpsMagEs,
+        Ok(StudyConfig::preset(
+            self.label(value),
+            Variant::EpsMagEs,
             config,
-        })
+        ))
     }
 }
 

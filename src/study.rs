@@ -5,15 +5,15 @@
 //! problem, dimension, run)`; thread count, shard and order of execution do not enter.
 
 use crate::error::StudyError;
+use crate::optimizer::{checkpoint_evaluations, MaEsOptimizer, Optimizer, Task, TracePoint};
 use crate::store::{Appender, CheckpointRecord, DynamicsRow, RunKey, RunRow};
 use cec2017_constrained::{Cec2017Problem, Suite};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ma_es::noise::RngNoise;
-use ma_es::{Config, DynamicsRecord, MaEs, Termination, Variant};
+use ma_es::{Config, Variant, CHECKPOINT_FRACTIONS};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Where the problems' instance data comes from.
@@ -128,15 +128,34 @@ pub fn synthetic_warning(label: &str, fallback: bool) -> Option<String> {
     ))
 }
 
-/// One configuration of a study.
+/// One configuration of a study: a label and the optimizer behind it.
 #[derive(Clone, Debug)]
 pub struct StudyConfig {
-    /// Its label in the results (the variant name in the ablation study).
+    /// Its label in the results (the variant name in the ablation study); it enters
+    /// the run seeds.
     pub label: String,
-    /// The strategy variant.
-    pub variant: Variant,
-    /// The strategy configuration (its budget is set by the study).
-    pub config: Config,
+    /// The algorithm (εMAg-ES presets: [`MaEsOptimizer`]; any [`Optimizer`]).
+    pub optimizer: Arc<dyn Optimizer>,
+}
+
+impl StudyConfig {
+    /// An εMAg-ES preset with a configuration (its budget is set by the study).
+    #[must_use]
+    pub fn preset(label: impl Into<String>, variant: Variant, config: Config) -> Self {
+        Self {
+            label: label.into(),
+            optimizer: Arc::new(MaEsOptimizer { variant, config }),
+        }
+    }
+
+    /// Any optimizer under a label.
+    #[must_use]
+    pub fn custom(label: impl Into<String>, optimizer: impl Optimizer + 'static) -> Self {
+        Self {
+            label: label.into(),
+            optimizer: Arc::new(optimizer),
+        }
+    }
 }
 
 /// Shard `index` of `count` (1-based): every `count`-th job of the canonical order.
@@ -359,8 +378,8 @@ impl StudySpec {
                     c.label
                 )));
             }
-            c.config
-                .resolve(self.dim)
+            c.optimizer
+                .validate(self.dim)
                 .map_err(|e| StudyError::Invalid(format!("{}: {e}", c.label)))?;
         }
         Ok(())
@@ -425,7 +444,7 @@ impl StudySpec {
 /// record at or before each grid point (NaN before the first).
 #[must_use]
 pub fn sample_dynamics(
-    records: &[DynamicsRecord],
+    records: &[TracePoint],
     budget: usize,
     points: usize,
 ) -> (Vec<usize>, [Vec<f64>; 3]) {
@@ -437,8 +456,8 @@ pub fn sample_dynamics(
             k += 1;
         }
         let r = k.checked_sub(1).map(|i| &records[i]);
-        out[0].push(r.map_or(f64::NAN, |r| r.best_objective));
-        out[1].push(r.map_or(f64::NAN, |r| r.best_violation));
+        out[0].push(r.map_or(f64::NAN, |r| r.objective));
+        out[1].push(r.map_or(f64::NAN, |r| r.violation));
         out[2].push(r.map_or(f64::NAN, |r| r.sigma));
     }
     (grid, out)
@@ -453,52 +472,62 @@ fn execute(
     job: &Job,
 ) -> Result<(RunRow, Option<DynamicsRow>), StudyError> {
     let sc = &spec.configs[job.config];
-    let with_dynamics = spec.dynamics_problems.contains(&job.problem);
-    let config = Config {
-        budget: Some(spec.budget()),
-        record_dynamics: with_dynamics,
-        ..sc.config.clone()
+    let budget = spec.budget();
+    let checkpoints: Vec<usize> = CHECKPOINT_FRACTIONS
+        .iter()
+        .map(|&f| checkpoint_evaluations(f, budget))
+        .collect();
+    let task = Task {
+        problem,
+        budget,
+        seed: job.seed,
+        delta: problem.equality_margin(),
+        checkpoints: &checkpoints,
+        record_trace: spec.dynamics_problems.contains(&job.problem),
     };
     let start = Instant::now();
-    let mut es = MaEs::new(problem, &config, sc.variant)?;
-    let result = es.run(&mut RngNoise::seed_from_u64(job.seed))?;
+    let result = sc.optimizer.run(&task)?;
     let seconds = start.elapsed().as_secs_f64();
+    if result.checkpoints.len() != checkpoints.len() {
+        return Err(StudyError::Other(format!(
+            "{} returned {} checkpoints, the study asked for {}",
+            sc.label,
+            result.checkpoints.len(),
+            checkpoints.len()
+        )));
+    }
     let row = RunRow {
         config: sc.label.clone(),
-        variant: sc.variant.name().to_string(),
+        variant: sc.optimizer.kind().to_string(),
         problem: job.problem,
         dim: spec.dim,
         run: job.run,
         seed: job.seed,
-        budget: spec.budget(),
+        budget,
         instance: spec.instance.label(),
         best_f: result.best.objective,
         best_violation: result.best.violation,
         best_evals: result.best.evaluations,
         evals: result.evaluations,
-        generations: result.generations,
-        termination: match result.termination {
-            Termination::Budget => "budget",
-            Termination::GenerationLimit => "generation-limit",
-            Termination::Observer => "observer",
-        }
-        .to_string(),
+        generations: result.iterations,
+        termination: result.termination.clone(),
         platform: Some(platform()),
         checkpoints: result
             .checkpoints
             .iter()
-            .map(|c| CheckpointRecord {
-                fraction: c.fraction,
+            .zip(CHECKPOINT_FRACTIONS)
+            .map(|(c, fraction)| CheckpointRecord {
+                fraction,
                 evals: c.evaluations,
                 f: c.objective,
                 violation: c.violation,
-                c: c.counts.as_array(),
+                c: c.counts,
             })
             .collect(),
         seconds,
     };
-    let dynamics = result.dynamics.as_ref().map(|d| {
-        let (evals, [f, violation, sigma]) = sample_dynamics(d, spec.budget(), DYNAMICS_POINTS);
+    let dynamics = result.trace.as_ref().map(|d| {
+        let (evals, [f, violation, sigma]) = sample_dynamics(d, budget, DYNAMICS_POINTS);
         DynamicsRow {
             config: sc.label.clone(),
             problem: job.problem,

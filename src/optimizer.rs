@@ -1,0 +1,476 @@
+//! The seam between the study harness and an algorithm: any optimizer that can run on
+//! a [`ConstrainedProblem`] with a budget and a seed takes part in a study — runs,
+//! records, CEC statistics, rankings, plots and report — exactly as εMAg-ES does.
+//!
+//! In the spirit of argmin's solver/executor split, the harness owns the *task* (the
+//! problem, the budget, the seed, the evaluation counts at which it wants the
+//! best-so-far — the CEC checkpoints in the ablation study) and the optimizer owns the
+//! search. A [`Tracker`] does the bookkeeping for an optimizer written from scratch:
+//! it evaluates points, counts evaluations, keeps the best-so-far in the reference
+//! lexicographic order (feasible points by `f`, all others by the mean violation `ν̄`),
+//! and takes the snapshots the task asks for.
+//!
+//! ```
+//! use emages::optimizer::{Optimizer, Outcome, Task, Tracker};
+//! use emages::StudyError;
+//!
+//! /// Pure random search in the box.
+//! #[derive(Debug)]
+//! struct RandomSearch;
+//!
+//! impl Optimizer for RandomSearch {
+//!     fn kind(&self) -> &str { "random-search" }
+//!     fn run(&self, task: &Task<'_>) -> Result<Outcome, StudyError> {
+//!         use rand::{Rng, SeedableRng};
+//!         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(task.seed);
+//!         let (lb, ub) = (task.problem.lower_bounds(), task.problem.upper_bounds());
+//!         let mut tracker = Tracker::new(task);
+//!         let mut x = vec![0.0; lb.len()];
+//!         while !tracker.exhausted() {
+//!             for (k, xk) in x.iter_mut().enumerate() {
+//!                 *xk = rng.random_range(lb[k]..=ub[k]);
+//!             }
+//!             tracker.evaluate(&x)?;
+//!         }
+//!         let iterations = tracker.evaluations();
+//!         Ok(tracker.finish(iterations, "budget"))
+//!     }
+//! }
+//!
+//! let problem = cec2017_constrained::Suite::synthetic(1).problem(1, 10).unwrap();
+//! let task = Task::new(&problem, 1000, 7).with_checkpoints(&[100, 500, 1000]);
+//! let outcome = RandomSearch.run(&task).unwrap();
+//! assert_eq!(outcome.evaluations, 1000);
+//! assert_eq!(outcome.checkpoints.len(), 3);
+//! assert!(outcome.checkpoints[0].objective >= outcome.best.objective);
+//! ```
+
+use crate::error::StudyError;
+use constraint_handling::ordering::{CandidateOrder, Fitness, ReferenceLexicographic};
+use constraint_handling::violation::{mean_violation, ConstraintCounts, DEFAULT_EQUALITY_MARGIN};
+use constraint_handling::ConstrainedProblem;
+use ma_es::noise::RngNoise;
+use ma_es::{Config, MaEs, Termination, Variant};
+use std::fmt::Debug;
+
+/// A run the harness asks for.
+#[derive(Clone, Copy)]
+pub struct Task<'a> {
+    /// The problem (any [`ConstrainedProblem`]; the ablation study passes CEC2017 ones).
+    pub problem: &'a (dyn ConstrainedProblem + Sync),
+    /// The evaluation budget.
+    pub budget: usize,
+    /// The run's seed: the optimizer's random numbers must follow from it alone.
+    pub seed: u64,
+    /// The equality margin `δ` of the mean violation `ν̄` (REFERENCE.md §1).
+    pub delta: f64,
+    /// Evaluation counts (ascending) at which the best-so-far is wanted.
+    pub checkpoints: &'a [usize],
+    /// Whether to record the trajectory (best-so-far and, if the optimizer has one,
+    /// its step size after every iteration) for the dynamics plots.
+    pub record_trace: bool,
+}
+
+impl std::fmt::Debug for Task<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Task")
+            .field("dim", &self.problem.dim())
+            .field("budget", &self.budget)
+            .field("seed", &self.seed)
+            .field("delta", &self.delta)
+            .field("checkpoints", &self.checkpoints)
+            .field("record_trace", &self.record_trace)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Task<'a> {
+    /// A task with the default margin `δ = 10⁻⁴`, no checkpoints, no trace.
+    #[must_use]
+    pub fn new(problem: &'a (dyn ConstrainedProblem + Sync), budget: usize, seed: u64) -> Self {
+        Self {
+            problem,
+            budget,
+            seed,
+            delta: DEFAULT_EQUALITY_MARGIN,
+            checkpoints: &[],
+            record_trace: false,
+        }
+    }
+
+    /// The same task with snapshots at these evaluation counts (ascending).
+    #[must_use]
+    pub fn with_checkpoints(self, checkpoints: &'a [usize]) -> Self {
+        Self {
+            checkpoints,
+            ..self
+        }
+    }
+}
+
+/// The best-so-far at some point of a run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Snapshot {
+    /// Evaluations consumed when it was taken (for the final best: after the iteration
+    /// that found it — what meanRTgb averages).
+    pub evaluations: usize,
+    /// `f` of the best-so-far.
+    pub objective: f64,
+    /// `ν̄` of the best-so-far.
+    pub violation: f64,
+    /// Its CEC counts `c = (c1, c2, c3)`.
+    pub counts: [u32; 3],
+}
+
+/// One point of a run's trajectory.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TracePoint {
+    /// Evaluations consumed.
+    pub evaluations: usize,
+    /// Best-so-far `f`.
+    pub objective: f64,
+    /// Best-so-far `ν̄`.
+    pub violation: f64,
+    /// The step size (σ), NaN if the optimizer has none.
+    pub sigma: f64,
+}
+
+/// What a run reports to the harness.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The final best-so-far.
+    pub best: Snapshot,
+    /// One snapshot per requested checkpoint (a checkpoint the run did not reach holds
+    /// the final best-so-far).
+    pub checkpoints: Vec<Snapshot>,
+    /// Evaluations consumed.
+    pub evaluations: usize,
+    /// Iterations (generations) done.
+    pub iterations: usize,
+    /// Why the run stopped (e.g. `budget`).
+    pub termination: String,
+    /// The trajectory, if the task asked for it.
+    pub trace: Option<Vec<TracePoint>>,
+}
+
+/// An algorithm the harness can run. Implementations must be deterministic given
+/// [`Task::seed`] (the study's reproducibility rests on it) and must not use more
+/// evaluations than [`Task::budget`] beyond the last iteration.
+pub trait Optimizer: Debug + Send + Sync {
+    /// What algorithm this is (recorded in every run record as `variant`), e.g.
+    /// `eps-mag-es` or `random-search`.
+    fn kind(&self) -> &str;
+
+    /// Checks the optimizer's settings for dimension `dim` before any run starts.
+    ///
+    /// # Errors
+    /// [`StudyError::Invalid`] naming the bad setting.
+    fn validate(&self, dim: usize) -> Result<(), StudyError> {
+        let _ = dim;
+        Ok(())
+    }
+
+    /// Does one run.
+    ///
+    /// # Errors
+    /// Evaluation failures of the problem; the optimizer's own errors.
+    fn run(&self, task: &Task<'_>) -> Result<Outcome, StudyError>;
+}
+
+/// Book-keeping for an optimizer written from scratch: evaluates points, counts the
+/// evaluations, keeps the best-so-far and takes the snapshots a [`Task`] asks for.
+#[derive(Debug)]
+pub struct Tracker<'t> {
+    task: &'t Task<'t>,
+    constraints: Vec<f64>,
+    evaluations: usize,
+    best: Option<Snapshot>,
+    checkpoints: Vec<Snapshot>,
+    trace: Option<Vec<TracePoint>>,
+}
+
+impl<'t> Tracker<'t> {
+    /// A tracker for `task`, no evaluations yet.
+    #[must_use]
+    pub fn new(task: &'t Task<'t>) -> Self {
+        Self {
+            task,
+            constraints: vec![0.0; task.problem.num_constraints()],
+            evaluations: 0,
+            best: None,
+            checkpoints: Vec::with_capacity(task.checkpoints.len()),
+            trace: task.record_trace.then(Vec::new),
+        }
+    }
+
+    /// Evaluations so far.
+    #[must_use]
+    pub fn evaluations(&self) -> usize {
+        self.evaluations
+    }
+
+    /// Whether the budget is used up.
+    #[must_use]
+    pub fn exhausted(&self) -> bool {
+        self.evaluations >= self.task.budget
+    }
+
+    /// The best-so-far, if anything was evaluated.
+    #[must_use]
+    pub fn best(&self) -> Option<&Snapshot> {
+        self.best.as_ref()
+    }
+
+    /// Evaluates `x` (one evaluation of the budget) and returns its `(f, ν̄)`;
+    /// updates the best-so-far and takes the checkpoints that this evaluation reaches.
+    ///
+    /// # Errors
+    /// The problem's errors (e.g. a point of the wrong dimension).
+    pub fn evaluate(&mut self, x: &[f64]) -> Result<Fitness, StudyError> {
+        let problem = self.task.problem;
+        let objective = problem
+            .evaluate(x, &mut self.constraints)
+            .map_err(|e| StudyError::Other(format!("evaluation failed: {e}")))?;
+        let (g, h) = self.constraints.split_at(problem.num_inequalities());
+        let fitness = Fitness::new(objective, mean_violation(g, h, self.task.delta));
+        self.evaluations += 1;
+        let better = self.best.as_ref().is_none_or(|b| {
+            ReferenceLexicographic.precedes(&fitness, &Fitness::new(b.objective, b.violation))
+        });
+        if better {
+            self.best = Some(Snapshot {
+                evaluations: self.evaluations,
+                objective,
+                violation: fitness.violation,
+                counts: ConstraintCounts::from_constraints(g, h).as_array(),
+            });
+        }
+        while let Some(&at) = self.task.checkpoints.get(self.checkpoints.len()) {
+            match self.best {
+                Some(best) if self.evaluations >= at => self.checkpoints.push(Snapshot {
+                    evaluations: self.evaluations,
+                    ..best
+                }),
+                _ => break,
+            }
+        }
+        Ok(fitness)
+    }
+
+    /// Records a trajectory point with the optimizer's step size (call once per
+    /// iteration; ignored unless the task asked for a trace).
+    pub fn trace(&mut self, sigma: f64) {
+        if let (Some(trace), Some(best)) = (self.trace.as_mut(), self.best.as_ref()) {
+            trace.push(TracePoint {
+                evaluations: self.evaluations,
+                objective: best.objective,
+                violation: best.violation,
+                sigma,
+            });
+        }
+    }
+
+    /// The outcome after `iterations` iterations, stopped for `termination`.
+    ///
+    /// # Panics
+    /// Never for a run that evaluated at least one point; a run without evaluations
+    /// reports NaN values.
+    #[must_use]
+    pub fn finish(mut self, iterations: usize, termination: &str) -> Outcome {
+        let best = self.best.unwrap_or(Snapshot {
+            evaluations: 0,
+            objective: f64::NAN,
+            violation: f64::NAN,
+            counts: [0; 3],
+        });
+        while self.checkpoints.len() < self.task.checkpoints.len() {
+            self.checkpoints.push(Snapshot {
+                evaluations: self.evaluations,
+                ..best
+            });
+        }
+        Outcome {
+            best,
+            checkpoints: self.checkpoints,
+            evaluations: self.evaluations,
+            iterations,
+            termination: termination.to_string(),
+            trace: self.trace,
+        }
+    }
+}
+
+/// εMAg-ES or one of its reduced variants with a configuration: the strategy of the
+/// paper behind the [`Optimizer`] seam.
+#[derive(Clone, Debug)]
+pub struct MaEsOptimizer {
+    /// The preset.
+    pub variant: Variant,
+    /// The configuration (its budget and dynamics flag are set per task).
+    pub config: Config,
+}
+
+impl MaEsOptimizer {
+    /// A preset with the default configuration.
+    #[must_use]
+    pub fn preset(variant: Variant) -> Self {
+        Self {
+            variant,
+            config: Config::default(),
+        }
+    }
+}
+
+impl Optimizer for MaEsOptimizer {
+    fn kind(&self) -> &str {
+        self.variant.name()
+    }
+
+    fn validate(&self, dim: usize) -> Result<(), StudyError> {
+        self.config
+            .resolve(dim)
+            .map(|_| ())
+            .map_err(|e| StudyError::Invalid(e.to_string()))
+    }
+
+    /// Runs the strategy. Its checkpoints are those of the reference (10/50/100 % of
+    /// the budget, taken after the generation that reaches them); a task asking for
+    /// other evaluation counts is refused.
+    fn run(&self, task: &Task<'_>) -> Result<Outcome, StudyError> {
+        let config = Config {
+            budget: Some(task.budget),
+            record_dynamics: task.record_trace,
+            delta: task.delta,
+            ..self.config.clone()
+        };
+        let own: Vec<usize> = ma_es::CHECKPOINT_FRACTIONS
+            .iter()
+            .map(|f| checkpoint_evaluations(*f, task.budget))
+            .collect();
+        if !task.checkpoints.is_empty() && task.checkpoints != own.as_slice() {
+            return Err(StudyError::Invalid(format!(
+                "{} reports the best-so-far at 10/50/100 % of the budget ({own:?}), not at {:?}",
+                self.variant.name(),
+                task.checkpoints
+            )));
+        }
+        let mut es = MaEs::new(task.problem, &config, self.variant)?;
+        let result = es.run(&mut RngNoise::seed_from_u64(task.seed))?;
+        let l = task.problem.num_inequalities();
+        Ok(Outcome {
+            best: Snapshot {
+                evaluations: result.best.evaluations,
+                objective: result.best.objective,
+                violation: result.best.violation,
+                counts: result.best.counts(l).as_array(),
+            },
+            checkpoints: result
+                .checkpoints
+                .iter()
+                .filter(|_| !task.checkpoints.is_empty())
+                .map(|c| Snapshot {
+                    evaluations: c.evaluations,
+                    objective: c.objective,
+                    violation: c.violation,
+                    counts: c.counts.as_array(),
+                })
+                .collect(),
+            evaluations: result.evaluations,
+            iterations: result.generations,
+            termination: match result.termination {
+                Termination::Budget => "budget",
+                Termination::GenerationLimit => "generation-limit",
+                Termination::Observer => "observer",
+            }
+            .to_string(),
+            trace: result.dynamics.map(|d| {
+                d.iter()
+                    .map(|r| TracePoint {
+                        evaluations: r.evaluations,
+                        objective: r.best_objective,
+                        violation: r.best_violation,
+                        sigma: r.sigma,
+                    })
+                    .collect()
+            }),
+        })
+    }
+}
+
+/// The evaluation count of the checkpoint at `fraction` of `budget`:
+/// `⌈fraction · budget⌉`.
+#[must_use]
+pub fn checkpoint_evaluations(fraction: f64, budget: usize) -> usize {
+    (fraction * budget as f64).ceil() as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use constraint_handling::ProblemError;
+
+    /// minimise x  s.t.  x ≥ 1 (g = 1 − x ≤ 0), x ∈ [−5, 5].
+    struct AboveOne;
+
+    impl ConstrainedProblem for AboveOne {
+        fn dim(&self) -> usize {
+            1
+        }
+        fn num_inequalities(&self) -> usize {
+            1
+        }
+        fn num_equalities(&self) -> usize {
+            0
+        }
+        fn lower_bounds(&self) -> &[f64] {
+            &[-5.0]
+        }
+        fn upper_bounds(&self) -> &[f64] {
+            &[5.0]
+        }
+        fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+            self.check_buffers(x, c)?;
+            c[0] = 1.0 - x[0];
+            Ok(x[0])
+        }
+    }
+
+    #[test]
+    fn the_tracker_keeps_the_reference_best_and_takes_the_checkpoints() {
+        let task = Task {
+            record_trace: true,
+            ..Task::new(&AboveOne, 5, 1).with_checkpoints(&[2, 4, 5])
+        };
+        let mut t = Tracker::new(&task);
+        // Infeasible points rank by ν̄ alone, any feasible point beats them.
+        t.evaluate(&[-1.0]).unwrap(); // ν̄ = 2
+        t.trace(0.5);
+        t.evaluate(&[-3.0]).unwrap(); // ν̄ = 4, f lower: not better
+        assert_eq!(t.best().unwrap().objective, -1.0);
+        t.evaluate(&[3.0]).unwrap(); // feasible
+        t.evaluate(&[2.0]).unwrap(); // feasible and lower
+        t.trace(0.25);
+        assert!(!t.exhausted());
+        assert!(
+            t.evaluate(&[1.0, 2.0]).is_err(),
+            "a point of the wrong dimension"
+        );
+        let out = t.finish(2, "budget");
+        assert_eq!(out.best.objective, 2.0);
+        assert_eq!(out.best.violation, 0.0);
+        assert_eq!(out.best.evaluations, 4);
+        let cps: Vec<(usize, f64)> = out
+            .checkpoints
+            .iter()
+            .map(|c| (c.evaluations, c.objective))
+            .collect();
+        // At 2 evaluations the best was x = −1 (ν̄ = 2); at 4, x = 2; 5 was not
+        // reached: the final best.
+        assert_eq!(cps, [(2, -1.0), (4, 2.0), (4, 2.0)]);
+        assert_eq!(out.checkpoints[0].counts, [1, 0, 0]); // g = 2 > 1
+        assert_eq!(out.best.counts, [0, 0, 0]);
+        let trace = out.trace.unwrap();
+        assert_eq!(trace.len(), 2);
+        assert_eq!((trace[1].evaluations, trace[1].sigma), (4, 0.25));
+    }
+}
