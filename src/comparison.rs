@@ -11,11 +11,11 @@ use crate::dataset::Dataset;
 use crate::error::StudyError;
 use crate::paper::{self, Table2Cell};
 use crate::report::sci;
+use crate::report::{Contender, Inputs};
 use bench_stats::bootstrap::{quantile_range, resampled_summaries};
 use bench_stats::cec::{compare_runs, median_interval, CecStatistics, RunRecord};
-use bench_stats::pairwise::{compare, Significance, Summary};
+use bench_stats::pairwise::{compare, Summary};
 use bench_stats::Table;
-use ma_es::Variant;
 use std::cmp::Ordering;
 use std::path::Path;
 
@@ -58,12 +58,12 @@ impl Agreement {
 /// outside C01–C28 or a measured cell cannot be read.
 pub fn table2_beside_paper(
     dim: usize,
-    variants: &[Variant],
+    variants: &[Contender],
     here: &[(usize, Vec<String>)],
 ) -> Result<(Table, Table, Agreement), StudyError> {
     let no_paper = || StudyError::Incompatible(format!("the paper has no Table 2 for N = {dim}"));
     let mut headers = vec!["Problem".to_string()];
-    headers.extend(variants.iter().map(|v| v.label().to_string()));
+    headers.extend(variants.iter().map(|v| v.name.clone()));
     let mut cells = Table::new(headers).with_title(format!(
         "Table 2, N = {dim}: here / paper (`+`: εMAg-ES better, `−`: the variant better, a number: tie, meanRTgb ratio); opposite verdicts in bold"
     ));
@@ -74,7 +74,7 @@ pub fn table2_beside_paper(
             let ours = Table2Cell::parse(cell).ok_or_else(|| {
                 StudyError::Incompatible(format!("unreadable Table 2 cell {cell:?}"))
             })?;
-            let theirs = paper::table2_cell(v.name(), *problem, dim).ok_or_else(no_paper)?;
+            let theirs = paper::table2_cell(&v.key, *problem, dim).ok_or_else(no_paper)?;
             let d = ours.distance(theirs);
             per_variant[k].add(d);
             let ours_text = match ours {
@@ -94,7 +94,7 @@ pub fn table2_beside_paper(
     let mut total = Agreement::default();
     for (v, a) in variants.iter().zip(&per_variant) {
         summary.push([
-            v.label().to_string(),
+            v.name.clone(),
             a.same.to_string(),
             a.one_step.to_string(),
             a.opposite.to_string(),
@@ -126,16 +126,12 @@ pub const BOOTSTRAP_SEED: u64 = 2017;
 /// # Errors
 /// Statistics errors; [`StudyError::Incompatible`] if the paper has no Table 1 for
 /// `data.dim`.
-pub fn table1_bootstrap(
-    data: &Dataset,
-    variants: &[Variant],
-    problems: &[usize],
-    significance: Significance,
-) -> Result<(Table, usize), StudyError> {
+pub fn table1_bootstrap(inputs: &Inputs<'_>) -> Result<(Table, usize), StudyError> {
     use rand::SeedableRng;
+    let (data, lineup, significance) = (inputs.data, inputs.lineup, inputs.significance);
     let dim = data.dim;
     let mut t = Table::new([
-        "εMAg-ES vs.",
+        format!("{} vs.", lineup.baseline.name).as_str(),
         "Total here",
         "Total paper",
         "95 % range of +",
@@ -147,13 +143,14 @@ pub fn table1_bootstrap(
         "Table 1, N = {dim}, total rank: the sampling noise of the measured counts (bootstrap) beside the paper's"
     ));
     let mut consistent = 0;
-    for v in variants {
-        let pairs: Vec<(Vec<RunRecord>, Vec<RunRecord>)> = problems
+    for v in &lineup.others {
+        let pairs: Vec<(Vec<RunRecord>, Vec<RunRecord>)> = inputs
+            .problems
             .iter()
             .map(|&p| {
                 (
-                    data.records(Variant::EpsMagEs.name(), p, 1.0),
-                    data.records(v.name(), p, 1.0),
+                    data.records(&lineup.baseline.key, p, 1.0),
+                    data.records(&v.key, p, 1.0),
                 )
             })
             .collect();
@@ -171,7 +168,7 @@ pub fn table1_bootstrap(
         let plus = range(|s| s.total.plus);
         let equal = range(|s| s.total.equal);
         let minus = range(|s| s.total.minus);
-        let theirs = paper::table1(v.name(), dim, true).ok_or_else(|| {
+        let theirs = paper::table1(&v.key, dim, true).ok_or_else(|| {
             StudyError::Incompatible(format!("the paper has no Table 1 for N = {dim}"))
         })?[2];
         let within = |x: u32, (lo, hi): (usize, usize)| (lo..=hi).contains(&(x as usize));
@@ -179,7 +176,7 @@ pub fn table1_bootstrap(
         consistent += usize::from(ok);
         let show = |(lo, hi): (usize, usize)| format!("{lo}–{hi}");
         t.push([
-            v.label().to_string(),
+            v.name.clone(),
             here.total.to_string(),
             paper::fmt(theirs),
             show(plus),
@@ -190,7 +187,7 @@ pub fn table1_bootstrap(
     }
     t.note(format!(
         "{BOOTSTRAP_REPLICATES} bootstrap replicates (seed {BOOTSTRAP_SEED}): each draws the 25 runs of every problem with replacement (the same run indices for both algorithms, keeping the pairing of the signed-rank test) and recounts; the range holds the central 95 % of the replicates' counts. \"paper inside\": the paper's + and − counts both lie in their ranges ({consistent} of {} variants).",
-        variants.len()
+        lineup.others.len()
     ));
     Ok((t, consistent))
 }
@@ -224,6 +221,7 @@ fn inside(lo: &RunRecord, hi: &RunRecord, median: f64, violation: f64) -> bool {
 /// lies outside C01–C28; statistics errors (too few runs for an interval).
 pub fn statistics_beside_paper(
     data: &Dataset,
+    baseline: &Contender,
     problems: &[usize],
 ) -> Result<(Table, usize), StudyError> {
     let dim = data.dim;
@@ -231,7 +229,7 @@ pub fn statistics_beside_paper(
         StudyError::Incompatible(format!("the paper has no εMAg-ES statistics for N = {dim}"))
     })?;
     let table_no = if dim == 10 { 17 } else { 18 };
-    let baseline = Variant::EpsMagEs.name();
+    let baseline = baseline.key.as_str();
     let mut t = Table::new([
         "Problem",
         "median: paper",

@@ -1,5 +1,10 @@
-//! The outputs of the ablation study: the paper's tables as Markdown and CSV, the CEC
-//! statistics per variant, the dynamics plots of Section 5, and `report.html`.
+//! The outputs of a comparison study — the paper's tables as Markdown and CSV, the CEC
+//! statistics per algorithm, the dynamics plots of Section 5, and `report.html` — as
+//! parts: one function per table or figure over the same [`Inputs`], assembled by
+//! [`comparison_report`]. The ablation study ([`ablation_report`]) is one lineup: εMAg-ES
+//! against its six reduced variants, set beside the paper's numbers; any other lineup
+//! (e.g. a user's optimizer against εMAg-ES, `examples/compare.rs`) gets the same
+//! outputs.
 
 use crate::comparison;
 use crate::dataset::Dataset;
@@ -18,7 +23,7 @@ use std::path::{Path, PathBuf};
 /// The problems of Section 5 of the paper, plotted by default.
 pub const SECTION5_PROBLEMS: [usize; 6] = [3, 7, 27, 4, 20, 21];
 
-/// Options of the ablation report.
+/// Options of the report.
 #[derive(Clone, Debug)]
 pub struct ReportOptions {
     /// The significance test of Table 1 (the paper: signed rank, α = 0.05).
@@ -36,6 +41,116 @@ impl Default for ReportOptions {
     }
 }
 
+/// One algorithm of a comparison: its configuration label in the records and the name
+/// the tables print.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contender {
+    /// The configuration label in the run records (`config`).
+    pub key: String,
+    /// The name in tables and plots.
+    pub name: String,
+}
+
+impl Contender {
+    /// A contender under its label, printed as `name`.
+    #[must_use]
+    pub fn new(key: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            key: key.into(),
+            name: name.into(),
+        }
+    }
+
+    /// An εMAg-ES preset, recorded under its preset name.
+    #[must_use]
+    pub fn variant(v: Variant) -> Self {
+        Self::new(v.name(), v.label())
+    }
+}
+
+/// Who is compared with whom: a baseline against the others (`+`: the baseline
+/// better).
+#[derive(Clone, Debug)]
+pub struct Lineup {
+    /// The baseline (εMAg-ES in the ablation study).
+    pub baseline: Contender,
+    /// The algorithms compared with it.
+    pub others: Vec<Contender>,
+    /// How the titles call the others ("reduced variants").
+    pub others_title: String,
+    /// The legend of `+` and `−` under the tables.
+    pub legend: String,
+    /// The title of the HTML page.
+    pub title: String,
+    /// Whether the lineup is the paper's ablation (the tables then carry the paper's
+    /// numbers where it has them).
+    pub paper: bool,
+}
+
+impl Lineup {
+    /// `baseline` against `others`, with a generic legend.
+    #[must_use]
+    pub fn new(baseline: Contender, others: Vec<Contender>) -> Self {
+        let legend = format!(
+            "\"+\": {} better, \"−\": the other algorithm better.",
+            baseline.name
+        );
+        let title = format!(
+            "{} against {} other algorithm(s)",
+            baseline.name,
+            others.len()
+        );
+        Self {
+            baseline,
+            others,
+            others_title: "the others".into(),
+            legend,
+            title,
+            paper: false,
+        }
+    }
+
+    /// The ablation study's lineup for the variants in `data`: εMAg-ES against the
+    /// reduced variants present, in the paper's order.
+    ///
+    /// # Errors
+    /// [`StudyError::Incompatible`] if εMAg-ES is missing or a configuration is not an
+    /// ablation variant.
+    pub fn ablation(data: &Dataset) -> Result<Self, StudyError> {
+        let present = data.configs();
+        let baseline = Variant::EpsMagEs;
+        if !present.contains(baseline.name()) {
+            return Err(StudyError::Incompatible(format!(
+                "the results have no runs of the baseline {}; the tables compare it with the other variants",
+                baseline.name()
+            )));
+        }
+        if let Some(u) = present.iter().find(|c| c.parse::<Variant>().is_err()) {
+            return Err(StudyError::Incompatible(format!(
+                "the results hold configuration {u:?}, which is not an ablation variant (a parameter study?)"
+            )));
+        }
+        let others = Variant::ALL[1..]
+            .iter()
+            .filter(|v| present.contains(v.name()))
+            .map(|&v| Contender::variant(v))
+            .collect();
+        Ok(Self {
+            baseline: Contender::variant(baseline),
+            others,
+            others_title: "reduced variants".into(),
+            legend: "\"+\": εMAg-ES better (the switched-off component helps), \"−\": the variant better.".into(),
+            title: format!("εMAg-ES ablation study, N = {}", data.dim),
+            paper: true,
+        })
+    }
+
+    /// The baseline, then the others.
+    pub fn all(&self) -> impl Iterator<Item = &Contender> {
+        std::iter::once(&self.baseline).chain(&self.others)
+    }
+}
+
 /// What the report wrote.
 #[derive(Clone, Debug)]
 pub struct ReportOutput {
@@ -43,11 +158,12 @@ pub struct ReportOutput {
     pub files: Vec<PathBuf>,
     /// Table 1 (for printing).
     pub table1: Table,
-    /// The εMAg-ES statistics (for printing).
+    /// The baseline's statistics (for printing).
     pub baseline_statistics: Table,
-    /// The tables set beside the paper's (N = 10 or 100, all 28 problems, significance
-    /// testing on): Tables 1, A1, 4, 5 with the paper's columns, Table 2's agreement
-    /// and cells, the εMAg-ES statistics beside Table 17/18. Empty otherwise.
+    /// The tables set beside the paper's (ablation lineup, N = 10 or 100, all 28
+    /// problems, significance testing on): Table 1 with its bootstrap range, Tables A1,
+    /// 4, 5 with the paper's columns, Table 2's agreement and cells, the εMAg-ES
+    /// statistics beside Table 17/18. Empty otherwise.
     pub beside_paper: Vec<Table>,
     /// The dynamics figures (file names in `plots/`).
     pub figures: Vec<comparison::FigureLink>,
@@ -93,19 +209,119 @@ fn tally_cells(t: &Tally) -> [String; 3] {
     [t.plus.to_string(), t.equal.to_string(), t.minus.to_string()]
 }
 
+fn significance_text(s: &Significance) -> String {
+    match s {
+        Significance::None => "no significance test (original CEC2017 ranking)".into(),
+        Significance::SignedRank { alpha } => {
+            format!("Wilcoxon signed-rank test pairing runs by index, α = {alpha}")
+        }
+        Significance::RankSum { alpha } => {
+            format!("Wilcoxon rank-sum test (unpaired), α = {alpha}")
+        }
+    }
+}
+
 /// The paper's row of a table for a variant (preset name), if the paper has one.
 type PaperRow<'a> = Option<&'a dyn Fn(&str) -> Option<paper::Row>>;
 
-/// Table 1 (or A1, 4, 5): `+/=/−` of the baseline against each variant over `problems`.
+/// What every part of the report reads: the results, the lineup, the problems, and the
+/// baseline-vs-other verdicts with the chosen test and without any.
+pub struct Inputs<'a> {
+    /// The results.
+    pub data: &'a Dataset,
+    /// Who is compared.
+    pub lineup: &'a Lineup,
+    /// The problems (all of `data`).
+    pub problems: Vec<usize>,
+    /// Runs per algorithm and problem.
+    pub runs: usize,
+    /// The significance test of the rankings.
+    pub significance: Significance,
+    /// Verdicts `(other index, problem)` with the significance test.
+    pub tested: BTreeMap<(usize, usize), Comparison>,
+    /// Verdicts without a test (the original CEC ranking).
+    pub untested: BTreeMap<(usize, usize), Comparison>,
+    notes: Vec<String>,
+}
+
+impl<'a> Inputs<'a> {
+    /// Checks that every algorithm has the same number of runs on every problem and
+    /// computes the verdicts.
+    ///
+    /// # Errors
+    /// [`StudyError::Incompatible`] for incomplete results; statistics errors.
+    pub fn new(
+        data: &'a Dataset,
+        lineup: &'a Lineup,
+        significance: Significance,
+    ) -> Result<Self, StudyError> {
+        let keys: Vec<String> = lineup.all().map(|c| c.key.clone()).collect();
+        let problems: Vec<usize> = data.problems().into_iter().collect();
+        let runs = data.check_complete(&keys, &problems)?;
+        let mut notes = vec![format!(
+            "N = {}, {} problems, {runs} runs per variant and problem, budget {} evaluations; {}",
+            data.dim,
+            problems.len(),
+            data.budget,
+            lineup.legend
+        )];
+        if let Some(w) = data.warning() {
+            notes.insert(0, w);
+        }
+        let mut tested = BTreeMap::new();
+        let mut untested = BTreeMap::new();
+        for (k, other) in lineup.others.iter().enumerate() {
+            for &p in &problems {
+                let b = data.records(&lineup.baseline.key, p, 1.0);
+                let s = data.records(&other.key, p, 1.0);
+                tested.insert((k, p), compare(&b, &s, significance)?);
+                untested.insert((k, p), compare(&b, &s, Significance::None)?);
+            }
+        }
+        Ok(Self {
+            data,
+            lineup,
+            problems,
+            runs,
+            significance,
+            tested,
+            untested,
+            notes,
+        })
+    }
+
+    /// The notes under a table built with test `t`.
+    fn notes_with(&self, t: &Significance) -> Vec<String> {
+        let mut n = self.notes.clone();
+        n.push(format!("Test: {}.", significance_text(t)));
+        n
+    }
+
+    /// Whether the tables carry the paper's numbers: the ablation lineup on all 28
+    /// problems at N = 10 or 100.
+    #[must_use]
+    pub fn with_paper(&self) -> bool {
+        self.lineup.paper && self.problems.len() == 28 && matches!(self.data.dim, 10 | 100)
+    }
+
+    fn significance_tested(&self) -> bool {
+        !matches!(self.significance, Significance::None)
+    }
+}
+
+/// `+/=/−` of the baseline against each other algorithm over `problems` (Tables 1,
+/// A1, 4, 5): Markdown (with the paper's columns if given) and CSV.
 fn summary_tables(
+    inputs: &Inputs<'_>,
     title: &str,
-    variants: &[Variant],
-    comparisons: &BTreeMap<(Variant, usize), Comparison>,
+    verdicts: &BTreeMap<(usize, usize), Comparison>,
     problems: &[usize],
     paper_rows: PaperRow<'_>,
     notes: &[String],
 ) -> (Table, Table) {
-    let mut md_headers = vec!["εMAg-ES vs.", "Median +/=/−", "Mean +/=/−", "Total +/=/−"];
+    let lineup = inputs.lineup;
+    let vs = format!("{} vs.", lineup.baseline.name);
+    let mut md_headers = vec![vs.as_str(), "Median +/=/−", "Mean +/=/−", "Total +/=/−"];
     if paper_rows.is_some() {
         md_headers.extend(["paper Median", "paper Mean", "paper Total"]);
     }
@@ -122,26 +338,26 @@ fn summary_tables(
         "total_eq",
         "total_minus",
     ]);
-    for &v in variants {
+    for (k, other) in lineup.others.iter().enumerate() {
         let cs: Vec<&Comparison> = problems
             .iter()
-            .filter_map(|&p| comparisons.get(&(v, p)))
+            .filter_map(|&p| verdicts.get(&(k, p)))
             .collect();
         let s = Summary::of(cs.iter().copied());
         let mut row = vec![
-            v.label().to_string(),
+            other.name.clone(),
             s.median.to_string(),
             s.mean.to_string(),
             s.total.to_string(),
         ];
         if let Some(paper_row) = paper_rows {
-            match paper_row(v.name()) {
+            match paper_row(&other.key) {
                 Some(r) => row.extend(r.iter().map(|&t| paper::fmt(t))),
                 None => row.extend(["–".to_string(), "–".to_string(), "–".to_string()]),
             }
         }
         md.push(row);
-        let mut c = vec![v.name().to_string()];
+        let mut c = vec![other.key.clone()];
         for t in [s.median, s.mean, s.total] {
             c.extend(tally_cells(&t));
         }
@@ -153,131 +369,45 @@ fn summary_tables(
     (md, csv)
 }
 
-fn significance_text(s: &Significance) -> String {
-    match s {
-        Significance::None => "no significance test (original CEC2017 ranking)".into(),
-        Significance::SignedRank { alpha } => {
-            format!("Wilcoxon signed-rank test pairing runs by index, α = {alpha}")
-        }
-        Significance::RankSum { alpha } => {
-            format!("Wilcoxon rank-sum test (unpaired), α = {alpha}")
-        }
-    }
+/// Table 1: the significance-based ranking over all problems.
+#[must_use]
+pub fn table1(inputs: &Inputs<'_>) -> (Table, Table) {
+    let dim = inputs.data.dim;
+    let sig = inputs.significance_tested();
+    let paper = move |v: &str| paper::table1(v, dim, sig);
+    summary_tables(
+        inputs,
+        &format!(
+            "Table 1 — {} vs. {}, N = {dim} (significance-based ranking)",
+            inputs.lineup.baseline.name, inputs.lineup.others_title
+        ),
+        &inputs.tested,
+        &inputs.problems,
+        inputs.with_paper().then_some(&paper as _),
+        &inputs.notes_with(&inputs.significance),
+    )
 }
 
-/// Builds every output of the ablation study from `data` into `out`.
-///
-/// # Errors
-/// [`StudyError::Incompatible`] if the baseline is missing or the results are
-/// incomplete; I/O and plotting errors.
-pub fn ablation_report(
-    data: &Dataset,
-    out: &Path,
-    options: &ReportOptions,
-) -> Result<ReportOutput, StudyError> {
-    std::fs::create_dir_all(out).map_err(|e| StudyError::io(out, e))?;
-    let present = data.configs();
-    let baseline = Variant::EpsMagEs;
-    if !present.contains(baseline.name()) {
-        return Err(StudyError::Incompatible(format!(
-            "the results have no runs of the baseline {}; the tables compare it with the other variants",
-            baseline.name()
-        )));
-    }
-    let unknown: Vec<&String> = present
-        .iter()
-        .filter(|c| c.parse::<Variant>().is_err())
-        .collect();
-    if let Some(u) = unknown.first() {
-        return Err(StudyError::Incompatible(format!(
-            "the results hold configuration {u:?}, which is not an ablation variant (a parameter study?)"
-        )));
-    }
-    let variants: Vec<Variant> = Variant::ALL[1..]
-        .iter()
-        .copied()
-        .filter(|v| present.contains(v.name()))
-        .collect();
-    let all_labels: Vec<String> = std::iter::once(baseline)
-        .chain(variants.iter().copied())
-        .map(|v| v.name().to_string())
-        .collect();
-    let problems: Vec<usize> = data.problems().into_iter().collect();
-    let runs = data.check_complete(&all_labels, &problems)?;
+/// Table A1: the original CEC2017 ranking, no significance test.
+#[must_use]
+pub fn table_a1(inputs: &Inputs<'_>) -> (Table, Table) {
+    let dim = inputs.data.dim;
+    let paper = move |v: &str| paper::table1(v, dim, false);
+    summary_tables(
+        inputs,
+        &format!("Table A1 — original CEC2017 ranking without significance testing, N = {dim}"),
+        &inputs.untested,
+        &inputs.problems,
+        inputs.with_paper().then_some(&paper as _),
+        &inputs.notes_with(&Significance::None),
+    )
+}
 
-    let warning = data.warning();
-    let mut notes = vec![format!(
-        "N = {}, {} problems, {runs} runs per variant and problem, budget {} evaluations; \"+\": εMAg-ES better (the switched-off component helps), \"−\": the variant better.",
-        data.dim,
-        problems.len(),
-        data.budget
-    )];
-    if let Some(w) = &warning {
-        notes.insert(0, w.clone());
-    }
-
-    let tests = [options.significance, Significance::None];
-    let mut comparisons: [BTreeMap<(Variant, usize), Comparison>; 2] =
-        [BTreeMap::new(), BTreeMap::new()];
-    for (k, test) in tests.iter().enumerate() {
-        for &v in &variants {
-            for &p in &problems {
-                let b = data.records(baseline.name(), p, 1.0);
-                let s = data.records(v.name(), p, 1.0);
-                comparisons[k].insert((v, p), compare(&b, &s, *test)?);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    let full_suite = problems.len() == 28;
-    let with_paper = full_suite && matches!(data.dim, 10 | 100);
-    let dim = data.dim;
-    let paper_t1 = |v: &str| paper::table1(v, dim, true);
-    let paper_a1 = |v: &str| paper::table1(v, dim, false);
-    let paper_t4 = |v: &str| paper::table_group(paper::ProblemGroup::Equality, v, dim);
-    let paper_t5 = |v: &str| paper::table_group(paper::ProblemGroup::Rotated, v, dim);
-    let sig_is_none = matches!(options.significance, Significance::None);
-    let (p1, pa1, p4, p5): (PaperRow, PaperRow, PaperRow, PaperRow) = if with_paper {
-        (
-            Some(if sig_is_none { &paper_a1 } else { &paper_t1 }),
-            Some(&paper_a1),
-            (!sig_is_none).then_some(&paper_t4 as _),
-            (!sig_is_none).then_some(&paper_t5 as _),
-        )
-    } else {
-        (None, None, None, None)
-    };
-    let with_test = |t: &Significance| {
-        let mut n = notes.clone();
-        n.push(format!("Test: {}.", significance_text(t)));
-        n
-    };
-
-    let (t1, t1_csv) = summary_tables(
-        &format!(
-            "Table 1 — εMAg-ES vs. reduced variants, N = {} (significance-based ranking)",
-            data.dim
-        ),
-        &variants,
-        &comparisons[0],
-        &problems,
-        p1,
-        &with_test(&options.significance),
-    );
-    write_table(out, "table1", &t1, &t1_csv, &mut files)?;
-    let (ta1, ta1_csv) = summary_tables(
-        &format!(
-            "Table A1 — original CEC2017 ranking without significance testing, N = {}",
-            data.dim
-        ),
-        &variants,
-        &comparisons[1],
-        &problems,
-        pa1,
-        &with_test(&Significance::None),
-    );
-    write_table(out, "table1_cec", &ta1, &ta1_csv, &mut files)?;
-
+/// Tables 4 and 5: the problems with an equality constraint and the rotated C21–C28.
+#[must_use]
+pub fn tables_by_group(inputs: &Inputs<'_>) -> [(Table, Table); 2] {
+    let dim = inputs.data.dim;
+    let problems = &inputs.problems;
     let equality: Vec<usize> = problems
         .iter()
         .copied()
@@ -288,299 +418,345 @@ pub fn ablation_report(
         .copied()
         .filter(|&p| (21..=28).contains(&p))
         .collect();
-    let (t4, t4_csv) = summary_tables(
-        &format!(
-            "Table 4 — problems with at least one equality constraint ({} problems), N = {}",
-            equality.len(),
-            data.dim
+    let with_paper = inputs.with_paper() && inputs.significance_tested();
+    let paper4 = move |v: &str| paper::table_group(paper::ProblemGroup::Equality, v, dim);
+    let paper5 = move |v: &str| paper::table_group(paper::ProblemGroup::Rotated, v, dim);
+    let notes = inputs.notes_with(&inputs.significance);
+    [
+        summary_tables(
+            inputs,
+            &format!(
+                "Table 4 — problems with at least one equality constraint ({} problems), N = {dim}",
+                equality.len()
+            ),
+            &inputs.tested,
+            &equality,
+            with_paper.then_some(&paper4 as _),
+            &notes,
         ),
-        &variants,
-        &comparisons[0],
-        &equality,
-        p4,
-        &with_test(&options.significance),
-    );
-    write_table(out, "table4_equality", &t4, &t4_csv, &mut files)?;
-    let (t5, t5_csv) = summary_tables(
-        &format!(
-            "Table 5 — rotated problems C21–C28 ({} problems), N = {}",
-            rotated.len(),
-            data.dim
+        summary_tables(
+            inputs,
+            &format!(
+                "Table 5 — rotated problems C21–C28 ({} problems), N = {dim}",
+                rotated.len()
+            ),
+            &inputs.tested,
+            &rotated,
+            with_paper.then_some(&paper5 as _),
+            &notes,
         ),
-        &variants,
-        &comparisons[0],
-        &rotated,
-        p5,
-        &with_test(&options.significance),
-    );
-    write_table(out, "table5_rotated", &t5, &t5_csv, &mut files)?;
+    ]
+}
 
-    // Table 2: per problem, the total verdict or the mRTgb ratio on a tie.
+/// Table 2: per problem, the total verdict or the meanRTgb ratio on a tie.
+///
+/// # Errors
+/// Statistics errors.
+pub fn table2(inputs: &Inputs<'_>) -> Result<(Table, Table), StudyError> {
+    let (data, lineup) = (inputs.data, inputs.lineup);
     let mut headers = vec!["Problem".to_string()];
-    headers.extend(variants.iter().map(|v| v.label().to_string()));
-    let mut t2 = Table::new(headers.clone()).with_title(format!(
-        "Table 2 — total ranking per problem, N = {} (ties: meanRTgb(variant)/meanRTgb(εMAg-ES))",
-        data.dim
+    headers.extend(lineup.others.iter().map(|c| c.name.clone()));
+    let mut t2 = Table::new(headers).with_title(format!(
+        "Table 2 — total ranking per problem, N = {} (ties: meanRTgb(variant)/meanRTgb({}))",
+        data.dim, lineup.baseline.name
     ));
     let mut csv_headers = vec!["problem".to_string()];
-    csv_headers.extend(variants.iter().map(|v| v.name().to_string()));
-    let mut t2_csv = Table::new(csv_headers.clone());
-    let mrt = |label: &str, p: usize| -> Result<Option<f64>, StudyError> {
-        Ok(CecStatistics::compute(&data.records(label, p, 1.0))?.mean_rt_gb)
+    csv_headers.extend(lineup.others.iter().map(|c| c.key.clone()));
+    let mut t2_csv = Table::new(csv_headers);
+    let mrt = |key: &str, p: usize| -> Result<Option<f64>, StudyError> {
+        Ok(CecStatistics::compute(&data.records(key, p, 1.0))?.mean_rt_gb)
     };
-    for &p in &problems {
+    for &p in &inputs.problems {
         let mut row = vec![format!("C{p:02}")];
-        let mrt_b = mrt(baseline.name(), p)?;
-        for &v in &variants {
-            let c = &comparisons[0][&(v, p)];
-            row.push(table2_cell(c.total, mrt_b, mrt(v.name(), p)?));
+        let mrt_b = mrt(&lineup.baseline.key, p)?;
+        for (k, other) in lineup.others.iter().enumerate() {
+            let c = &inputs.tested[&(k, p)];
+            row.push(table2_cell(c.total, mrt_b, mrt(&other.key, p)?));
         }
         t2.push(row.clone());
         t2_csv.push(row);
     }
-    for n in with_test(&options.significance) {
+    for n in inputs.notes_with(&inputs.significance) {
         t2.note(n);
     }
     t2.note("The reference prints the ratios with four decimals; the paper rounds them to two.");
-    write_table(out, "table2", &t2, &t2_csv, &mut files)?;
+    Ok((t2, t2_csv))
+}
 
-    // Beside the paper: Table 2 cell by cell and the εMAg-ES statistics (Tables 17/18).
-    let mut beside_paper = Vec::new();
-    if with_paper && !sig_is_none {
-        let here: Vec<(usize, Vec<String>)> = problems
-            .iter()
-            .zip(&t2.rows)
-            .map(|(&p, row)| (p, row[1..].to_vec()))
-            .collect();
-        let (cells, agreement, _) = comparison::table2_beside_paper(dim, &variants, &here)?;
-        let (stats, _) = comparison::statistics_beside_paper(data, &problems)?;
-        let (noise, _) =
-            comparison::table1_bootstrap(data, &variants, &problems, options.significance)?;
-        beside_paper = vec![
-            t1.clone(),
-            noise,
-            ta1.clone(),
-            t4.clone(),
-            t5.clone(),
-            agreement,
-            cells,
-            stats,
-        ];
-    }
-
-    // Detailed per-problem median and mean verdicts (Tables A3/A4).
-    let mut detail_headers = vec!["Problem".to_string()];
+/// Tables A3/A4: the median and mean verdicts per problem.
+#[must_use]
+pub fn table_detail(inputs: &Inputs<'_>) -> (Table, Table) {
+    let lineup = inputs.lineup;
+    let mut headers = vec!["Problem".to_string()];
     for kind in ["median", "mean"] {
-        detail_headers.extend(variants.iter().map(|v| format!("{kind}: {}", v.label())));
+        headers.extend(lineup.others.iter().map(|c| format!("{kind}: {}", c.name)));
     }
-    let mut detail = Table::new(detail_headers).with_title(format!(
+    let mut detail = Table::new(headers).with_title(format!(
         "Median and mean performance per problem, N = {}",
-        data.dim
+        inputs.data.dim
     ));
-    let mut detail_csv_headers = vec!["problem".to_string()];
+    let mut csv_headers = vec!["problem".to_string()];
     for kind in ["median", "mean"] {
-        detail_csv_headers.extend(variants.iter().map(|v| format!("{kind}_{}", v.name())));
+        csv_headers.extend(lineup.others.iter().map(|c| format!("{kind}_{}", c.key)));
     }
-    let mut detail_csv = Table::new(detail_csv_headers);
-    for &p in &problems {
+    let mut detail_csv = Table::new(csv_headers);
+    let n = lineup.others.len();
+    for &p in &inputs.problems {
         let mut row = vec![format!("C{p:02}")];
-        row.extend(
-            variants
-                .iter()
-                .map(|&v| comparisons[0][&(v, p)].median.to_string()),
-        );
-        row.extend(
-            variants
-                .iter()
-                .map(|&v| comparisons[0][&(v, p)].mean.to_string()),
-        );
+        row.extend((0..n).map(|k| inputs.tested[&(k, p)].median.to_string()));
+        row.extend((0..n).map(|k| inputs.tested[&(k, p)].mean.to_string()));
         detail.push(row.clone());
         detail_csv.push(row);
     }
-    for n in with_test(&options.significance) {
-        detail.note(n);
+    for note in inputs.notes_with(&inputs.significance) {
+        detail.note(note);
     }
+    (detail, detail_csv)
+}
+
+/// The tables set beside the paper's (see [`ReportOutput::beside_paper`]); empty
+/// unless [`Inputs::with_paper`] and a significance test.
+///
+/// # Errors
+/// Statistics errors.
+pub fn beside_paper(
+    inputs: &Inputs<'_>,
+    t1: &Table,
+    ta1: &Table,
+    groups: &[(Table, Table); 2],
+    t2: &Table,
+) -> Result<Vec<Table>, StudyError> {
+    if !(inputs.with_paper() && inputs.significance_tested()) {
+        return Ok(Vec::new());
+    }
+    let (data, lineup) = (inputs.data, inputs.lineup);
+    let here: Vec<(usize, Vec<String>)> = inputs
+        .problems
+        .iter()
+        .zip(&t2.rows)
+        .map(|(&p, row)| (p, row[1..].to_vec()))
+        .collect();
+    let (cells, agreement, _) = comparison::table2_beside_paper(data.dim, &lineup.others, &here)?;
+    let (stats, _) = comparison::statistics_beside_paper(data, &lineup.baseline, &inputs.problems)?;
+    let (noise, _) = comparison::table1_bootstrap(inputs)?;
+    Ok(vec![
+        t1.clone(),
+        noise,
+        ta1.clone(),
+        groups[0].0.clone(),
+        groups[1].0.clone(),
+        agreement,
+        cells,
+        stats,
+    ])
+}
+
+/// The files written for a problem's plots and its figures (SVG path, caption).
+pub type PlotFiles = (Vec<PathBuf>, Vec<(PathBuf, String)>);
+
+/// The dynamics figures of `problem`: the mean best-so-far `f + ν̄` and the mean σ of
+/// every algorithm over the evaluations, as SVG and PNG in `plots_dir`. `None` if some
+/// algorithm has no recorded dynamics there. Returns the files and the figures (SVG
+/// path, caption).
+///
+/// # Errors
+/// I/O and plotting errors.
+pub fn dynamics_figures(
+    inputs: &Inputs<'_>,
+    problem: usize,
+    plots_dir: &Path,
+) -> Result<Option<PlotFiles>, StudyError> {
+    let data = inputs.data;
+    let p = problem;
+    if inputs
+        .lineup
+        .all()
+        .any(|c| data.dynamics(&c.key, p).is_empty())
+    {
+        return Ok(None);
+    }
+    std::fs::create_dir_all(plots_dir).map_err(|e| StudyError::io(plots_dir, e))?;
+    let mut fitness = Vec::new();
+    let mut sigma = Vec::new();
+    for c in inputs.lineup.all() {
+        let rows = data.dynamics(&c.key, p);
+        let grid = &rows[0].evals;
+        // Runs whose σ diverged (σ > 1e50 or non-finite): they would make the mean σ
+        // infinite and hide the line; the σ curve averages the others (the median of
+        // all runs if every run diverged) and the legend counts them.
+        let diverged: Vec<bool> = rows.iter().map(|r| diverged(&r.sigma)).collect();
+        let k = diverged.iter().filter(|&&d| d).count();
+        let all_diverged = k == rows.len();
+        let mean_at = |pick: &dyn Fn(&crate::store::DynamicsRow) -> &Vec<f64>, j: usize| {
+            let vals: Vec<f64> = rows
+                .iter()
+                .filter_map(|r| pick(r).get(j).copied())
+                .collect();
+            vals.iter().sum::<f64>() / vals.len() as f64
+        };
+        let sigma_at = |j: usize| {
+            let mut vals: Vec<f64> = rows
+                .iter()
+                .zip(&diverged)
+                .filter(|(_, &d)| all_diverged || !d)
+                .filter_map(|(r, _)| r.sigma.get(j).copied())
+                .collect();
+            if all_diverged {
+                vals.sort_by(f64::total_cmp);
+                vals.get(vals.len() / 2).copied().unwrap_or(f64::NAN)
+            } else {
+                vals.iter().sum::<f64>() / vals.len() as f64
+            }
+        };
+        let mut fit_pts = Vec::new();
+        let mut sig_pts = Vec::new();
+        let mut marker = None;
+        for (j, &e) in grid.iter().enumerate() {
+            let mf = mean_at(&|r| &r.f, j);
+            let mv = mean_at(&|r| &r.violation, j);
+            fit_pts.push((e as f64, mf + mv));
+            sig_pts.push((e as f64, sigma_at(j)));
+            if marker.is_none() && mv == 0.0 {
+                marker = Some((e as f64, mf + mv));
+            }
+        }
+        let label = match k {
+            0 => c.name.clone(),
+            _ if all_diverged => format!("{} (all {k} runs diverged; σ: median)", c.name),
+            _ => format!(
+                "{} ({k} of {} runs diverged, σ: mean of the others)",
+                c.name,
+                rows.len()
+            ),
+        };
+        fitness.push(Series {
+            label: label.clone(),
+            points: fit_pts,
+            marker,
+        });
+        sigma.push(Series {
+            label,
+            points: sig_pts,
+            marker: None,
+        });
+    }
+    let positive = fitness
+        .iter()
+        .flat_map(|s| &s.points)
+        .all(|&(_, y)| !y.is_finite() || y > 0.0);
+    let (dim, runs) = (data.dim, inputs.runs);
+    let mut files = Vec::new();
+    let mut figures = Vec::new();
+    let stem = plots_dir.join(format!("C{p:02}_D{dim}_fitness"));
+    let title = format!("C{p:02}, N = {dim}: mean best-so-far f + mean violation ({runs} runs)");
+    files.extend(line_chart(
+        &stem,
+        &title,
+        "function evaluations",
+        "f + mean violation",
+        &fitness,
+        positive,
+    )?);
+    figures.push((
+        stem.with_extension("svg"),
+        format!("{title}; circles: the mean violation reaches 0"),
+    ));
+    let stem = plots_dir.join(format!("C{p:02}_D{dim}_sigma"));
+    let title =
+        format!("C{p:02}, N = {dim}: mean mutation strength σ (runs with σ > 1e50 counted apart)");
+    files.extend(line_chart(
+        &stem,
+        &title,
+        "function evaluations",
+        "σ",
+        &sigma,
+        true,
+    )?);
+    figures.push((stem.with_extension("svg"), title));
+    Ok(Some((files, figures)))
+}
+
+/// Builds every output of the ablation study from `data` into `out`: the lineup of
+/// [`Lineup::ablation`] through [`comparison_report`].
+///
+/// # Errors
+/// [`StudyError::Incompatible`] if the baseline is missing, a configuration is not an
+/// ablation variant, or the results are incomplete; I/O and plotting errors.
+pub fn ablation_report(
+    data: &Dataset,
+    out: &Path,
+    options: &ReportOptions,
+) -> Result<ReportOutput, StudyError> {
+    comparison_report(data, &Lineup::ablation(data)?, out, options)
+}
+
+/// Builds every output of a comparison of `lineup` from `data` into `out`: the tables
+/// (`table1`, `table1_cec`, `table4_equality`, `table5_rotated`, `table2`,
+/// `table_detail`, `stats_<key>`; Markdown and CSV), the plots, `paper_comparison.md`
+/// (ablation lineup only) and `report.html`.
+///
+/// # Errors
+/// [`StudyError::Incompatible`] if the results are incomplete; I/O and plotting errors.
+pub fn comparison_report(
+    data: &Dataset,
+    lineup: &Lineup,
+    out: &Path,
+    options: &ReportOptions,
+) -> Result<ReportOutput, StudyError> {
+    std::fs::create_dir_all(out).map_err(|e| StudyError::io(out, e))?;
+    let inputs = Inputs::new(data, lineup, options.significance)?;
+    let mut files = Vec::new();
+
+    let (t1, t1_csv) = table1(&inputs);
+    write_table(out, "table1", &t1, &t1_csv, &mut files)?;
+    let (ta1, ta1_csv) = table_a1(&inputs);
+    write_table(out, "table1_cec", &ta1, &ta1_csv, &mut files)?;
+    let groups = tables_by_group(&inputs);
+    write_table(
+        out,
+        "table4_equality",
+        &groups[0].0,
+        &groups[0].1,
+        &mut files,
+    )?;
+    write_table(
+        out,
+        "table5_rotated",
+        &groups[1].0,
+        &groups[1].1,
+        &mut files,
+    )?;
+    let (t2, t2_csv) = table2(&inputs)?;
+    write_table(out, "table2", &t2, &t2_csv, &mut files)?;
+    let beside_paper = beside_paper(&inputs, &t1, &ta1, &groups, &t2)?;
+    let (detail, detail_csv) = table_detail(&inputs);
     write_table(out, "table_detail", &detail, &detail_csv, &mut files)?;
 
-    // CEC statistics per variant (Tables 17/18 layout; CSV with all checkpoints).
+    // CEC statistics per algorithm (Tables 17/18 layout; CSV with all checkpoints).
+    let warning = data.warning();
     let mut stats_tables = Vec::new();
-    for v in std::iter::once(baseline).chain(variants.iter().copied()) {
+    for c in lineup.all() {
         let (md, csv) =
-            statistics_tables(data, v.name(), v.label(), &problems, warning.as_deref())?;
-        write_table(out, &format!("stats_{}", v.name()), &md, &csv, &mut files)?;
-        stats_tables.push((v, md));
+            statistics_tables(data, &c.key, &c.name, &inputs.problems, warning.as_deref())?;
+        write_table(out, &format!("stats_{}", c.key), &md, &csv, &mut files)?;
+        stats_tables.push((c, md));
     }
 
-    // Plots of the dynamics.
     let plots_dir = out.join("plots");
     let mut figures = Vec::new();
     let mut missing_dynamics = Vec::new();
     for &p in options
         .plot_problems
         .iter()
-        .filter(|p| problems.contains(p))
+        .filter(|p| inputs.problems.contains(p))
     {
-        let labels: Vec<&Variant> = std::iter::once(&baseline).chain(variants.iter()).collect();
-        if labels.iter().any(|v| data.dynamics(v.name(), p).is_empty()) {
-            missing_dynamics.push(p);
-            continue;
-        }
-        std::fs::create_dir_all(&plots_dir).map_err(|e| StudyError::io(&plots_dir, e))?;
-        let mut fitness = Vec::new();
-        let mut sigma = Vec::new();
-        for v in &labels {
-            let rows = data.dynamics(v.name(), p);
-            let grid = &rows[0].evals;
-            // Runs whose σ diverged (σ > 1e50 or non-finite): they would make the mean
-            // σ infinite and hide the line; the σ curve averages the others (the median
-            // of all runs if every run diverged) and the legend counts them.
-            let diverged: Vec<bool> = rows.iter().map(|r| diverged(&r.sigma)).collect();
-            let k = diverged.iter().filter(|&&d| d).count();
-            let all_diverged = k == rows.len();
-            let mean_at = |pick: &dyn Fn(&crate::store::DynamicsRow) -> &Vec<f64>, j: usize| {
-                let vals: Vec<f64> = rows
-                    .iter()
-                    .filter_map(|r| pick(r).get(j).copied())
-                    .collect();
-                vals.iter().sum::<f64>() / vals.len() as f64
-            };
-            let sigma_at = |j: usize| {
-                let mut vals: Vec<f64> = rows
-                    .iter()
-                    .zip(&diverged)
-                    .filter(|(_, &d)| all_diverged || !d)
-                    .filter_map(|(r, _)| r.sigma.get(j).copied())
-                    .collect();
-                if all_diverged {
-                    vals.sort_by(f64::total_cmp);
-                    vals.get(vals.len() / 2).copied().unwrap_or(f64::NAN)
-                } else {
-                    vals.iter().sum::<f64>() / vals.len() as f64
-                }
-            };
-            let mut fit_pts = Vec::new();
-            let mut sig_pts = Vec::new();
-            let mut marker = None;
-            for (j, &e) in grid.iter().enumerate() {
-                let mf = mean_at(&|r| &r.f, j);
-                let mv = mean_at(&|r| &r.violation, j);
-                fit_pts.push((e as f64, mf + mv));
-                sig_pts.push((e as f64, sigma_at(j)));
-                if marker.is_none() && mv == 0.0 {
-                    marker = Some((e as f64, mf + mv));
-                }
+        match dynamics_figures(&inputs, p, &plots_dir)? {
+            Some((f, figs)) => {
+                files.extend(f);
+                figures.extend(figs);
             }
-            let label = match k {
-                0 => v.label().to_string(),
-                _ if all_diverged => format!("{} (all {k} runs diverged; σ: median)", v.label()),
-                _ => format!(
-                    "{} ({k} of {} runs diverged, σ: mean of the others)",
-                    v.label(),
-                    rows.len()
-                ),
-            };
-            fitness.push(Series {
-                label: label.clone(),
-                points: fit_pts,
-                marker,
-            });
-            sigma.push(Series {
-                label,
-                points: sig_pts,
-                marker: None,
-            });
+            None => missing_dynamics.push(p),
         }
-        let positive = fitness
-            .iter()
-            .flat_map(|s| &s.points)
-            .all(|&(_, y)| !y.is_finite() || y > 0.0);
-        let stem = plots_dir.join(format!("C{p:02}_D{}_fitness", data.dim));
-        let title = format!(
-            "C{p:02}, N = {}: mean best-so-far f + mean violation ({runs} runs)",
-            data.dim
-        );
-        files.extend(line_chart(
-            &stem,
-            &title,
-            "function evaluations",
-            "f + mean violation",
-            &fitness,
-            positive,
-        )?);
-        figures.push((
-            stem.with_extension("svg"),
-            format!("{title}; circles: the mean violation reaches 0"),
-        ));
-        let stem = plots_dir.join(format!("C{p:02}_D{}_sigma", data.dim));
-        let title = format!(
-            "C{p:02}, N = {}: mean mutation strength σ (runs with σ > 1e50 counted apart)",
-            data.dim
-        );
-        files.extend(line_chart(
-            &stem,
-            &title,
-            "function evaluations",
-            "σ",
-            &sigma,
-            true,
-        )?);
-        figures.push((stem.with_extension("svg"), title));
-    }
-
-    // report.html
-    let mut page = Page {
-        title: format!("εMAg-ES ablation study, N = {}", data.dim),
-        blocks: Vec::new(),
-    };
-    if let Some(w) = &warning {
-        page.blocks.push(Block::Warning(w.clone()));
-    }
-    page.blocks.push(Block::Text(format!(
-        "{} variants × {} problems × {runs} runs, budget {} evaluations per run, instance: {}. Total run time {:.0} s.",
-        variants.len() + 1,
-        problems.len(),
-        data.budget,
-        data.instance,
-        data.cpu_seconds()
-    )));
-    page.blocks.push(Block::Heading("Rankings".into()));
-    for t in [&t1, &ta1, &t4, &t5, &t2, &detail] {
-        page.blocks.push(Block::Table(t.clone()));
-    }
-    if !beside_paper.is_empty() {
-        page.blocks.push(Block::Heading("Beside the paper".into()));
-        for t in beside_paper
-            .iter()
-            .skip(5)
-            .chain(std::iter::once(&beside_paper[1]))
-        {
-            page.blocks.push(Block::Table(t.clone()));
-        }
-    }
-    page.blocks.push(Block::Heading("CEC statistics".into()));
-    for (i, (v, t)) in stats_tables.iter().enumerate() {
-        if i == 0 {
-            page.blocks.push(Block::Table(t.clone()));
-        } else {
-            page.blocks.push(Block::Details {
-                summary: format!("{} statistics", v.label()),
-                blocks: vec![Block::Table(t.clone())],
-            });
-        }
-    }
-    page.blocks.push(Block::Heading("Dynamics".into()));
-    if !missing_dynamics.is_empty() {
-        page.blocks.push(Block::Text(format!(
-            "No dynamics were recorded for {}; rerun the study with --dynamics (or with these problems in --plot-problems) to plot them.",
-            missing_dynamics.iter().map(|p| format!("C{p:02}")).collect::<Vec<_>>().join(", ")
-        )));
-    }
-    for (svg, caption) in &figures {
-        let content = std::fs::read_to_string(svg).map_err(|e| StudyError::io(svg, e))?;
-        page.blocks.push(Block::Svg {
-            svg: content,
-            caption: caption.clone(),
-        });
     }
     let figure_links: Vec<comparison::FigureLink> = figures
         .iter()
@@ -600,6 +776,63 @@ pub fn ablation_report(
         )
         .map_err(|e| StudyError::io(&md, e))?;
         files.push(md);
+    }
+
+    // report.html
+    let mut page = Page {
+        title: lineup.title.clone(),
+        blocks: Vec::new(),
+    };
+    if let Some(w) = &warning {
+        page.blocks.push(Block::Warning(w.clone()));
+    }
+    page.blocks.push(Block::Text(format!(
+        "{} variants × {} problems × {} runs, budget {} evaluations per run, instance: {}. Total run time {:.0} s.",
+        lineup.others.len() + 1,
+        inputs.problems.len(),
+        inputs.runs,
+        data.budget,
+        data.instance,
+        data.cpu_seconds()
+    )));
+    page.blocks.push(Block::Heading("Rankings".into()));
+    for t in [&t1, &ta1, &groups[0].0, &groups[1].0, &t2, &detail] {
+        page.blocks.push(Block::Table(t.clone()));
+    }
+    if !beside_paper.is_empty() {
+        page.blocks.push(Block::Heading("Beside the paper".into()));
+        for t in beside_paper
+            .iter()
+            .skip(5)
+            .chain(std::iter::once(&beside_paper[1]))
+        {
+            page.blocks.push(Block::Table(t.clone()));
+        }
+    }
+    page.blocks.push(Block::Heading("CEC statistics".into()));
+    for (i, (c, t)) in stats_tables.iter().enumerate() {
+        if i == 0 {
+            page.blocks.push(Block::Table(t.clone()));
+        } else {
+            page.blocks.push(Block::Details {
+                summary: format!("{} statistics", c.name),
+                blocks: vec![Block::Table(t.clone())],
+            });
+        }
+    }
+    page.blocks.push(Block::Heading("Dynamics".into()));
+    if !missing_dynamics.is_empty() {
+        page.blocks.push(Block::Text(format!(
+            "No dynamics were recorded for {}; rerun the study with --dynamics (or with these problems in --plot-problems) to plot them.",
+            missing_dynamics.iter().map(|p| format!("C{p:02}")).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    for (svg, caption) in &figures {
+        let content = std::fs::read_to_string(svg).map_err(|e| StudyError::io(svg, e))?;
+        page.blocks.push(Block::Svg {
+            svg: content,
+            caption: caption.clone(),
+        });
     }
     let html = out.join("report.html");
     std::fs::write(&html, page.render()).map_err(|e| StudyError::io(&html, e))?;
