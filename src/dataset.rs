@@ -200,6 +200,14 @@ impl Dataset {
             .map_or(&[], Vec::as_slice)
     }
 
+    /// Every run of a configuration, over all problems.
+    pub fn runs_of<'s>(&'s self, config: &'s str) -> impl Iterator<Item = &'s RunRow> + 's {
+        self.runs
+            .iter()
+            .filter(move |((c, _), _)| c == config)
+            .flat_map(|(_, rows)| rows)
+    }
+
     /// The statistics records of a configuration on a problem at a checkpoint fraction.
     #[must_use]
     pub fn records(&self, config: &str, problem: usize, fraction: f64) -> Vec<RunRecord> {

@@ -105,11 +105,10 @@ impl Parameter {
                 ..Config::default()
             },
         };
-        Ok(StudyConfig::preset(
-            self.label(value),
-            Variant::EpsMagEs,
-            config,
-        ))
+        Ok(
+            StudyConfig::preset(self.label(value), Variant::EpsMagEs, config)
+                .with_setting(self.key(), value),
+        )
     }
 }
 
@@ -183,7 +182,13 @@ pub fn parameter_report(
     std::fs::create_dir_all(out).map_err(|e| StudyError::io(out, e))?;
     let mut values = Vec::new();
     for label in data.configs() {
-        match param.value_of(&label) {
+        // The typed setting of the records; version-1 records only have the label.
+        let typed = data
+            .runs_of(&label)
+            .find_map(|r| r.setting.as_ref())
+            .filter(|s| s.parameter == param.key())
+            .map(|s| s.value);
+        match typed.or_else(|| param.value_of(&label)) {
             Some(v) => values.push(v),
             None => {
                 return Err(StudyError::Incompatible(format!(

@@ -80,9 +80,30 @@ pub struct CheckpointRecord {
     pub c: [u32; 3],
 }
 
+/// The format version of the run records this code writes: 2 adds `format` and
+/// `setting`; records without `format` are version 1 (written before 2026-11-26) and
+/// read as such.
+pub const RECORD_FORMAT: u32 = 2;
+
+const fn format_v1() -> u32 {
+    1
+}
+
+/// The value of a studied parameter in a run (parameter studies).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setting {
+    /// The parameter (`lambda`, `theta_r`).
+    pub parameter: String,
+    /// Its value.
+    pub value: usize,
+}
+
 /// One finished run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunRow {
+    /// The record format ([`RECORD_FORMAT`]; 1 for records without the field).
+    #[serde(default = "format_v1")]
+    pub format: u32,
     /// The configuration's label (the variant name in the ablation study).
     pub config: String,
     /// The strategy variant (preset name).
@@ -121,6 +142,10 @@ pub struct RunRow {
     /// absent in records written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub platform: Option<String>,
+    /// The studied parameter's value (parameter studies; absent otherwise and in
+    /// version-1 records, whose label `lambda=40` says it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting: Option<Setting>,
 }
 
 impl RunRow {

@@ -6,7 +6,9 @@
 
 use crate::error::StudyError;
 use crate::optimizer::{checkpoint_evaluations, MaEsOptimizer, Optimizer, Task, TracePoint};
-use crate::store::{Appender, CheckpointRecord, DynamicsRow, RunKey, RunRow};
+use crate::store::{
+    Appender, CheckpointRecord, DynamicsRow, RunKey, RunRow, Setting, RECORD_FORMAT,
+};
 use cec2017_constrained::{Cec2017Problem, Suite};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ma_es::{Config, Variant, CHECKPOINT_FRACTIONS};
@@ -136,6 +138,8 @@ pub struct StudyConfig {
     pub label: String,
     /// The algorithm (εMAg-ES presets: [`MaEsOptimizer`]; any [`Optimizer`]).
     pub optimizer: Arc<dyn Optimizer>,
+    /// The studied parameter's value, recorded with every run (parameter studies).
+    pub setting: Option<Setting>,
 }
 
 impl StudyConfig {
@@ -145,6 +149,19 @@ impl StudyConfig {
         Self {
             label: label.into(),
             optimizer: Arc::new(MaEsOptimizer { variant, config }),
+            setting: None,
+        }
+    }
+
+    /// The same configuration, recording `parameter = value` with every run.
+    #[must_use]
+    pub fn with_setting(self, parameter: impl Into<String>, value: usize) -> Self {
+        Self {
+            setting: Some(Setting {
+                parameter: parameter.into(),
+                value,
+            }),
+            ..self
         }
     }
 
@@ -154,6 +171,7 @@ impl StudyConfig {
         Self {
             label: label.into(),
             optimizer: Arc::new(optimizer),
+            setting: None,
         }
     }
 }
@@ -497,6 +515,8 @@ fn execute(
         )));
     }
     let row = RunRow {
+        format: RECORD_FORMAT,
+        setting: sc.setting.clone(),
         config: sc.label.clone(),
         variant: sc.optimizer.kind().to_string(),
         problem: job.problem,

@@ -32,6 +32,8 @@ fn row(config: &str, problem: usize, run: usize, f: f64, v: f64) -> RunRow {
         }],
         seconds: 0.0,
         platform: None,
+        format: 1,
+        setting: None,
     }
 }
 
@@ -142,6 +144,15 @@ fn reduced_study_end_to_end() {
             .count(),
         27
     );
+    // Every record says which value it ran (typed, not only in its label).
+    for r in emages::store::load_runs(&out.join("runs.jsonl")).unwrap() {
+        let s = r
+            .setting
+            .expect("a parameter-study record carries its setting");
+        assert_eq!(s.parameter, "theta_r");
+        assert_eq!(r.config, format!("theta_r={}", s.value));
+        assert_eq!(r.format, emages::store::RECORD_FORMAT);
+    }
     let ranks = std::fs::read_to_string(out.join("ranks.csv")).unwrap();
     let lines: Vec<&str> = ranks.lines().collect();
     assert_eq!(lines[0], "problem,theta_r=1,theta_r=3,theta_r=10");
