@@ -6,9 +6,10 @@
 //! problem, the budget, the seed, the evaluation counts at which it wants the
 //! best-so-far — the CEC checkpoints in the ablation study) and the optimizer owns the
 //! search. A [`Tracker`] does the bookkeeping for an optimizer written from scratch:
-//! it evaluates points, counts evaluations, keeps the best-so-far in the reference
-//! lexicographic order (feasible points by `f`, all others by the mean violation `ν̄`),
-//! and takes the snapshots the task asks for.
+//! it evaluates points, counts evaluations, keeps the best-so-far by the reference's
+//! rule (lower `ν̄` first, then lower `f`;
+//! [`constraint_handling::ordering::improves_best_so_far`]), and takes the snapshots the
+//! task asks for.
 //!
 //! ```
 //! use emages::optimizer::{Optimizer, Outcome, Task, Tracker};
@@ -46,7 +47,7 @@
 //! ```
 
 use crate::error::StudyError;
-use constraint_handling::ordering::{CandidateOrder, Fitness, ReferenceLexicographic};
+use constraint_handling::ordering::{improves_best_so_far, Fitness};
 use constraint_handling::violation::{mean_violation, ConstraintCounts, DEFAULT_EQUALITY_MARGIN};
 use constraint_handling::ConstrainedProblem;
 use ma_es::noise::RngNoise;
@@ -178,7 +179,8 @@ pub trait Optimizer: Debug + Send + Sync {
 }
 
 /// Book-keeping for an optimizer written from scratch: evaluates points, counts the
-/// evaluations, keeps the best-so-far and takes the snapshots a [`Task`] asks for.
+/// evaluations, keeps the best-so-far (by the rule εMAg-ES uses, so that every
+/// optimizer is scored alike) and takes the snapshots a [`Task`] asks for.
 #[derive(Debug)]
 pub struct Tracker<'t> {
     task: &'t Task<'t>,
@@ -234,8 +236,9 @@ impl<'t> Tracker<'t> {
         let (g, h) = self.constraints.split_at(problem.num_inequalities());
         let fitness = Fitness::new(objective, mean_violation(g, h, self.task.delta));
         self.evaluations += 1;
+        // The reference's best-so-far rule, as εMAg-ES updates its own.
         let better = self.best.as_ref().is_none_or(|b| {
-            ReferenceLexicographic.precedes(&fitness, &Fitness::new(b.objective, b.violation))
+            improves_best_so_far(&fitness, &Fitness::new(b.objective, b.violation))
         });
         if better {
             self.best = Some(Snapshot {

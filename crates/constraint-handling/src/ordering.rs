@@ -151,6 +151,28 @@ impl CandidateOrder for ReferenceLexicographic {
     }
 }
 
+/// The reference's best-so-far update (REFERENCE.md §5, step 10): whether `candidate`
+/// replaces `best`. It is lexicographic like [`ReferenceLexicographic`] except that
+/// two points with the same violation `ν̄ > 0` are compared by `f` (the reference's
+/// expression `(ν_c = 0 ∧ ν_b = 0 ∧ f_c < f_b) ∨ (ν_c = ν_b ∧ f_c < f_b) ∨ ν_c < ν_b`).
+/// A comparison with NaN is false: a candidate with a NaN `ν̄` never replaces the best,
+/// one with a NaN `f` only by a lower `ν̄`.
+///
+/// ```
+/// use constraint_handling::ordering::{improves_best_so_far, Fitness};
+/// let best = Fitness::new(5.0, 2.0);
+/// assert!(improves_best_so_far(&Fitness::new(4.0, 2.0), &best)); // same ν̄ > 0, lower f
+/// assert!(improves_best_so_far(&Fitness::new(9.0, 1.0), &best));
+/// assert!(!improves_best_so_far(&Fitness::new(0.0, f64::NAN), &best));
+/// assert!(!improves_best_so_far(&Fitness::new(f64::NAN, 2.0), &best));
+/// ```
+#[must_use]
+pub fn improves_best_so_far(candidate: &Fitness, best: &Fitness) -> bool {
+    let (fc, vc) = (candidate.objective, candidate.violation);
+    let (fb, vb) = (best.objective, best.violation);
+    (vc == 0.0 && vb == 0.0 && fc < fb) || (vc == vb && fc < fb) || vc < vb
+}
+
 /// Errors of the ranking functions.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RankingError {

@@ -67,6 +67,7 @@ pub mod config;
 pub mod linalg;
 pub mod noise;
 pub mod observer;
+pub mod ranking;
 pub mod repair;
 pub mod result;
 pub mod strategy;

@@ -30,7 +30,7 @@ use crate::result::{BestSoFar, Checkpoint, DynamicsRecord, RunResult, Terminatio
 use crate::variant::{ComponentSpec, Components, Variant};
 use crate::MaEsError;
 use constraint_handling::blas::gemm;
-use constraint_handling::ordering::{rank_into, EpsilonLevel};
+use constraint_handling::ordering::{improves_best_so_far, Fitness};
 use constraint_handling::problem::validate_bounds;
 use constraint_handling::reflection::keep_range;
 use constraint_handling::violation::mean_violation;
@@ -328,8 +328,8 @@ impl<'a> Session<'a> {
 
     fn rank(&mut self) -> Result<(), MaEsError> {
         let objectives = self.objectives.as_slice().expect("contiguous objectives");
-        rank_into(
-            &EpsilonLevel::new(self.epsilon),
+        self.components.ranking.rank(
+            self.epsilon,
             objectives,
             &self.violations,
             &mut self.ranking,
@@ -492,21 +492,20 @@ impl<'a> Session<'a> {
             },
         );
         self.resets += usize::from(reset);
-        let norm2: f64 = self.p_sigma.iter().map(|x| x * x).sum();
-        let n = p.dim as f64;
-        self.sigma = self
+        let sigma = self
             .components
-            .sigma_cap
-            .apply(self.sigma * ((cs / 2.0) * (norm2 / n - 1.0)).exp());
+            .step_size
+            .update(self.sigma, self.p_sigma.view(), cs);
+        self.sigma = self.components.sigma_cap.apply(sigma);
         Ok(())
     }
 
     /// Step 10: the lexicographic best-so-far update with the first-ranked offspring.
     fn update_best(&mut self) {
         let c = self.ranking[0];
-        let (fc, vc) = (self.objectives[c], self.violations[c]);
-        let (fb, vb) = (self.best.objective, self.best.violation);
-        if (vc == 0.0 && vb == 0.0 && fc < fb) || (vc == vb && fc < fb) || vc < vb {
+        let candidate = Fitness::new(self.objectives[c], self.violations[c]);
+        let best = Fitness::new(self.best.objective, self.best.violation);
+        if improves_best_so_far(&candidate, &best) {
             self.set_best(c);
         }
     }

@@ -11,12 +11,14 @@
 //! | `lex-ma-es` | lexMA-ES | no | `M⁺` | yes | yes | lexicographic |
 
 use crate::adaptation::{
-    CappedSigma, FrozenMatrix, MaUpdate, MatrixAdaptation, SigmaCap, UncappedSigma,
+    CappedSigma, Csa, FrozenMatrix, MaUpdate, MatrixAdaptation, SigmaCap, StepSizeRule,
+    UncappedSigma,
 };
 use crate::back_calculation::{
     BackCalculation, IdentityBackCalculation, NoBackCalculation, PseudoInverseBackCalculation,
 };
 use crate::config::Parameters;
+use crate::ranking::{EpsilonLevelRanking, PopulationRanking};
 use crate::repair::{NoRepair, PeriodicRepair, Repair};
 use crate::MaEsError;
 use constraint_handling::epsilon::{EpsilonLevelSchedule, EpsilonSchedule, Lexicographic};
@@ -82,6 +84,11 @@ pub struct Components {
     pub adaptation: Box<dyn MatrixAdaptation>,
     /// The threshold schedule of the ε-level order (steps 4 and 12).
     pub schedule: Box<dyn EpsilonSchedule + Send>,
+    /// Step 9 before the cap: the step-size rule (CSA in every preset).
+    pub step_size: Box<dyn StepSizeRule>,
+    /// Step 4: how the offspring are ranked given the current threshold (the ε-level
+    /// order in every preset; the lexicographic variants get ε = 0 from their schedule).
+    pub ranking: Box<dyn PopulationRanking>,
 }
 
 impl fmt::Debug for Components {
@@ -139,6 +146,8 @@ impl Components {
             sigma_cap,
             adaptation,
             schedule,
+            step_size: Box::new(Csa),
+            ranking: Box::new(EpsilonLevelRanking),
         })
     }
 }

@@ -1,0 +1,52 @@
+//! Step 4: ranking the offspring. The presets rank by the ε-level order with the
+//! threshold of the schedule (REFERENCE.md §5); another rule (e.g. stochastic ranking)
+//! is another [`PopulationRanking`].
+
+use constraint_handling::ordering::{rank_into, EpsilonLevel, RankingError};
+
+/// Ranks a population: writes into `permutation` the offspring indices from first to
+/// last, given their objectives, mean violations `ν̄` and the current threshold `ε`.
+/// Must not allocate (it runs every generation).
+pub trait PopulationRanking: Send {
+    /// Ranks the population.
+    ///
+    /// # Errors
+    /// [`RankingError`] for slices of different lengths.
+    fn rank(
+        &mut self,
+        epsilon: f64,
+        objectives: &[f64],
+        violations: &[f64],
+        permutation: &mut [usize],
+    ) -> Result<(), RankingError>;
+}
+
+/// The ε-level order of the reference, stable (ties keep index order): with `ε = 0`
+/// the lexicographic order of the lex variants.
+///
+/// ```
+/// use ma_es::ranking::{EpsilonLevelRanking, PopulationRanking};
+/// let mut perm = [0; 3];
+/// // ν̄ ≤ ε = 0.5 counts as feasible: ranked by f.
+/// EpsilonLevelRanking.rank(0.5, &[3.0, 1.0, 2.0], &[0.4, 0.0, 1.0], &mut perm).unwrap();
+/// assert_eq!(perm, [1, 0, 2]);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EpsilonLevelRanking;
+
+impl PopulationRanking for EpsilonLevelRanking {
+    fn rank(
+        &mut self,
+        epsilon: f64,
+        objectives: &[f64],
+        violations: &[f64],
+        permutation: &mut [usize],
+    ) -> Result<(), RankingError> {
+        rank_into(
+            &EpsilonLevel::new(epsilon),
+            objectives,
+            violations,
+            permutation,
+        )
+    }
+}
