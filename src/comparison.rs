@@ -186,7 +186,8 @@ pub fn table1_bootstrap(inputs: &Inputs<'_>) -> Result<(Table, usize), StudyErro
         ]);
     }
     t.note(format!(
-        "{BOOTSTRAP_REPLICATES} bootstrap replicates (seed {BOOTSTRAP_SEED}): each draws the 25 runs of every problem with replacement (the same run indices for both algorithms, keeping the pairing of the signed-rank test) and recounts; the range holds the central 95 % of the replicates' counts. \"paper inside\": the paper's + and − counts both lie in their ranges ({consistent} of {} variants).",
+        "{BOOTSTRAP_REPLICATES} bootstrap replicates (seed {BOOTSTRAP_SEED}): each draws the {} runs of every problem with replacement (the same run indices for both algorithms, keeping the pairing of the signed-rank test) and recounts; the range holds the central 95 % of the replicates' counts. \"paper inside\": the paper's + and − counts both lie in their ranges ({consistent} of {} variants).",
+        inputs.runs,
         lineup.others.len()
     ));
     Ok((t, consistent))
@@ -281,8 +282,15 @@ pub fn statistics_beside_paper(
             s.mean_rt_gb.map_or("–".into(), sci),
         ]);
     }
+    let n = problems
+        .first()
+        .map_or(0, |&p| data.runs(baseline, p).len());
+    let bounds = bench_stats::cec::median_interval_positions(n, MEDIAN_INTERVAL_ALPHA)
+        .map_or("none: too few runs".to_string(), |(lo, hi)| {
+            format!("runs {} and {} of {n}", lo + 1, hi + 1)
+        });
     t.note(format!(
-        "The paper's median lies inside the distribution-free 95 % confidence interval of the measured median (runs 8 and 18 of 25 in the CEC order: feasible runs by f, then infeasible ones by ν̄; the paper's six printed digits allowed for) on {inside_count} of {} problems. Outside it, the difference is unlikely (≤ 5 %) to be sampling noise of these 25 runs alone — though the paper's median has its own noise.",
+        "The paper's median lies inside the distribution-free 95 % confidence interval of the measured median ({bounds} in the CEC order: feasible runs by f, then infeasible ones by ν̄; the paper's six printed digits allowed for) on {inside_count} of {} problems. Outside it, the difference is unlikely (≤ 5 %) to be sampling noise of these 25 runs alone — though the paper's median has its own noise.",
         problems.len()
     ));
     Ok((t, inside_count))

@@ -3,29 +3,11 @@
 //!
 //! `cargo test` builds the examples; the binary is found next to this test's binary.
 
-use std::path::{Path, PathBuf};
+mod support;
+use support::*;
+
+use std::path::Path;
 use std::process::{Command, Output};
-
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(Path::parent).unwrap();
-    let path = profile_dir.join("examples").join(name);
-    assert!(
-        path.is_file(),
-        "example binary {} not built (run `cargo test`, which builds the examples)",
-        path.display()
-    );
-    path
-}
-
-fn data_dir() -> String {
-    std::env::var("CEC2017_DATA_DIR").unwrap_or_else(|_| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/cec2017/text")
-            .display()
-            .to_string()
-    })
-}
 
 fn ablation(args: &[&str]) -> Output {
     Command::new(example("ablation"))

@@ -2,29 +2,11 @@
 //! against εMAg-ES through the study pipeline — runs, records, statistics, rankings,
 //! plots and report — on a reduced set.
 
-use std::path::{Path, PathBuf};
+mod support;
+use support::*;
+
+use std::path::Path;
 use std::process::Command;
-
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(Path::parent).unwrap();
-    let path = profile_dir.join("examples").join(name);
-    assert!(
-        path.is_file(),
-        "example binary {} not built",
-        path.display()
-    );
-    path
-}
-
-fn data_dir() -> String {
-    std::env::var("CEC2017_DATA_DIR").unwrap_or_else(|_| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/cec2017/text")
-            .display()
-            .to_string()
-    })
-}
 
 fn compare(out: &Path, threads: &str) -> String {
     let o = Command::new(example("compare"))

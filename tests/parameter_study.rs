@@ -1,10 +1,12 @@
 //! The parameter-study report ranks configurations as documented (REFERENCE.md §6), on
 //! a hand-made case, and the example runs end to end.
 
+mod support;
+use support::*;
+
 use emages::dataset::Dataset;
 use emages::params::{parameter_report, Parameter};
 use emages::store::{CheckpointRecord, RunRow};
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn row(config: &str, problem: usize, run: usize, f: f64, v: f64) -> RunRow {
@@ -85,30 +87,9 @@ fn hand_made_ranks() {
     assert!(parameter_report(&data, tmp.path(), Parameter::ThetaR).is_err());
 }
 
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let path = exe
-        .parent()
-        .and_then(Path::parent)
-        .unwrap()
-        .join("examples")
-        .join(name);
-    assert!(
-        path.is_file(),
-        "example {} not built (cargo test builds the examples)",
-        path.display()
-    );
-    path
-}
-
 #[test]
 fn reduced_study_end_to_end() {
-    let data = std::env::var("CEC2017_DATA_DIR").unwrap_or_else(|_| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/cec2017/text")
-            .display()
-            .to_string()
-    });
+    let data = data_dir();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("p");
     let args = [
