@@ -745,11 +745,11 @@ pub fn comparison_report(
     let plots_dir = out.join("plots");
     let mut figures = Vec::new();
     let mut missing_dynamics = Vec::new();
-    for &p in options
-        .plot_problems
-        .iter()
-        .filter(|p| inputs.problems.contains(p))
-    {
+    // In problem order, whatever order the options list them in.
+    let mut plot_problems = options.plot_problems.clone();
+    plot_problems.sort_unstable();
+    plot_problems.dedup();
+    for &p in plot_problems.iter().filter(|p| inputs.problems.contains(p)) {
         match dynamics_figures(&inputs, p, &plots_dir)? {
             Some((f, figs)) => {
                 files.extend(f);

@@ -1,0 +1,104 @@
+//! The committed studies (`results/ablation-D100/`, 16 shards, and
+//! `results/ablation-D10-seed1/`: the project's own measured output) still give the
+//! tables the documentation quotes: the report is rebuilt from the committed runs and
+//! its comparison with the paper must equal, byte for byte, the generated blocks of
+//! docs/reproduction.md and the committed `paper_comparison.md`. A change of the
+//! statistics, the report or the data that would make the docs stale fails here.
+
+use emages::comparison::{read_block, to_markdown};
+use emages::dataset::Dataset;
+use emages::report::{ablation_report, ReportOptions};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The shard files of the committed study (compressed or not), all 16 of them.
+fn shard_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("runs.shard-") && n.contains(".jsonl"))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Rebuilds the report of the committed study in `dir` from `files` and checks the
+/// docs' block of `dim` and the committed `paper_comparison.md` against it.
+fn check(dir: &Path, files: &[PathBuf], dim: usize) {
+    let data = Dataset::load(files).expect("the committed results load");
+    assert_eq!(data.dim, dim);
+    let out = tempfile::tempdir().unwrap();
+    let report = ablation_report(&data, out.path(), &ReportOptions::default())
+        .expect("the report builds from the complete study");
+    assert!(
+        !report.beside_paper.is_empty(),
+        "no comparison with the paper"
+    );
+    let tables: Vec<_> = report.beside_paper.iter().collect();
+    let runs: usize = data
+        .configs()
+        .iter()
+        .map(|c| {
+            data.problems()
+                .iter()
+                .map(|&p| data.runs(c, p).len())
+                .sum::<usize>()
+        })
+        .sum();
+    assert_eq!(runs, 4900, "7 variants × 28 problems × 25 runs");
+
+    // docs/reproduction.md links the committed plots from docs/.
+    let rel = dir.strip_prefix(root()).unwrap().display().to_string();
+    let docs = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let quoted = read_block(&docs, dim)
+        .unwrap_or_else(|| panic!("docs/reproduction.md has no N = {dim} block"));
+    let rendered = to_markdown(&tables, &report.figures, &format!("../{rel}/plots/"));
+    assert!(
+        quoted == rendered,
+        "docs/reproduction.md's N = {dim} block differs from the report of the runs in {rel}; regenerate it with\n  cargo run --release --example ablation -- --dim {dim} --report {rel}/runs*.jsonl.gz --out {rel} --docs docs/reproduction.md"
+    );
+    let committed = std::fs::read_to_string(dir.join("paper_comparison.md")).unwrap();
+    assert!(
+        committed == to_markdown(&tables, &report.figures, "plots/"),
+        "{rel}/paper_comparison.md is stale"
+    );
+    for f in &report.figures {
+        assert!(
+            dir.join("plots").join(&f.file).is_file(),
+            "the figure {} the docs link is not committed",
+            f.file
+        );
+    }
+    println!(
+        "N = {dim}: checked {runs} runs, {} tables and {} figures against the docs",
+        tables.len(),
+        report.figures.len()
+    );
+}
+
+#[test]
+fn the_docs_quote_the_committed_n100_study() {
+    let dir = root().join("results/ablation-D100");
+    let files = shard_files(&dir);
+    assert_eq!(
+        files.len(),
+        16,
+        "expected the 16 shard files of the N = 100 study in {}",
+        dir.display()
+    );
+    check(&dir, &files, 100);
+}
+
+#[test]
+fn the_docs_quote_the_committed_n10_study() {
+    let dir = root().join("results/ablation-D10-seed1");
+    check(&dir, &[dir.join("runs.jsonl.gz")], 10);
+}
