@@ -156,6 +156,50 @@ fn study_resume_and_shards() {
             "{t} differs between one run and merged shards"
         );
     }
+    // Finished shards committed compressed (.jsonl.gz) still merge to the same tables,
+    // --status reads them, and resuming on top of them stops with one clear line.
+    let gz = tmp.path().join("gz");
+    std::fs::create_dir_all(&gz).unwrap();
+    for f in [
+        "runs.shard-1-of-2.jsonl",
+        "runs.shard-2-of-2.jsonl",
+        "dynamics.shard-1-of-2.jsonl",
+        "dynamics.shard-2-of-2.jsonl",
+    ] {
+        use std::io::Write as _;
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        enc.write_all(read(&two, f).as_bytes()).unwrap();
+        std::fs::write(gz.join(format!("{f}.gz")), enc.finish().unwrap()).unwrap();
+    }
+    let gz_s = gz.to_str().unwrap();
+    let (g1, g2) = (
+        gz.join("runs.shard-1-of-2.jsonl.gz"),
+        gz.join("runs.shard-2-of-2.jsonl.gz"),
+    );
+    ok(&ablation(&[
+        "--report",
+        g1.to_str().unwrap(),
+        g2.to_str().unwrap(),
+        "--out",
+        gz_s,
+    ]));
+    for (t, b) in TABLES.iter().zip(&before) {
+        assert_eq!(&read(&gz, t), b, "{t} differs when read from .jsonl.gz");
+    }
+    let mut status_args = study_args(gz_s, &data);
+    status_args.push("--status");
+    let status = ablation(&status_args);
+    ok(&status);
+    assert!(
+        String::from_utf8_lossy(&status.stdout).contains("the study is complete"),
+        "{}",
+        String::from_utf8_lossy(&status.stdout)
+    );
+    let mut resume = study_args(gz_s, &data);
+    resume.extend(["--shard", "1/2"]);
+    one_line_error(&ablation(&resume), "compressed (read-only)");
+    assert!(!gz.join("runs.shard-1-of-2.jsonl").exists());
+
     // A single shard is not a complete study: a clear error, or — when asked for —
     // tables marked incomplete.
     let out = ablation(&["--report", s1.to_str().unwrap(), "--out", two_s]);
