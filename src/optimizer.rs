@@ -48,7 +48,7 @@
 
 use crate::error::StudyError;
 use constraint_handling::ordering::{improves_best_so_far, Fitness};
-use constraint_handling::violation::{mean_violation, ConstraintCounts, DEFAULT_EQUALITY_MARGIN};
+use constraint_handling::violation::ConstraintCounts;
 use constraint_handling::ConstrainedProblem;
 use ma_es::noise::RngNoise;
 use ma_es::{Config, MaEs, Termination, Variant};
@@ -63,8 +63,6 @@ pub struct Task<'a> {
     pub budget: usize,
     /// The run's seed: the optimizer's random numbers must follow from it alone.
     pub seed: u64,
-    /// The equality margin `δ` of the mean violation `ν̄` (REFERENCE.md §1).
-    pub delta: f64,
     /// Evaluation counts (ascending) at which the best-so-far is wanted.
     pub checkpoints: &'a [usize],
     /// Whether to record the trajectory (best-so-far and, if the optimizer has one,
@@ -78,7 +76,6 @@ impl std::fmt::Debug for Task<'_> {
             .field("dim", &self.problem.dim())
             .field("budget", &self.budget)
             .field("seed", &self.seed)
-            .field("delta", &self.delta)
             .field("checkpoints", &self.checkpoints)
             .field("record_trace", &self.record_trace)
             .finish_non_exhaustive()
@@ -86,14 +83,13 @@ impl std::fmt::Debug for Task<'_> {
 }
 
 impl<'a> Task<'a> {
-    /// A task with the default margin `δ = 10⁻⁴`, no checkpoints, no trace.
+    /// A task without checkpoints and trace.
     #[must_use]
     pub fn new(problem: &'a (dyn ConstrainedProblem + Sync), budget: usize, seed: u64) -> Self {
         Self {
             problem,
             budget,
             seed,
-            delta: DEFAULT_EQUALITY_MARGIN,
             checkpoints: &[],
             record_trace: false,
         }
@@ -233,8 +229,9 @@ impl<'t> Tracker<'t> {
         let objective = problem
             .evaluate(x, &mut self.constraints)
             .map_err(|e| StudyError::Other(format!("evaluation failed: {e}")))?;
+        // ν̄ with the problem's own margin δ, as every algorithm sees it.
+        let fitness = Fitness::new(objective, problem.mean_violation(&self.constraints));
         let (g, h) = self.constraints.split_at(problem.num_inequalities());
-        let fitness = Fitness::new(objective, mean_violation(g, h, self.task.delta));
         self.evaluations += 1;
         // The reference's best-so-far rule, as εMAg-ES updates its own.
         let better = self.best.as_ref().is_none_or(|b| {
@@ -343,7 +340,6 @@ impl Optimizer for MaEsOptimizer {
         let config = Config {
             budget: Some(task.budget),
             record_dynamics: task.record_trace,
-            delta: task.delta,
             ..self.config.clone()
         };
         let own: Vec<usize> = ma_es::CHECKPOINT_FRACTIONS

@@ -499,7 +499,6 @@ fn execute(
         problem,
         budget,
         seed: job.seed,
-        delta: problem.equality_margin(),
         checkpoints: &checkpoints,
         record_trace: spec.dynamics_problems.contains(&job.problem),
     };

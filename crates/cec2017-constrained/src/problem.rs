@@ -376,6 +376,10 @@ fn mat_vec(m: &ndarray::Array2<f64>, v: &[f64], out: &mut [f64]) {
 }
 
 impl ConstrainedProblem for Cec2017Problem {
+    fn equality_margin(&self) -> f64 {
+        self.delta
+    }
+
     fn dim(&self) -> usize {
         self.dim
     }

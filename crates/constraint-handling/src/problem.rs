@@ -108,6 +108,21 @@ pub trait ConstrainedProblem {
     /// The upper box bounds `ub` (length `N`).
     fn upper_bounds(&self) -> &[f64];
 
+    /// The equality margin `δ` of the mean violation: `|h_j| ≤ δ` counts as satisfied
+    /// (REFERENCE.md §1; the CEC2017 value `10⁻⁴` by default). The problem owns it, so
+    /// that every algorithm and every statistic measures `ν̄` alike.
+    fn equality_margin(&self) -> f64 {
+        crate::violation::DEFAULT_EQUALITY_MARGIN
+    }
+
+    /// The mean violation `ν̄` of a constraint vector `C = (g, h)` of this problem, with
+    /// its [`equality_margin`](Self::equality_margin)
+    /// ([`crate::violation::mean_violation`]).
+    fn mean_violation(&self, constraints: &[f64]) -> f64 {
+        let (g, h) = constraints.split_at(self.num_inequalities().min(constraints.len()));
+        crate::violation::mean_violation(g, h, self.equality_margin())
+    }
+
     /// Evaluates `x`: returns `f(x)` and writes `C(x) = (g(x), h(x))` into `constraints`.
     ///
     /// # Errors
@@ -242,6 +257,10 @@ macro_rules! forward_problem {
             fn num_constraints(&self) -> usize { (**self).num_constraints() }
             fn lower_bounds(&self) -> &[f64] { (**self).lower_bounds() }
             fn upper_bounds(&self) -> &[f64] { (**self).upper_bounds() }
+            fn equality_margin(&self) -> f64 { (**self).equality_margin() }
+            fn mean_violation(&self, constraints: &[f64]) -> f64 {
+                (**self).mean_violation(constraints)
+            }
             fn evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
                 (**self).evaluate(x, constraints)
             }

@@ -84,8 +84,6 @@ pub struct Config {
     pub theta_p: f64,
     /// Maximal number `θ_r` of consecutive repair steps.
     pub theta_r: usize,
-    /// Equality margin `δ` of the mean violation.
-    pub delta: f64,
     /// Forward-difference step `η` of the repair's Jacobian.
     pub eta: f64,
     /// Absolute singular-value cutoff of the pseudo-inverses.
@@ -117,7 +115,6 @@ impl Default for Config {
             gamma_min: 3.0,
             theta_p: 0.2,
             theta_r: 3,
-            delta: 1e-4,
             eta: 1e-4,
             pinv_tolerance: 1e-12,
             budget: None,
@@ -184,8 +181,6 @@ pub struct Parameters {
     pub theta_p: f64,
     /// `θ_r`.
     pub theta_r: usize,
-    /// `δ`.
-    pub delta: f64,
     /// `η` and the pseudo-inverse cutoff.
     pub repair: RepairParams,
     /// The evaluation budget.
@@ -284,13 +279,6 @@ impl Config {
         if !(0.0..=1.0).contains(&self.theta_p) {
             return Err(invalid("theta_p", self.theta_p, "must lie in [0, 1]"));
         }
-        if !(self.delta.is_finite() && self.delta >= 0.0) {
-            return Err(invalid(
-                "delta",
-                self.delta,
-                "must be finite and non-negative",
-            ));
-        }
         finite_positive("eta", self.eta)?;
         if !(self.pinv_tolerance.is_finite() && self.pinv_tolerance >= 0.0) {
             return Err(invalid(
@@ -331,7 +319,6 @@ impl Config {
             },
             theta_p: self.theta_p,
             theta_r: self.theta_r,
-            delta: self.delta,
             repair: RepairParams {
                 eta: self.eta,
                 pinv_tolerance: self.pinv_tolerance,
@@ -420,10 +407,6 @@ mod tests {
             },
             Config {
                 theta_t: 0.0,
-                ..d.clone()
-            },
-            Config {
-                delta: -1.0,
                 ..d.clone()
             },
             Config {

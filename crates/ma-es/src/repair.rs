@@ -10,7 +10,6 @@ use crate::noise::NoiseSource;
 use crate::MaEsError;
 use constraint_handling::reflection::keep_range;
 use constraint_handling::repair::{GradientRepair, RepairParams};
-use constraint_handling::violation::mean_violation;
 use constraint_handling::ConstrainedProblem;
 
 /// One offspring after its evaluation, as the repair sees it.
@@ -37,8 +36,6 @@ pub struct RepairContext<'a> {
     pub problem: &'a dyn ConstrainedProblem,
     /// The noise source (for the repair decision).
     pub noise: &'a mut dyn NoiseSource,
-    /// The equality margin `δ` of `ν̄`.
-    pub delta: f64,
     /// The evaluation counter, to be increased by what the repair charges.
     pub evaluations: &'a mut usize,
 }
@@ -111,7 +108,6 @@ impl Repair for PeriodicRepair {
         if u > self.probability {
             return Ok(());
         }
-        let l = problem.num_inequalities();
         self.scratch.resize(n, 0.0); // allocates on the first call only
         for _ in 0..self.repetitions {
             if o.violation.is_nan() || *o.violation <= 0.0 {
@@ -122,8 +118,7 @@ impl Repair for PeriodicRepair {
             o.point.copy_from_slice(&self.scratch);
             keep_range(o.point, problem.lower_bounds(), problem.upper_bounds())?;
             *o.objective = problem.evaluate(o.point, o.constraints)?;
-            let (g, h) = o.constraints.split_at(l);
-            *o.violation = mean_violation(g, h, ctx.delta);
+            *o.violation = problem.mean_violation(o.constraints);
             *ctx.evaluations += GradientRepair::cost(n);
             if o.point.iter().zip(o.candidate).any(|(a, b)| a != b) {
                 *o.changed = true;

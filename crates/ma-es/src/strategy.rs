@@ -33,7 +33,6 @@ use constraint_handling::blas::gemm;
 use constraint_handling::ordering::{improves_best_so_far, Fitness};
 use constraint_handling::problem::validate_bounds;
 use constraint_handling::reflection::keep_range;
-use constraint_handling::violation::mean_violation;
 use constraint_handling::{ConstrainedProblem, ProblemError};
 use ndarray::linalg::general_mat_vec_mul;
 use ndarray::{Array1, Array2, ShapeBuilder, Zip};
@@ -316,11 +315,9 @@ impl<'a> Session<'a> {
             self.objectives.view_mut(),
             self.constraints.view_mut(),
         )?;
-        let l = self.problem.num_inequalities();
         for (v, c) in self.violations.iter_mut().zip(self.constraints.columns()) {
             let c = c.as_slice().expect("column-major constraint matrix");
-            let (g, h) = c.split_at(l);
-            *v = mean_violation(g, h, self.params.delta);
+            *v = self.problem.mean_violation(c);
         }
         self.evaluations += self.params.lambda;
         Ok(())
@@ -423,7 +420,6 @@ impl<'a> Session<'a> {
             generation: self.generation,
             problem: self.problem,
             noise,
-            delta: self.params.delta,
             evaluations: &mut self.evaluations,
         };
         for ((((cand, point), objective), constraints), (violation, changed)) in self

@@ -393,3 +393,33 @@ fn generations_do_not_allocate() {
         );
     }
 }
+
+/// The problem owns the equality margin δ: the strategy measures ν̄ with the margin the
+/// problem carries (here a wide one on C07, two equality constraints), and a wider
+/// margin can only make points look less violated.
+#[test]
+fn the_strategy_uses_the_problems_equality_margin() {
+    let tight = Suite::synthetic(3).problem(7, 10).unwrap();
+    let wide = Suite::synthetic(3)
+        .problem(7, 10)
+        .unwrap()
+        .with_equality_margin(50.0)
+        .unwrap();
+    let config = Config {
+        budget: Some(2_000),
+        ..Config::default()
+    };
+    let mut checked = 0;
+    for p in [&tight, &wide] {
+        let mut es = MaEs::new(p, &config, Variant::EpsMagEs).unwrap();
+        let r = es.run(&mut RngNoise::seed_from_u64(9)).unwrap();
+        assert_eq!(r.best.violation, p.mean_violation(&r.best.constraints));
+        checked += 1;
+    }
+    // C07 has two equality constraints only: |h| = 10 violates δ = 1e-4, not δ = 50.
+    assert_eq!((tight.num_inequalities(), tight.num_equalities()), (0, 2));
+    let c = [10.0, -10.0];
+    assert_eq!(wide.mean_violation(&c), 0.0);
+    assert!(tight.mean_violation(&c) > 9.0);
+    assert_eq!(checked, 2);
+}
