@@ -133,7 +133,10 @@ impl SquareSolver {
             }
             anorm = anorm.max(s);
         }
-        let nn = n as c_int;
+        // Checked conversion: a dimension LAPACK cannot index takes the SVD path.
+        let Ok(nn) = c_int::try_from(n) else {
+            return false;
+        };
         let mut info: c_int = 0;
         // SAFETY: `lu` holds n·n entries (lda = n), `ipiv` n; LAPACK reads/writes within.
         unsafe {
@@ -191,8 +194,9 @@ impl SquareSolver {
                 let Some(b) = scratch.as_slice_memory_order_mut() else {
                     return false;
                 };
-                let nn = n as c_int;
-                let nrhs = k as c_int;
+                let (Ok(nn), Ok(nrhs)) = (c_int::try_from(n), c_int::try_from(k)) else {
+                    return false;
+                };
                 let trans = b'N' as c_char;
                 let mut info: c_int = 0;
                 // SAFETY: `b` is the first k columns of the n × max_rhs column-major
