@@ -14,7 +14,7 @@ use crate::report::sci;
 use crate::report::{Contender, Inputs};
 use bench_stats::bootstrap::{quantile_range, resampled_summaries};
 use bench_stats::cec::{compare_runs, median_interval, CecStatistics, RunRecord};
-use bench_stats::pairwise::{compare, Summary};
+use bench_stats::pairwise::Summary;
 use bench_stats::Table;
 use std::cmp::Ordering;
 use std::path::Path;
@@ -143,7 +143,7 @@ pub fn table1_bootstrap(inputs: &Inputs<'_>) -> Result<(Table, usize), StudyErro
         "Table 1, N = {dim}, total rank: the sampling noise of the measured counts (bootstrap) beside the paper's"
     ));
     let mut consistent = 0;
-    for v in &lineup.others {
+    for (k, v) in lineup.others.iter().enumerate() {
         let pairs: Vec<(Vec<RunRecord>, Vec<RunRecord>)> = inputs
             .problems
             .iter()
@@ -154,12 +154,8 @@ pub fn table1_bootstrap(inputs: &Inputs<'_>) -> Result<(Table, usize), StudyErro
                 )
             })
             .collect();
-        let here = Summary::of(
-            &pairs
-                .iter()
-                .map(|(b, s)| compare(b, s, significance))
-                .collect::<Result<Vec<_>, _>>()?,
-        );
+        // The verdicts the tables already hold.
+        let here = Summary::of(inputs.problems.iter().map(|&p| &inputs.tested[&(k, p)]));
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(BOOTSTRAP_SEED);
         let reps = resampled_summaries(&pairs, significance, BOOTSTRAP_REPLICATES, &mut rng)?;
         let range = |pick: fn(&Summary) -> usize| {
