@@ -712,20 +712,9 @@ pub fn comparison_report(
     let (ta1, ta1_csv) = table_a1(&inputs);
     write_table(out, "table1_cec", &ta1, &ta1_csv, &mut files)?;
     let groups = tables_by_group(&inputs);
-    write_table(
-        out,
-        "table4_equality",
-        &groups[0].0,
-        &groups[0].1,
-        &mut files,
-    )?;
-    write_table(
-        out,
-        "table5_rotated",
-        &groups[1].0,
-        &groups[1].1,
-        &mut files,
-    )?;
+    for (name, (md, csv)) in ["table4_equality", "table5_rotated"].iter().zip(&groups) {
+        write_table(out, name, md, csv, &mut files)?;
+    }
     let (t2, t2_csv) = table2(&inputs)?;
     write_table(out, "table2", &t2, &t2_csv, &mut files)?;
     let beside_paper = beside_paper(&inputs, &t1, &ta1, &groups, &t2)?;

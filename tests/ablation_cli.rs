@@ -50,6 +50,17 @@ fn assert_marked(dir: &Path, files: &[&str], mark: &str) {
     }
 }
 
+/// `--report files --out out` succeeds and writes the [`TABLES`] `before` holds.
+fn assert_report_gives(files: &[&Path], out: &Path, before: &[String], what: &str) {
+    let mut args = vec!["--report"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    args.extend(["--out", out.to_str().unwrap()]);
+    ok(&ablation(&args));
+    for (t, b) in TABLES.iter().zip(before) {
+        assert_eq!(&read(out, t), b, "{t} differs between one run and {what}");
+    }
+}
+
 fn study_args<'a>(out: &'a str, data: &'a str) -> Vec<&'a str> {
     vec![
         "--dim",
@@ -142,20 +153,7 @@ fn study_resume_and_shards() {
             + read(&two, "runs.shard-2-of-2.jsonl").lines().count(),
         105
     );
-    ok(&ablation(&[
-        "--report",
-        s1.to_str().unwrap(),
-        s2.to_str().unwrap(),
-        "--out",
-        two_s,
-    ]));
-    for (t, b) in TABLES.iter().zip(&before) {
-        assert_eq!(
-            &read(&two, t),
-            b,
-            "{t} differs between one run and merged shards"
-        );
-    }
+    assert_report_gives(&[&s1, &s2], &two, &before, "merged shards");
     // Finished shards committed compressed (.jsonl.gz) still merge to the same tables,
     // --status reads them, and resuming on top of them stops with one clear line.
     let gz = tmp.path().join("gz");
@@ -176,16 +174,7 @@ fn study_resume_and_shards() {
         gz.join("runs.shard-1-of-2.jsonl.gz"),
         gz.join("runs.shard-2-of-2.jsonl.gz"),
     );
-    ok(&ablation(&[
-        "--report",
-        g1.to_str().unwrap(),
-        g2.to_str().unwrap(),
-        "--out",
-        gz_s,
-    ]));
-    for (t, b) in TABLES.iter().zip(&before) {
-        assert_eq!(&read(&gz, t), b, "{t} differs when read from .jsonl.gz");
-    }
+    assert_report_gives(&[&g1, &g2], &gz, &before, "shards read from .jsonl.gz");
     let mut status_args = study_args(gz_s, &data);
     status_args.push("--status");
     let status = ablation(&status_args);
