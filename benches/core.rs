@@ -11,7 +11,7 @@
 //! in the same run, is printed (from criterion's saved estimates).
 
 use cec2017_constrained::{BatchKernel, Cec2017Problem, Suite};
-use constraint_handling::blas::gemm;
+use constraint_handling::linalg::gemm;
 use constraint_handling::ordering::{rank_into, EpsilonLevel};
 use constraint_handling::ConstrainedProblem;
 use criterion::{black_box, criterion_group, BenchmarkId, Criterion, Throughput};

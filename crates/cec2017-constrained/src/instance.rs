@@ -20,8 +20,8 @@
 
 use crate::catalog::{ProblemSpec, Transform, MAX_DIM, OFFICIAL_DIMS};
 use crate::error::CecError;
+use constraint_handling::linalg::orthogonal_from_gaussian;
 use ndarray::Array2;
-use ndarray_linalg::QR;
 use rand::{Rng, SeedableRng};
 use rand_distr::StandardNormal;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -341,18 +341,8 @@ fn item_rng(seed: u64, kind: u64, group: u64, dim: u64) -> Xoshiro256PlusPlus {
 /// signs of `R`'s diagonal moved into `Q`).
 fn random_orthogonal(rng: &mut Xoshiro256PlusPlus, n: usize) -> Array2<f64> {
     let g = Array2::from_shape_fn((n, n), |_| rng.sample::<f64, _>(StandardNormal));
-    match g.qr() {
-        Ok((mut q, r)) => {
-            for j in 0..n {
-                if r[[j, j]] < 0.0 {
-                    q.column_mut(j).mapv_inplace(|v| -v);
-                }
-            }
-            q
-        }
-        // A Gaussian matrix is regular with probability 1; fall back to I otherwise.
-        Err(_) => Array2::eye(n),
-    }
+    // A Gaussian matrix is regular with probability 1; fall back to I otherwise.
+    orthogonal_from_gaussian(g).unwrap_or_else(|_| Array2::eye(n))
 }
 
 /// `Q1 diag(s) Q2` with `s` spread evenly over `[1, 3]`.

@@ -6,7 +6,7 @@ use crate::error::CecError;
 use crate::functions::{self, Coordinates};
 use crate::instance::{InstanceData, InstanceSource};
 use crate::lanes::{Lanes, WIDTH};
-use constraint_handling::blas::gemm;
+use constraint_handling::linalg::gemm;
 use constraint_handling::problem::{check_batch_shapes, ConstrainedProblem, ProblemError};
 use constraint_handling::violation::{self, ConstraintCounts, DEFAULT_EQUALITY_MARGIN};
 use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder};

@@ -12,8 +12,7 @@
 //! | [`ordering`] | ε-level, lexicographic and reference lexicographic orders; stable rankings | §3 |
 //! | [`epsilon`] | the ε-level threshold schedule | §5 (init 2–3, step 12) |
 //! | [`repair`] | Jacobian-based (gradient) repair | §4 |
-//! | [`pinv`] | pseudo-inverse with an absolute cutoff in a reusable workspace | §4 |
-//! | [`blas`] | allocation-free matrix products through BLAS for any layout | — |
+//! | [`linalg`] | the workspace's BLAS/LAPACK calls: products, pseudo-inverse (cutoff `τ`), LU with condition estimate, orthogonal matrices | §4, §5 step 1 |
 //!
 //! Nothing here depends on a benchmark suite or on a particular strategy.
 //!
@@ -49,10 +48,9 @@ extern crate blas_src as _;
 #[cfg(feature = "openblas-system")]
 extern crate openblas_src as _;
 
-pub mod blas;
 pub mod epsilon;
+pub mod linalg;
 pub mod ordering;
-pub mod pinv;
 pub mod problem;
 pub mod reflection;
 pub mod repair;

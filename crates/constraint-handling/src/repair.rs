@@ -18,7 +18,7 @@
 //! A problem without constraints has nothing to repair: the step returns `x` unchanged
 //! without evaluating anything.
 
-use crate::pinv::{PinvError, PseudoInverse, DEFAULT_PINV_TOLERANCE};
+use crate::linalg::{LinalgError, PseudoInverse, DEFAULT_PINV_TOLERANCE};
 use crate::problem::{ConstrainedProblem, ProblemError};
 use ndarray::linalg::general_mat_vec_mul;
 use ndarray::{Array1, Array2, ArrayView1, ShapeBuilder};
@@ -75,7 +75,7 @@ pub enum RepairError {
     Problem(#[from] ProblemError),
     /// LAPACK's workspace could not be set up.
     #[error("repair workspace: {0}")]
-    Workspace(#[from] PinvError),
+    Workspace(#[from] LinalgError),
 }
 
 struct Workspace {
@@ -91,7 +91,7 @@ struct Workspace {
 }
 
 impl Workspace {
-    fn new(dim: usize, constraints: usize, tolerance: f64) -> Result<Self, PinvError> {
+    fn new(dim: usize, constraints: usize, tolerance: f64) -> Result<Self, LinalgError> {
         Ok(Self {
             dim,
             constraints,
@@ -265,7 +265,7 @@ impl GradientRepair {
         // 3. Δx = −J⁺ ΔC.
         let pinv = match ws.pinv.compute(ws.jacobian.view()) {
             Ok(p) => p,
-            Err(PinvError::NonFinite) => {
+            Err(LinalgError::NonFinite) => {
                 return Ok(RepairOutcome {
                     evaluations,
                     status: RepairStatus::NonFinite,

@@ -11,7 +11,7 @@
 //! then the reset: if more than one entry of `M` is `> 1e12` or NaN or `±∞`, or more
 //! than one entry is `< −1e12` or NaN or `±∞`, then `M ← I` and `p_σ ← (1, …, 1)`.
 
-use constraint_handling::blas::gemm;
+use constraint_handling::linalg::gemm;
 use ndarray::linalg::general_mat_vec_mul;
 use ndarray::{
     Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder, Zip,

@@ -9,10 +9,8 @@
 //! pseudo-inverse otherwise.
 
 use crate::config::BackCalculationSolver;
-use constraint_handling::blas::gemm;
-use constraint_handling::pinv::{PinvError, PseudoInverse};
+use constraint_handling::linalg::{gemm, LinalgError, LuFactors, PseudoInverse};
 use ndarray::{s, Array2, ArrayView2, ArrayViewMut2, ShapeBuilder};
-use std::os::raw::{c_char, c_int};
 
 /// Which factorisation the last [`SquareSolver::prepare`] produced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,10 +39,7 @@ pub struct SquareSolver {
     n: usize,
     method: BackCalculationSolver,
     tolerance: f64,
-    lu: Vec<f64>,
-    ipiv: Vec<c_int>,
-    work: Vec<f64>,
-    iwork: Vec<c_int>,
+    lu: LuFactors,
     pinv: PseudoInverse,
     /// `M⁺ B` before it is copied back into `B`.
     product: Array2<f64>,
@@ -66,21 +61,18 @@ impl SquareSolver {
     /// A solver for `n × n` matrices and up to `max_rhs` right-hand sides per solve.
     ///
     /// # Errors
-    /// [`PinvError::Lapack`] if LAPACK's workspace query fails.
+    /// [`LinalgError::Lapack`] if LAPACK's workspace query fails.
     pub fn new(
         n: usize,
         max_rhs: usize,
         method: BackCalculationSolver,
         tolerance: f64,
-    ) -> Result<Self, PinvError> {
+    ) -> Result<Self, LinalgError> {
         Ok(Self {
             n,
             method,
             tolerance,
-            lu: vec![0.0; n * n],
-            ipiv: vec![0; n],
-            work: vec![0.0; 4 * n.max(1)],
-            iwork: vec![0; n.max(1)],
+            lu: LuFactors::new(n)?,
             pinv: PseudoInverse::new(n, n, tolerance)?,
             product: Array2::zeros((n, max_rhs).f()),
             prepared: Prepared::Failed,
@@ -120,61 +112,13 @@ impl SquareSolver {
 
     /// LU with a condition estimate; `true` if `M` qualifies for the LU path.
     fn try_lu(&mut self, m: ArrayView2<'_, f64>, min_rcond: f64) -> bool {
-        let n = self.n;
-        if n == 0 {
-            return false;
-        }
-        let mut anorm: f64 = 0.0;
-        for (j, col) in m.columns().into_iter().enumerate() {
-            let mut s = 0.0;
-            for (i, &x) in col.iter().enumerate() {
-                self.lu[j * n + i] = x;
-                s += x.abs();
-            }
-            anorm = anorm.max(s);
-        }
-        // Checked conversion: a dimension LAPACK cannot index takes the SVD path.
-        let Ok(nn) = c_int::try_from(n) else {
+        let Ok(c) = self.lu.factor(m) else {
             return false;
         };
-        let mut info: c_int = 0;
-        // SAFETY: `lu` holds n·n entries (lda = n), `ipiv` n; LAPACK reads/writes within.
-        unsafe {
-            lapack_sys::dgetrf_(
-                &nn,
-                &nn,
-                self.lu.as_mut_ptr(),
-                &nn,
-                self.ipiv.as_mut_ptr(),
-                &mut info,
-            )
-        };
-        if info != 0 {
-            return false;
-        }
-        let mut rcond = 0.0;
-        let norm = b'1' as c_char;
-        // SAFETY: `work` holds 4n, `iwork` n entries as dgecon requires.
-        unsafe {
-            lapack_sys::dgecon_(
-                &norm,
-                &nn,
-                self.lu.as_ptr(),
-                &nn,
-                &anorm,
-                &mut rcond,
-                self.work.as_mut_ptr(),
-                self.iwork.as_mut_ptr(),
-                &mut info,
-            );
-        }
         // σ_min ≥ 1/‖M⁻¹‖₂ ≥ 1/(√N ‖M⁻¹‖₁) ≈ rcond ‖M‖₁ / √N; keep a margin of 10³
         // above the cutoff τ (the estimate may be optimistic by a small factor).
-        let sigma_min_bound = rcond * anorm / (n as f64).sqrt();
-        info == 0
-            && rcond.is_finite()
-            && rcond >= min_rcond
-            && sigma_min_bound > 1e3 * self.tolerance
+        let sigma_min_bound = c.rcond * c.norm_one / (self.n as f64).sqrt();
+        c.rcond.is_finite() && c.rcond >= min_rcond && sigma_min_bound > 1e3 * self.tolerance
     }
 
     /// Replaces each column `d` of `block` (`n × k`, column-major, `k ≤ max_rhs`) by
@@ -194,31 +138,11 @@ impl SquareSolver {
                 let Some(b) = scratch.as_slice_memory_order_mut() else {
                     return false;
                 };
-                let (Ok(nn), Ok(nrhs)) = (c_int::try_from(n), c_int::try_from(k)) else {
-                    return false;
-                };
-                let trans = b'N' as c_char;
-                let mut info: c_int = 0;
-                // SAFETY: `b` is the first k columns of the n × max_rhs column-major
-                // scratch, i.e. an n × k column-major block (ldb = n); `lu`/`ipiv` are
-                // the factors of the last prepare.
-                unsafe {
-                    lapack_sys::dgetrs_(
-                        &trans,
-                        &nn,
-                        &nrhs,
-                        self.lu.as_ptr(),
-                        &nn,
-                        self.ipiv.as_ptr(),
-                        b.as_mut_ptr(),
-                        &nn,
-                        &mut info,
-                    );
-                }
-                if info == 0 {
+                let solved = self.lu.solve_in_place(b, k).is_ok();
+                if solved {
                     block.assign(&scratch);
                 }
-                info == 0
+                solved
             }
             Prepared::PseudoInverse => {
                 let pinv = self.pinv.result();

@@ -29,7 +29,7 @@ use crate::repair::{Offspring, RepairContext};
 use crate::result::{BestSoFar, Checkpoint, DynamicsRecord, RunResult, Termination};
 use crate::variant::{ComponentSpec, Components, Variant};
 use crate::MaEsError;
-use constraint_handling::blas::gemm;
+use constraint_handling::linalg::gemm;
 use constraint_handling::ordering::{improves_best_so_far, Fitness};
 use constraint_handling::problem::validate_bounds;
 use constraint_handling::reflection::keep_range;

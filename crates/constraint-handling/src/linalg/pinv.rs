@@ -10,31 +10,12 @@
 //!
 //! Singular values `≤ τ` are discarded (REFERENCE.md §4: `τ = 1e-12`, absolute).
 
-use crate::blas::gemm;
+use super::{copy_column_major, gemm, lapack_int, lapack_status, LinalgError};
 use ndarray::{s, Array2, ArrayView2, ShapeBuilder};
 use std::os::raw::{c_char, c_int};
 
 /// The default absolute singular-value cutoff of the reference, `1e-12`.
 pub const DEFAULT_PINV_TOLERANCE: f64 = 1e-12;
-
-/// Why a pseudo-inverse could not be computed.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum PinvError {
-    /// The matrix does not have the workspace's shape.
-    #[error("pseudo-inverse workspace is for {expected:?} matrices, got {found:?}")]
-    Shape {
-        /// The workspace's `(rows, cols)`.
-        expected: (usize, usize),
-        /// The matrix's `(rows, cols)`.
-        found: (usize, usize),
-    },
-    /// The matrix has a NaN or infinite entry (LAPACK's SVD is not defined there).
-    #[error("matrix has a non-finite entry")]
-    NonFinite,
-    /// LAPACK reported a failure (e.g. the SVD did not converge).
-    #[error("LAPACK: {0}")]
-    Lapack(String),
-}
 
 /// A workspace computing pseudo-inverses of `rows × cols` matrices.
 ///
@@ -43,7 +24,7 @@ pub enum PinvError {
 /// the singular values above the cutoff.
 ///
 /// ```
-/// use constraint_handling::pinv::PseudoInverse;
+/// use constraint_handling::linalg::PseudoInverse;
 /// use ndarray::array;
 /// let mut ws = PseudoInverse::new(2, 3, 1e-12).unwrap();
 /// let a = array![[1.0, 0.0, 0.0], [0.0, 2.0, 0.0]];
@@ -81,17 +62,12 @@ impl std::fmt::Debug for PseudoInverse {
     }
 }
 
-fn to_int(n: usize) -> Result<c_int, PinvError> {
-    c_int::try_from(n)
-        .map_err(|_| PinvError::Lapack(format!("dimension {n} exceeds LAPACK's range")))
-}
-
 impl PseudoInverse {
     /// A workspace for `rows × cols` matrices with the absolute cutoff `tolerance`.
     ///
     /// # Errors
-    /// [`PinvError::Lapack`] if LAPACK's workspace query fails.
-    pub fn new(rows: usize, cols: usize, tolerance: f64) -> Result<Self, PinvError> {
+    /// [`LinalgError::Lapack`] if LAPACK's workspace query fails.
+    pub fn new(rows: usize, cols: usize, tolerance: f64) -> Result<Self, LinalgError> {
         let k = rows.min(cols);
         let mut ws = Self {
             rows,
@@ -116,9 +92,9 @@ impl PseudoInverse {
     }
 
     /// Calls `dgesvd` with `JOBU = JOBVT = 'S'` (economy SVD) on `self.a`.
-    fn gesvd(&mut self, work: *mut f64, lwork: c_int) -> Result<(), PinvError> {
-        let (m, n) = (to_int(self.rows)?, to_int(self.cols)?);
-        let k = to_int(self.rows.min(self.cols))?;
+    fn gesvd(&mut self, work: *mut f64, lwork: c_int) -> Result<(), LinalgError> {
+        let (m, n) = (lapack_int(self.rows)?, lapack_int(self.cols)?);
+        let k = lapack_int(self.rows.min(self.cols))?;
         let job = b'S' as c_char;
         let mut info: c_int = 0;
         // SAFETY: a is m×n (lda = m), s has k, u m×k (ldu = m), vt k×n (ldvt = k)
@@ -141,16 +117,9 @@ impl PseudoInverse {
                 &mut info,
             );
         }
-        match info {
-            0 => Ok(()),
-            i if i < 0 => Err(PinvError::Lapack(format!(
-                "dgesvd: invalid argument {}",
-                -i
-            ))),
-            i => Err(PinvError::Lapack(format!(
-                "dgesvd did not converge ({i} superdiagonals)"
-            ))),
-        }
+        lapack_status("dgesvd", info, |i| {
+            format!("did not converge ({i} superdiagonals)")
+        })
     }
 
     /// The `(rows, cols)` this workspace accepts.
@@ -174,29 +143,25 @@ impl PseudoInverse {
     /// Computes `A⁺` (`cols × rows`); the view borrows the workspace.
     ///
     /// # Errors
-    /// [`PinvError::Shape`], [`PinvError::NonFinite`] or [`PinvError::Lapack`].
-    pub fn compute(&mut self, a: ArrayView2<'_, f64>) -> Result<ArrayView2<'_, f64>, PinvError> {
+    /// [`LinalgError::Shape`], [`LinalgError::NonFinite`] or [`LinalgError::Lapack`].
+    pub fn compute(&mut self, a: ArrayView2<'_, f64>) -> Result<ArrayView2<'_, f64>, LinalgError> {
         if a.dim() != (self.rows, self.cols) {
-            return Err(PinvError::Shape {
+            return Err(LinalgError::Shape {
                 expected: (self.rows, self.cols),
                 found: a.dim(),
             });
         }
         if a.iter().any(|x| !x.is_finite()) {
-            return Err(PinvError::NonFinite);
+            return Err(LinalgError::NonFinite);
         }
         let (m, n) = (self.rows, self.cols);
         if m == 0 || n == 0 {
             self.rank = 0;
             return Ok(self.pinv.view());
         }
-        for (j, col) in a.columns().into_iter().enumerate() {
-            for (i, &x) in col.iter().enumerate() {
-                self.a[j * m + i] = x;
-            }
-        }
+        copy_column_major(a, &mut self.a);
         let mut work = std::mem::take(&mut self.work);
-        let lwork = to_int(work.len())?;
+        let lwork = lapack_int(work.len())?;
         let status = self.gesvd(work.as_mut_ptr(), lwork);
         self.work = work;
         status?;
@@ -208,10 +173,14 @@ impl PseudoInverse {
             self.pinv.fill(0.0);
             return Ok(self.pinv.view());
         }
-        let u = ArrayView2::from_shape((m, k).f(), &self.u)
-            .map_err(|e| PinvError::Lapack(e.to_string()))?;
-        let vt = ArrayView2::from_shape((k, n).f(), &self.vt)
-            .map_err(|e| PinvError::Lapack(e.to_string()))?;
+        let u = ArrayView2::from_shape((m, k).f(), &self.u).map_err(|e| LinalgError::Lapack {
+            routine: "dgesvd",
+            message: e.to_string(),
+        })?;
+        let vt = ArrayView2::from_shape((k, n).f(), &self.vt).map_err(|e| LinalgError::Lapack {
+            routine: "dgesvd",
+            message: e.to_string(),
+        })?;
         // V_r diag(1/s_r): column j of V is row j of Vᵀ.
         for j in 0..rank {
             let inv = 1.0 / self.s[j];
@@ -268,8 +237,8 @@ mod tests {
         let mut ws = PseudoInverse::new(1, 3, 1e-12).unwrap();
         let p = ws.compute(a.view()).unwrap().to_owned();
         assert!((p[[0, 0]] - 0.5).abs() < 1e-15 && (p[[1, 0]] - 0.5).abs() < 1e-15);
-        assert!(matches!(ws.compute(a.t()), Err(PinvError::Shape { .. })));
+        assert!(matches!(ws.compute(a.t()), Err(LinalgError::Shape { .. })));
         let bad = array![[f64::NAN, 1.0, 0.0]];
-        assert_eq!(ws.compute(bad.view()).unwrap_err(), PinvError::NonFinite);
+        assert_eq!(ws.compute(bad.view()).unwrap_err(), LinalgError::NonFinite);
     }
 }

@@ -6,6 +6,7 @@
 //! `cblas_dgemm` directly, so that hot loops stay allocation-free; other layouts fall
 //! back to `general_mat_mul`.
 
+use super::lapack_int;
 use cblas_sys::{cblas_dgemm, CBLAS_LAYOUT, CBLAS_TRANSPOSE};
 use ndarray::linalg::general_mat_mul;
 use ndarray::{ArrayView2, ArrayViewMut2};
@@ -22,7 +23,7 @@ struct Operand {
 fn operand(shape: &[usize], strides: &[isize]) -> Option<Operand> {
     let (r, s) = (shape[0], shape[1]);
     let (s0, s1) = (strides[0], strides[1]);
-    let fits = |x: usize| c_int::try_from(x).ok();
+    let fits = |x: usize| lapack_int(x).ok();
     // Column-major: unit stride down a column, columns at least r apart.
     if (s0 == 1 || r <= 1) && (s <= 1 || (s1 > 0 && s1 as usize >= r.max(1))) {
         let ld = if s <= 1 { r.max(1) } else { s1 as usize };
@@ -56,7 +57,7 @@ fn trans(o: Operand) -> CBLAS_TRANSPOSE {
 /// If the shapes do not fit (as `general_mat_mul`).
 ///
 /// ```
-/// use constraint_handling::blas::gemm;
+/// use constraint_handling::linalg::gemm;
 /// use ndarray::{array, Array2};
 /// let a = array![[1.0, 2.0], [3.0, 4.0]];
 /// let b = array![[1.0], [1.0]];
@@ -91,7 +92,7 @@ pub fn gemm(
         operand(b.shape(), b.strides()),
         operand(c.shape(), c.strides()),
     );
-    let dims = (c_int::try_from(m), c_int::try_from(n), c_int::try_from(k));
+    let dims = (lapack_int(m), lapack_int(n), lapack_int(k));
     match (oa, ob, oc, dims) {
         (Some(oa), Some(ob), Some(oc), (Ok(mi), Ok(ni), Ok(ki))) if !oc.transposed => {
             // SAFETY: the operands are BLAS-compatible views of the stated shapes and
