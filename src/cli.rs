@@ -222,6 +222,8 @@ impl StudyArgs {
         build_report: BuildReport<'_>,
     ) -> Result<(), StudyError> {
         use crate::study::{pin_blas_to_one_thread, InstanceChoice, StudySpec};
+        use crate::suite::{Cec2017Suite, Suite};
+        use std::sync::Arc;
         if let Some(files) = &self.report {
             let out = self.out.clone().unwrap_or_else(|| {
                 files[0].parent().map_or_else(
@@ -247,7 +249,10 @@ impl StudyArgs {
             configs,
             budget_per_dim: self.budget_per_dim,
             seed: self.seed,
-            instance: InstanceChoice::resolve(self.data.clone(), self.synthetic)?,
+            suite: Arc::new(Cec2017Suite::new(InstanceChoice::resolve(
+                self.data.clone(),
+                self.synthetic,
+            )?)),
             dynamics_problems,
             shard: self.shard,
             threads: self.threads,
@@ -269,7 +274,7 @@ impl StudyArgs {
             return Ok(());
         }
         let prepared = spec.prepare(&out)?;
-        if let Some(w) = spec.instance.warning() {
+        if let Some(w) = spec.suite.warning() {
             crate::say!("\n*** {w}\n");
         }
         pin_blas_to_one_thread();
@@ -281,7 +286,7 @@ impl StudyArgs {
             spec.runs,
             spec.budget_per_dim,
             self.threads.unwrap_or_else(rayon::current_num_threads),
-            spec.instance.label(),
+            spec.suite.instance(),
             spec.shard.map_or(String::new(), |s| format!(", shard {}/{}", s.index, s.count))
         );
         let outcome = prepared.run()?;

@@ -3,9 +3,11 @@
 
 use crate::error::StudyError;
 use crate::store::{load_dynamics, load_runs, DynamicsRow, RunRow};
+use crate::suite::{by_name, Suite};
 use bench_stats::cec::RunRecord;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The runs of a study.
 #[derive(Clone, Debug)]
@@ -14,6 +16,9 @@ pub struct Dataset {
     pub dim: usize,
     /// The evaluation budget.
     pub budget: usize,
+    /// The benchmark suite (labels and groups for the tables): by its recorded name
+    /// ([`crate::suite::by_name`]) or attached with [`Dataset::with_suite`].
+    suite: Arc<dyn Suite>,
     /// The instance label (`official` or `synthetic:SEED`).
     pub instance: String,
     runs: BTreeMap<(String, usize), Vec<RunRow>>,
@@ -66,13 +71,18 @@ impl Dataset {
         let first = rows
             .first()
             .ok_or_else(|| StudyError::Invalid("the results files hold no runs".into()))?;
-        let (dim, budget, instance) = (first.dim, first.budget, first.instance.clone());
+        let (dim, budget) = (first.dim, first.budget);
+        let (suite, instance) = (by_name(&first.suite), first.instance.clone());
         let mut runs: BTreeMap<(String, usize), Vec<RunRow>> = BTreeMap::new();
         for r in rows {
-            if r.dim != dim || r.budget != budget || r.instance != instance {
+            if r.dim != dim
+                || r.budget != budget
+                || r.instance != instance
+                || r.suite != suite.name()
+            {
                 return Err(StudyError::Incompatible(format!(
-                    "the results mix studies: N = {}, budget {}, instance {} and N = {}, budget {}, instance {}",
-                    dim, budget, instance, r.dim, r.budget, r.instance
+                    "the results mix studies: {} N = {dim}, budget {budget}, instance {instance} and {} N = {}, budget {}, instance {}",
+                    suite.name(), r.suite, r.dim, r.budget, r.instance
                 )));
             }
             let group = runs.entry((r.config.clone(), r.problem)).or_default();
@@ -82,8 +92,10 @@ impl Dataset {
                     && prev.best_violation.to_bits() == r.best_violation.to_bits();
                 if !same {
                     return Err(StudyError::Incompatible(format!(
-                        "run {} of {} on C{:02} appears twice with different results",
-                        r.run, r.config, r.problem
+                        "run {} of {} on {} appears twice with different results",
+                        r.run,
+                        r.config,
+                        suite.label(r.problem)
                     )));
                 }
                 continue;
@@ -109,6 +121,7 @@ impl Dataset {
         Ok(Self {
             dim,
             budget,
+            suite,
             instance,
             runs,
             dynamics: dyn_map,
@@ -141,7 +154,7 @@ impl Dataset {
                 }
             }
             if n == 0 {
-                dropped.push(format!("C{p:02}"));
+                dropped.push(self.suite.label(p));
             } else {
                 kept.push(n);
             }
@@ -247,18 +260,20 @@ impl Dataset {
         for &p in problems {
             for c in configs {
                 let ids: Vec<usize> = self.runs(c, p).iter().map(|r| r.run).collect();
+                let label = self.suite.label(p);
                 if ids.is_empty() {
                     return Err(StudyError::Incompatible(format!(
-                        "incomplete results: no runs of {c} on C{p:02}; finish the study (rerun the same command), merge all shards, or pass --allow-incomplete for preliminary tables"
+                        "incomplete results: no runs of {c} on {label}; finish the study (rerun the same command), merge all shards, or pass --allow-incomplete for preliminary tables"
                     )));
                 }
                 match &expected {
                     None => expected = Some((ids, c.clone(), p)),
                     Some((e, ec, ep)) if *e != ids => {
                         return Err(StudyError::Incompatible(format!(
-                            "incomplete results: {c} has {} runs on C{p:02}, {ec} has {} on C{ep:02}; finish the study (rerun the same command), merge all shards, or pass --allow-incomplete for preliminary tables",
+                            "incomplete results: {c} has {} runs on {label}, {ec} has {} on {}; finish the study (rerun the same command), merge all shards, or pass --allow-incomplete for preliminary tables",
                             ids.len(),
-                            e.len()
+                            e.len(),
+                            self.suite.label(*ep)
                         )))
                     }
                     Some(_) => {}
@@ -266,6 +281,35 @@ impl Dataset {
             }
         }
         Ok(expected.map_or(0, |e| e.0.len()))
+    }
+
+    /// The benchmark suite of the runs.
+    #[must_use]
+    pub fn suite(&self) -> &dyn Suite {
+        self.suite.as_ref()
+    }
+
+    /// Attaches the suite the runs were made on (its labels and groups go into the
+    /// tables), for suites this crate knows only by name.
+    ///
+    /// # Errors
+    /// [`StudyError::Incompatible`] if the records name another suite.
+    pub fn with_suite(mut self, suite: Arc<dyn Suite>) -> Result<Self, StudyError> {
+        if suite.name() != self.suite.name() {
+            return Err(StudyError::Incompatible(format!(
+                "the results are of the {} suite, not {}",
+                self.suite.name(),
+                suite.name()
+            )));
+        }
+        self.suite = suite;
+        Ok(self)
+    }
+
+    /// The label of problem `p` in tables and messages.
+    #[must_use]
+    pub fn label(&self, p: usize) -> String {
+        self.suite.label(p)
     }
 
     /// The total wall time of the runs (seconds).

@@ -7,6 +7,7 @@
 //! | [`study`] | study specification, seeds, shards, parallel execution with a progress bar |
 //! | [`status`] | `--status`: runs done / expected per shard file, the slowest problems, an ETA |
 //! | [`store`] | `runs.jsonl` / `dynamics.jsonl`: one record per finished run, appended atomically |
+//! | [`suite`] | the benchmark seam: problem numbers, labels, groups, instance data (CEC2017 is one suite) |
 //! | [`dataset`] | results of one or several files (shards), checked and grouped |
 //! | [`report`] | Tables 1, A1, 2, 4, 5, the CEC statistics, the Section 5 plots, `report.html` |
 //! | [`params`] | the parameter studies of Section 6 (population size, repair repetitions) |
@@ -49,5 +50,6 @@ pub mod report;
 pub mod status;
 pub mod store;
 pub mod study;
+pub mod suite;
 
 pub use error::StudyError;

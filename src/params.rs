@@ -289,9 +289,8 @@ impl Study<'_> {
         let mut ranks =
             Table::new(std::iter::once("problem".to_string()).chain(labels.iter().cloned()));
         for (&p, r) in problems.iter().zip(&per_problem) {
-            ranks.push(
-                std::iter::once(format!("C{p:02}")).chain(r.rank.iter().map(ToString::to_string)),
-            );
+            ranks
+                .push(std::iter::once(data.label(p)).chain(r.rank.iter().map(ToString::to_string)));
         }
         let mut ranks_md =
             Table::new(std::iter::once("Problem".to_string()).chain(columns.iter().cloned()))
@@ -320,7 +319,7 @@ impl Study<'_> {
         for (&p, r) in problems.iter().zip(&per_problem) {
             for (k, l) in labels.iter().enumerate() {
                 detail.push([
-                    format!("C{p:02}"),
+                    data.label(p),
                     l.clone(),
                     values[k].to_string(),
                     r.mean_rank[k].to_string(),
@@ -378,7 +377,7 @@ impl Study<'_> {
             files,
         )?;
 
-        let rows: Vec<String> = problems.iter().map(|p| format!("C{p:02}")).collect();
+        let rows: Vec<String> = problems.iter().map(|&p| data.label(p)).collect();
         let tiles: Vec<Vec<usize>> = per_problem.iter().map(|r| r.rank.clone()).collect();
         let title = format!(
             "{}, N = {}: {} ranks (darker = better){}",

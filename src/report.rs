@@ -12,10 +12,10 @@ use crate::error::StudyError;
 use crate::html::{Block, Page};
 use crate::paper;
 use crate::plots::{line_chart, Series};
+use crate::suite::{ProblemGroup, CEC2017};
 use bench_stats::cec::CecStatistics;
 use bench_stats::pairwise::{compare, table2_cell, Comparison, Significance, Summary, Tally};
 use bench_stats::Table;
-use cec2017_constrained::problem_spec;
 use ma_es::Variant;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -301,7 +301,10 @@ impl<'a> Inputs<'a> {
     /// problems at N = 10 or 100.
     #[must_use]
     pub fn with_paper(&self) -> bool {
-        self.lineup.paper && self.problems.len() == 28 && matches!(self.data.dim, 10 | 100)
+        self.lineup.paper
+            && self.data.suite().name() == CEC2017
+            && self.problems.len() == 28
+            && matches!(self.data.dim, 10 | 100)
     }
 
     fn significance_tested(&self) -> bool {
@@ -403,49 +406,70 @@ pub fn table_a1(inputs: &Inputs<'_>) -> (Table, Table) {
     )
 }
 
-/// Tables 4 and 5: the problems with an equality constraint and the rotated C21–C28.
+/// The tables of one group of problems ([`crate::suite::Suite::groups`]).
+#[derive(Clone, Debug)]
+pub struct GroupTables {
+    /// The group (its present problems only).
+    pub group: ProblemGroup,
+    /// Its number in the report: 4, 5, … (the paper's Tables 4 and 5 for CEC2017).
+    pub number: usize,
+    /// The Markdown table.
+    pub markdown: Table,
+    /// The CSV table.
+    pub csv: Table,
+}
+
+impl GroupTables {
+    /// The file stem: `table4_equality`.
+    #[must_use]
+    pub fn file_stem(&self) -> String {
+        format!("table{}_{}", self.number, self.group.key)
+    }
+}
+
+/// One summary per group of the suite ([`crate::suite::Suite::groups`]), numbered from 4: for
+/// CEC2017 the paper's Tables 4 (problems with an equality constraint) and 5 (the
+/// rotated C21–C28), with the paper's columns.
 #[must_use]
-pub fn tables_by_group(inputs: &Inputs<'_>) -> [(Table, Table); 2] {
+pub fn tables_by_group(inputs: &Inputs<'_>) -> Vec<GroupTables> {
     let dim = inputs.data.dim;
-    let problems = &inputs.problems;
-    let equality: Vec<usize> = problems
-        .iter()
-        .copied()
-        .filter(|&p| problem_spec(p).is_some_and(|s| s.equalities > 0))
-        .collect();
-    let rotated: Vec<usize> = problems
-        .iter()
-        .copied()
-        .filter(|&p| (21..=28).contains(&p))
-        .collect();
     let with_paper = inputs.with_paper() && inputs.significance_tested();
-    let paper4 = move |v: &str| paper::table_group(paper::ProblemGroup::Equality, v, dim);
-    let paper5 = move |v: &str| paper::table_group(paper::ProblemGroup::Rotated, v, dim);
     let notes = inputs.notes_with(&inputs.significance);
-    [
-        summary_tables(
-            inputs,
-            &format!(
-                "Table 4 — problems with at least one equality constraint ({} problems), N = {dim}",
-                equality.len()
-            ),
-            &inputs.tested,
-            &equality,
-            with_paper.then_some(&paper4 as _),
-            &notes,
-        ),
-        summary_tables(
-            inputs,
-            &format!(
-                "Table 5 — rotated problems C21–C28 ({} problems), N = {dim}",
-                rotated.len()
-            ),
-            &inputs.tested,
-            &rotated,
-            with_paper.then_some(&paper5 as _),
-            &notes,
-        ),
-    ]
+    inputs
+        .data
+        .suite()
+        .groups()
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut group)| {
+            group.problems.retain(|p| inputs.problems.contains(p));
+            let paper_group = match group.key.as_str() {
+                "equality" => Some(paper::ProblemGroup::Equality),
+                "rotated" => Some(paper::ProblemGroup::Rotated),
+                _ => None,
+            };
+            let paper = move |v: &str| paper_group.and_then(|g| paper::table_group(g, v, dim));
+            let number = 4 + i;
+            let (markdown, csv) = summary_tables(
+                inputs,
+                &format!(
+                    "Table {number} — {} ({} problems), N = {dim}",
+                    group.title,
+                    group.problems.len()
+                ),
+                &inputs.tested,
+                &group.problems,
+                (with_paper && paper_group.is_some()).then_some(&paper as _),
+                &notes,
+            );
+            GroupTables {
+                group,
+                number,
+                markdown,
+                csv,
+            }
+        })
+        .collect()
 }
 
 /// Table 2: per problem, the total verdict or the meanRTgb ratio on a tie.
@@ -467,7 +491,7 @@ pub fn table2(inputs: &Inputs<'_>) -> Result<(Table, Table), StudyError> {
         Ok(CecStatistics::compute(&data.records(key, p, 1.0))?.mean_rt_gb)
     };
     for &p in &inputs.problems {
-        let mut row = vec![format!("C{p:02}")];
+        let mut row = vec![data.label(p)];
         let mrt_b = mrt(&lineup.baseline.key, p)?;
         for (k, other) in lineup.others.iter().enumerate() {
             let c = &inputs.tested[&(k, p)];
@@ -502,7 +526,7 @@ pub fn table_detail(inputs: &Inputs<'_>) -> (Table, Table) {
     let mut detail_csv = Table::new(csv_headers);
     let n = lineup.others.len();
     for &p in &inputs.problems {
-        let mut row = vec![format!("C{p:02}")];
+        let mut row = vec![inputs.data.label(p)];
         row.extend((0..n).map(|k| inputs.tested[&(k, p)].median.to_string()));
         row.extend((0..n).map(|k| inputs.tested[&(k, p)].mean.to_string()));
         detail.push(row.clone());
@@ -523,7 +547,7 @@ pub fn beside_paper(
     inputs: &Inputs<'_>,
     t1: &Table,
     ta1: &Table,
-    groups: &[(Table, Table); 2],
+    groups: &[GroupTables],
     t2: &Table,
 ) -> Result<Vec<Table>, StudyError> {
     if !(inputs.with_paper() && inputs.significance_tested()) {
@@ -539,16 +563,10 @@ pub fn beside_paper(
     let (cells, agreement, _) = comparison::table2_beside_paper(data.dim, &lineup.others, &here)?;
     let (stats, _) = comparison::statistics_beside_paper(data, &lineup.baseline, &inputs.problems)?;
     let (noise, _) = comparison::table1_bootstrap(inputs)?;
-    Ok(vec![
-        t1.clone(),
-        noise,
-        ta1.clone(),
-        groups[0].0.clone(),
-        groups[1].0.clone(),
-        agreement,
-        cells,
-        stats,
-    ])
+    let mut tables = vec![t1.clone(), noise, ta1.clone()];
+    tables.extend(groups.iter().map(|g| g.markdown.clone()));
+    tables.extend([agreement, cells, stats]);
+    Ok(tables)
 }
 
 /// The files written for a problem's plots and its figures (SVG path, caption).
@@ -647,8 +665,9 @@ pub fn dynamics_figures(
     let (dim, runs) = (data.dim, inputs.runs);
     let mut files = Vec::new();
     let mut figures = Vec::new();
-    let stem = plots_dir.join(format!("C{p:02}_D{dim}_fitness"));
-    let title = format!("C{p:02}, N = {dim}: mean best-so-far f + mean violation ({runs} runs)");
+    let label = data.label(p);
+    let stem = plots_dir.join(format!("{label}_D{dim}_fitness"));
+    let title = format!("{label}, N = {dim}: mean best-so-far f + mean violation ({runs} runs)");
     files.extend(line_chart(
         &stem,
         &title,
@@ -661,9 +680,9 @@ pub fn dynamics_figures(
         stem.with_extension("svg"),
         format!("{title}; circles: the mean violation reaches 0"),
     ));
-    let stem = plots_dir.join(format!("C{p:02}_D{dim}_sigma"));
+    let stem = plots_dir.join(format!("{label}_D{dim}_sigma"));
     let title =
-        format!("C{p:02}, N = {dim}: mean mutation strength σ (runs with σ > 1e50 counted apart)");
+        format!("{label}, N = {dim}: mean mutation strength σ (runs with σ > 1e50 counted apart)");
     files.extend(line_chart(
         &stem,
         &title,
@@ -712,8 +731,8 @@ pub fn comparison_report(
     let (ta1, ta1_csv) = table_a1(&inputs);
     write_table(out, "table1_cec", &ta1, &ta1_csv, &mut files)?;
     let groups = tables_by_group(&inputs);
-    for (name, (md, csv)) in ["table4_equality", "table5_rotated"].iter().zip(&groups) {
-        write_table(out, name, md, csv, &mut files)?;
+    for g in &groups {
+        write_table(out, &g.file_stem(), &g.markdown, &g.csv, &mut files)?;
     }
     let (t2, t2_csv) = table2(&inputs)?;
     write_table(out, "table2", &t2, &t2_csv, &mut files)?;
@@ -785,14 +804,20 @@ pub fn comparison_report(
         data.cpu_seconds()
     )));
     page.blocks.push(Block::Heading("Rankings".into()));
-    for t in [&t1, &ta1, &groups[0].0, &groups[1].0, &t2, &detail] {
+    let rankings = [&t1, &ta1]
+        .into_iter()
+        .chain(groups.iter().map(|g| &g.markdown))
+        .chain([&t2, &detail]);
+    for t in rankings {
         page.blocks.push(Block::Table(t.clone()));
     }
     if !beside_paper.is_empty() {
         page.blocks.push(Block::Heading("Beside the paper".into()));
+        // After Tables 1, its bootstrap ranges, A1 and the groups: Table 2 cell by
+        // cell and the statistics; then the bootstrap ranges.
         for t in beside_paper
             .iter()
-            .skip(5)
+            .skip(3 + groups.len())
             .chain(std::iter::once(&beside_paper[1]))
         {
             page.blocks.push(Block::Table(t.clone()));
@@ -813,7 +838,7 @@ pub fn comparison_report(
     if !missing_dynamics.is_empty() {
         page.blocks.push(Block::Text(format!(
             "No dynamics were recorded for {}; rerun the study with --dynamics (or with these problems in --plot-problems) to plot them.",
-            missing_dynamics.iter().map(|p| format!("C{p:02}")).collect::<Vec<_>>().join(", ")
+            missing_dynamics.iter().map(|&p| data.label(p)).collect::<Vec<_>>().join(", ")
         )));
     }
     for (svg, caption) in &figures {
@@ -870,7 +895,7 @@ pub fn statistics_tables(
             let s = CecStatistics::compute(&data.records(config, p, fraction))?;
             let c = s.median_counts;
             csv.push([
-                format!("C{p:02}"),
+                data.label(p),
                 format!("{fraction}"),
                 format!("{:e}", s.best),
                 format!("{:e}", s.median),
@@ -891,7 +916,7 @@ pub fn statistics_tables(
         }
     }
     let mut headers = vec![String::new()];
-    headers.extend(finals.iter().map(|(p, _)| format!("C{p:02}")));
+    headers.extend(finals.iter().map(|&(p, _)| data.label(p)));
     let mut md = Table::new(headers).with_title(format!(
         "{label}: final results of {} runs, N = {}, budget {}",
         finals.first().map_or(0, |(_, s)| s.runs),

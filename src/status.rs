@@ -36,6 +36,17 @@ pub struct StudyStatus {
     pub slowest: Vec<(usize, f64)>,
     /// Threads per process assumed for the ETA.
     pub threads: usize,
+    /// The suite's label of each problem of the study (`C07`).
+    pub labels: BTreeMap<usize, String>,
+}
+
+impl StudyStatus {
+    fn label(&self, p: usize) -> String {
+        self.labels
+            .get(&p)
+            .cloned()
+            .unwrap_or_else(|| p.to_string())
+    }
 }
 
 impl StudyStatus {
@@ -178,6 +189,11 @@ pub fn study_status(spec: &StudySpec, out: &Path) -> Result<StudyStatus, StudyEr
     Ok(StudyStatus {
         files,
         slowest,
+        labels: spec
+            .problems
+            .iter()
+            .map(|&p| (p, spec.suite.label(p)))
+            .collect(),
         threads: spec.threads.unwrap_or(1).max(1),
     })
 }
@@ -241,7 +257,7 @@ impl fmt::Display for StudyStatus {
                 "slowest problems (median run time): {}",
                 self.slowest
                     .iter()
-                    .map(|(p, s)| format!("C{p:02} {s:.1} s"))
+                    .map(|&(p, s)| format!("{} {s:.1} s", self.label(p)))
                     .collect::<Vec<_>>()
                     .join(", ")
             )?;
@@ -255,7 +271,7 @@ impl fmt::Display for StudyStatus {
             let sample: Vec<String> = first
                 .missing_sample
                 .iter()
-                .map(|k| format!("{} C{:02} run {}", k.config, k.problem, k.run))
+                .map(|k| format!("{} {} run {}", k.config, self.label(k.problem), k.run))
                 .collect();
             writeln!(f, "next missing runs: {}", sample.join("; "))?;
         }

@@ -81,9 +81,13 @@ pub struct CheckpointRecord {
 }
 
 /// The format version of the run records this code writes: 2 adds `format` and
-/// `setting`; records without `format` are version 1 (written before 2026-11-26) and
-/// read as such.
-pub const RECORD_FORMAT: u32 = 2;
+/// `setting`, 3 adds `suite`; records without `format` are version 1 (written before
+/// 2026-11-26) and read as such, records without `suite` as CEC2017 ones.
+pub const RECORD_FORMAT: u32 = 3;
+
+fn cec2017() -> String {
+    crate::suite::CEC2017.to_string()
+}
 
 const fn format_v1() -> u32 {
     1
@@ -118,7 +122,11 @@ pub struct RunRow {
     pub seed: u64,
     /// The evaluation budget.
     pub budget: usize,
-    /// The instance data: `official` or `synthetic:SEED`.
+    /// The benchmark suite ([`crate::suite::Suite::name`]; `cec2017` for records of
+    /// format 1 and 2, which do not have the field).
+    #[serde(default = "cec2017")]
+    pub suite: String,
+    /// The suite's instance data (CEC2017: `official` or `synthetic:SEED`).
     pub instance: String,
     /// Final best-so-far `f`.
     #[serde(with = "real")]

@@ -1,4 +1,4 @@
-//! The study runner: many runs of εMAg-ES configurations on CEC2017 problems, in
+//! The study runner: many runs of optimizer configurations on a suite's problems, in
 //! parallel, resumable, shardable, and reproducible whatever the scheduling.
 //!
 //! Every run is determined by its seed, derived from `(base seed, configuration label,
@@ -9,7 +9,7 @@ use crate::optimizer::{checkpoint_evaluations, MaEsOptimizer, Optimizer, Task, T
 use crate::store::{
     Appender, CheckpointRecord, DynamicsRow, RunKey, RunRow, Setting, RECORD_FORMAT,
 };
-use cec2017_constrained::{Cec2017Problem, Suite};
+use crate::suite::{SharedProblem, Suite};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ma_es::{Config, Variant, CHECKPOINT_FRACTIONS};
 use rayon::prelude::*;
@@ -93,10 +93,10 @@ impl InstanceChoice {
     ///
     /// # Errors
     /// [`StudyError::Cec`] if the directory vanished.
-    pub fn suite(&self) -> Result<Suite, StudyError> {
+    pub fn suite(&self) -> Result<cec2017_constrained::Suite, StudyError> {
         Ok(match self {
-            Self::Official(dir) => Suite::official(dir)?,
-            Self::Synthetic { seed, .. } => Suite::synthetic(*seed),
+            Self::Official(dir) => cec2017_constrained::Suite::official(dir)?,
+            Self::Synthetic { seed, .. } => cec2017_constrained::Suite::synthetic(*seed),
         })
     }
 
@@ -220,8 +220,9 @@ pub struct StudySpec {
     pub budget_per_dim: usize,
     /// The base seed.
     pub seed: u64,
-    /// The instance data.
-    pub instance: InstanceChoice,
+    /// The benchmark suite (its problems' numbers, labels and instance data), e.g.
+    /// [`crate::suite::Cec2017Suite`].
+    pub suite: Arc<dyn Suite>,
     /// Problems whose runs record dynamics (for plots).
     pub dynamics_problems: Vec<usize>,
     /// This process's shard, if the study is split.
@@ -416,10 +417,9 @@ impl StudySpec {
     pub fn prepare(&self, out: &Path) -> Result<PreparedStudy<'_>, StudyError> {
         let start = Instant::now();
         self.validate()?;
-        let suite = self.instance.suite()?;
         let mut problems = BTreeMap::new();
         for &p in &self.problems {
-            problems.insert(p, suite.problem(p, self.dim)?);
+            problems.insert(p, self.suite.problem(p, self.dim)?);
         }
         std::fs::create_dir_all(out).map_err(|e| StudyError::io(out, e))?;
         let files = self.files(out);
@@ -486,7 +486,7 @@ pub const DYNAMICS_POINTS: usize = 100;
 
 fn execute(
     spec: &StudySpec,
-    problem: &Cec2017Problem,
+    problem: &SharedProblem,
     job: &Job,
 ) -> Result<(RunRow, Option<DynamicsRow>), StudyError> {
     let sc = &spec.configs[job.config];
@@ -496,7 +496,7 @@ fn execute(
         .map(|&f| checkpoint_evaluations(f, budget))
         .collect();
     let task = Task {
-        problem,
+        problem: problem.as_ref(),
         budget,
         seed: job.seed,
         checkpoints: &checkpoints,
@@ -523,7 +523,8 @@ fn execute(
         run: job.run,
         seed: job.seed,
         budget,
-        instance: spec.instance.label(),
+        suite: spec.suite.name().to_string(),
+        instance: spec.suite.instance(),
         best_f: result.best.objective,
         best_violation: result.best.violation,
         best_evals: result.best.evaluations,
@@ -578,11 +579,17 @@ pub(crate) fn check_compatible(
                 r.budget,
                 spec.budget()
             ))
-        } else if r.instance != spec.instance.label() {
+        } else if r.suite != spec.suite.name() {
+            Some(format!(
+                "suite {} (this study: {})",
+                r.suite,
+                spec.suite.name()
+            ))
+        } else if r.instance != spec.suite.instance() {
             Some(format!(
                 "instance {} (this study: {})",
                 r.instance,
-                spec.instance.label()
+                spec.suite.instance()
             ))
         } else if labels.contains_key(r.config.as_str())
             && r.seed != run_seed(spec.seed, &r.config, r.problem, r.dim, r.run)
@@ -647,16 +654,27 @@ pub fn run_study(spec: &StudySpec, out: &Path) -> Result<StudyOutcome, StudyErro
 }
 
 /// A checked study with its problems built and its results files open.
-#[derive(Debug)]
 pub struct PreparedStudy<'s> {
     spec: &'s StudySpec,
-    problems: BTreeMap<usize, Cec2017Problem>,
+    problems: BTreeMap<usize, SharedProblem>,
     files: StudyFiles,
     jobs: usize,
     pending: Vec<Job>,
     runs: Appender,
     dynamics: Appender,
     start: Instant,
+}
+
+impl std::fmt::Debug for PreparedStudy<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreparedStudy")
+            .field("suite", &self.spec.suite.name())
+            .field("problems", &self.problems.keys().collect::<Vec<_>>())
+            .field("files", &self.files)
+            .field("jobs", &self.jobs)
+            .field("pending", &self.pending.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl PreparedStudy<'_> {
@@ -712,7 +730,7 @@ impl PreparedStudy<'_> {
                         dynamics.lock().map_err(|_| poisoned())?.append(&d)?;
                     }
                     runs.lock().map_err(|_| poisoned())?.append(&row)?;
-                    bar.set_message(format!("C{:02} {}", row.problem, row.config));
+                    bar.set_message(format!("{} {}", spec.suite.label(row.problem), row.config));
                     bar.inc(1);
                     Ok(())
                 })

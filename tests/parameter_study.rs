@@ -18,6 +18,7 @@ fn row(config: &str, problem: usize, run: usize, f: f64, v: f64) -> RunRow {
         run,
         seed: run as u64,
         budget: 1000,
+        suite: "cec2017".into(),
         instance: "official".into(),
         best_f: f,
         best_violation: v,

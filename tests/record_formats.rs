@@ -2,7 +2,7 @@
 //! holds a small ablation study (C01 and C03, seven variants, two runs, budget 100·N)
 //! and one shard of it, written on 2026-11-26 by the code before record versioning
 //! (records without `format`). They load, report, and give the `table1.csv` that code
-//! wrote; records written now carry `format = 2`.
+//! wrote; records written now carry `format = 3` (2 added `setting`, 3 `suite`).
 
 use emages::dataset::Dataset;
 use emages::report::{ablation_report, ReportOptions};
@@ -19,7 +19,9 @@ fn fixture(name: &str) -> PathBuf {
 fn version_1_records_load_and_report_as_before() {
     let rows = load_runs(&fixture("runs.jsonl")).unwrap();
     assert_eq!(rows.len(), 7 * 2 * 2);
-    assert!(rows.iter().all(|r| r.format == 1 && r.setting.is_none()));
+    assert!(rows
+        .iter()
+        .all(|r| r.format == 1 && r.setting.is_none() && r.suite == "cec2017"));
     let shard = load_runs(&fixture("runs.shard-1-of-2.jsonl")).unwrap();
     assert_eq!(shard.len(), 14);
     // The shard's runs are the same runs as in the whole study.
@@ -40,7 +42,9 @@ fn version_1_records_load_and_report_as_before() {
         std::fs::read_to_string(fixture("table1.csv")).unwrap(),
         "table1.csv of the version-1 records changed"
     );
-    assert_eq!(RECORD_FORMAT, 2);
+    assert_eq!(RECORD_FORMAT, 3);
+    assert_eq!(data.suite().name(), "cec2017");
+    assert_eq!(data.label(3), "C03");
     println!(
         "read {} version-1 records and {} of a shard",
         rows.len(),

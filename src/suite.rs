@@ -1,0 +1,350 @@
+//! The seam between the harness and a benchmark: a [`Suite`] names its problems, gives
+//! their labels and groups, says which instance data it uses, and builds a problem in
+//! a dimension. The study runner, the records, the report and the status take a suite;
+//! CEC2017 ([`Cec2017Suite`]) is one implementation.
+//!
+//! A suite of one's own:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use constraint_handling::{ConstrainedProblem, ProblemError};
+//! use emages::suite::{ProblemGroup, SharedProblem, Suite};
+//! use emages::StudyError;
+//!
+//! /// min Σ x² s.t. 1 − x₁ ≤ 0 in [−5, 5]^N, and its shifted twin.
+//! #[derive(Debug)]
+//! struct Shifted { dim: usize, shift: f64, lb: Vec<f64>, ub: Vec<f64> }
+//!
+//! impl ConstrainedProblem for Shifted {
+//!     fn dim(&self) -> usize { self.dim }
+//!     fn num_inequalities(&self) -> usize { 1 }
+//!     fn num_equalities(&self) -> usize { 0 }
+//!     fn lower_bounds(&self) -> &[f64] { &self.lb }
+//!     fn upper_bounds(&self) -> &[f64] { &self.ub }
+//!     fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+//!         c[0] = 1.0 - x[0];
+//!         Ok(x.iter().map(|v| (v - self.shift).powi(2)).sum())
+//!     }
+//! }
+//!
+//! #[derive(Debug)]
+//! struct Toy;
+//!
+//! impl Suite for Toy {
+//!     fn name(&self) -> &str { "toy" }
+//!     fn problems(&self) -> Vec<usize> { vec![1, 2] }
+//!     fn groups(&self) -> Vec<ProblemGroup> {
+//!         vec![ProblemGroup::new("shifted", "shifted problems", vec![2])]
+//!     }
+//!     fn problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
+//!         let shift = match id { 1 => 0.0, 2 => 2.0, _ => return Err(self.unknown(id)) };
+//!         Ok(Arc::new(Shifted { dim, shift, lb: vec![-5.0; dim], ub: vec![5.0; dim] }))
+//!     }
+//! }
+//!
+//! let toy = Toy;
+//! assert_eq!(toy.label(2), "P2");
+//! assert_eq!(toy.problem(2, 3).unwrap().dim(), 3);
+//! assert!(toy.problem(3, 3).is_err());
+//! ```
+
+use crate::error::StudyError;
+use crate::study::InstanceChoice;
+use cec2017_constrained::{problem_spec, CecError};
+use constraint_handling::ConstrainedProblem;
+use std::fmt::Debug;
+use std::sync::{Arc, OnceLock};
+
+/// A problem the harness can hand to any optimizer, on any thread.
+pub type SharedProblem = Arc<dyn ConstrainedProblem + Send + Sync>;
+
+/// A named set of a suite's problems, summarised in a table of its own (for CEC2017:
+/// the problems with an equality constraint, and the rotated ones — the paper's Tables
+/// 4 and 5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProblemGroup {
+    /// A short key, used in file names (`table4_equality`).
+    pub key: String,
+    /// What the group is, for table titles.
+    pub title: String,
+    /// Its problems.
+    pub problems: Vec<usize>,
+}
+
+impl ProblemGroup {
+    /// A group of `problems` called `key` (files) and `title` (tables).
+    #[must_use]
+    pub fn new(key: impl Into<String>, title: impl Into<String>, problems: Vec<usize>) -> Self {
+        Self {
+            key: key.into(),
+            title: title.into(),
+            problems,
+        }
+    }
+}
+
+/// A benchmark suite: problems identified by number, built per dimension.
+///
+/// Only [`Suite::name`], [`Suite::problems`] and [`Suite::problem`] are required; the
+/// labels, groups, instance and warning have defaults. The report needs only the
+/// labels and groups, which must not depend on instance data.
+pub trait Suite: Debug + Send + Sync {
+    /// The suite's name, recorded in every run record (`cec2017`).
+    fn name(&self) -> &str;
+
+    /// All problem numbers, ascending.
+    fn problems(&self) -> Vec<usize>;
+
+    /// The label of problem `id` in tables, plots and messages (default `P{id}`).
+    fn label(&self, id: usize) -> String {
+        format!("P{id}")
+    }
+
+    /// The groups summarised in tables of their own (default: none).
+    fn groups(&self) -> Vec<ProblemGroup> {
+        Vec::new()
+    }
+
+    /// Which instance data the problems use, recorded in every run record; runs of
+    /// different instances never mix (default `default`).
+    fn instance(&self) -> String {
+        "default".into()
+    }
+
+    /// A warning to print and put under every table (e.g. "not the official data").
+    fn warning(&self) -> Option<String> {
+        None
+    }
+
+    /// Problem `id` in dimension `dim`.
+    ///
+    /// # Errors
+    /// An unknown problem ([`Suite::unknown`]), a dimension it does not support, missing
+    /// or bad instance data.
+    fn problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError>;
+
+    /// The error for a problem number this suite does not have.
+    fn unknown(&self, id: usize) -> StudyError {
+        StudyError::Invalid(format!(
+            "problem {id} is not in the {} suite (it has {})",
+            self.name(),
+            ranges(&self.problems())
+        ))
+    }
+}
+
+impl<S: Suite + ?Sized> Suite for Arc<S> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+    fn problems(&self) -> Vec<usize> {
+        (**self).problems()
+    }
+    fn label(&self, id: usize) -> String {
+        (**self).label(id)
+    }
+    fn groups(&self) -> Vec<ProblemGroup> {
+        (**self).groups()
+    }
+    fn instance(&self) -> String {
+        (**self).instance()
+    }
+    fn warning(&self) -> Option<String> {
+        (**self).warning()
+    }
+    fn problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
+        (**self).problem(id, dim)
+    }
+}
+
+/// The name CEC2017 records carry (and records written before suites were recorded
+/// are read as).
+pub const CEC2017: &str = "cec2017";
+
+/// The CEC2017 constrained suite: problems `C01`–`C28`, the groups of the paper's Tables
+/// 4 (at least one equality constraint) and 5 (rotated, C21–C28), over the instance
+/// data of an [`InstanceChoice`], read on first use.
+///
+/// ```
+/// use emages::suite::{Cec2017Suite, Suite};
+/// let cec = Cec2017Suite::default();
+/// assert_eq!(cec.label(7), "C07");
+/// let groups = cec.groups();
+/// assert_eq!(groups[1].problems, (21..=28).collect::<Vec<_>>());
+/// assert!(cec.problem(29, 10).is_err());
+/// ```
+#[derive(Debug)]
+pub struct Cec2017Suite {
+    choice: InstanceChoice,
+    data: OnceLock<Result<cec2017_constrained::Suite, String>>,
+}
+
+impl Cec2017Suite {
+    /// The suite over the data `choice` names (nothing is read yet).
+    #[must_use]
+    pub fn new(choice: InstanceChoice) -> Self {
+        Self {
+            choice,
+            data: OnceLock::new(),
+        }
+    }
+
+    /// Where its data comes from.
+    #[must_use]
+    pub fn choice(&self) -> &InstanceChoice {
+        &self.choice
+    }
+
+    /// The data suite of `cec2017-constrained` (read on first use).
+    ///
+    /// # Errors
+    /// [`StudyError::Invalid`] if the data directory is missing.
+    pub fn data(&self) -> Result<&cec2017_constrained::Suite, StudyError> {
+        self.data
+            .get_or_init(|| self.choice.suite().map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| StudyError::Invalid(e.clone()))
+    }
+}
+
+impl Default for Cec2017Suite {
+    /// The suite over the default synthetic instance: enough for labels and groups
+    /// (reports), which need no data.
+    fn default() -> Self {
+        Self::new(InstanceChoice::Synthetic {
+            seed: crate::study::FALLBACK_SYNTHETIC_SEED,
+            requested: true,
+        })
+    }
+}
+
+impl Suite for Cec2017Suite {
+    fn name(&self) -> &str {
+        CEC2017
+    }
+
+    fn problems(&self) -> Vec<usize> {
+        (1..=28).collect()
+    }
+
+    fn label(&self, id: usize) -> String {
+        format!("C{id:02}")
+    }
+
+    fn groups(&self) -> Vec<ProblemGroup> {
+        let equality = self
+            .problems()
+            .into_iter()
+            .filter(|&p| problem_spec(p).is_some_and(|s| s.equalities > 0))
+            .collect();
+        // The paper's "rotated" problems are C21–C28, the rotated twins of C01–C08
+        // (other problems with a transformation, e.g. C05, are not counted).
+        let rotated = (21..=28).collect();
+        vec![
+            ProblemGroup::new(
+                "equality",
+                "problems with at least one equality constraint",
+                equality,
+            ),
+            ProblemGroup::new("rotated", "rotated problems C21–C28", rotated),
+        ]
+    }
+
+    fn instance(&self) -> String {
+        self.choice.label()
+    }
+
+    fn warning(&self) -> Option<String> {
+        self.choice.warning()
+    }
+
+    fn problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
+        match self.data()?.problem(id, dim) {
+            Ok(p) => Ok(Arc::new(p)),
+            Err(CecError::UnknownProblem(_)) => Err(self.unknown(id)),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+/// The suite a results file names, as far as this crate knows it: [`Cec2017Suite`] for
+/// `cec2017` (labels and groups; its data is read only if a problem is built), else a
+/// [`RecordedSuite`] that knows only the name. A report on another suite's results
+/// attaches the suite itself ([`crate::dataset::Dataset::with_suite`]).
+#[must_use]
+pub fn by_name(name: &str) -> Arc<dyn Suite> {
+    if name == CEC2017 {
+        Arc::new(Cec2017Suite::default())
+    } else {
+        Arc::new(RecordedSuite {
+            name: name.to_string(),
+        })
+    }
+}
+
+/// A suite known only by the name in the records: default labels (`P{id}`), no groups,
+/// no problems to build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedSuite {
+    /// The name in the records.
+    pub name: String,
+}
+
+impl Suite for RecordedSuite {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn problems(&self) -> Vec<usize> {
+        Vec::new()
+    }
+
+    fn problem(&self, id: usize, _dim: usize) -> Result<SharedProblem, StudyError> {
+        Err(StudyError::Invalid(format!(
+            "problem {id}: the {} suite is known here only by name; build its problems with the suite itself",
+            self.name
+        )))
+    }
+}
+
+/// `1–28` or `1–3, 7` for a sorted list of numbers.
+fn ranges(ids: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i;
+        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j > i {
+            format!("{}–{}", ids[i], ids[j])
+        } else {
+            ids[i].to_string()
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cec_groups_and_unknown_problems() {
+        let cec = Cec2017Suite::default();
+        let g = cec.groups();
+        assert_eq!(g[0].key, "equality");
+        assert!(g[0].problems.contains(&11) && !g[0].problems.contains(&1));
+        let Err(err) = cec.problem(29, 10) else {
+            panic!("C29 built")
+        };
+        let err = err.to_string();
+        assert!(
+            err.contains("problem 29 is not in the cec2017 suite (it has 1–28)"),
+            "{err}"
+        );
+        assert!(cec.problem(8, 7).is_err(), "C08 needs an even N");
+        assert_eq!(ranges(&[1, 2, 3, 7, 9, 10]), "1–3, 7, 9–10");
+    }
+}
