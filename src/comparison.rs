@@ -13,7 +13,7 @@ use crate::paper::{self, Table2Cell};
 use crate::report::sci;
 use crate::report::{Contender, Inputs};
 use bench_stats::bootstrap::{quantile_range, resampled_summaries};
-use bench_stats::cec::{compare_runs, median_interval, CecStatistics, RunRecord};
+use bench_stats::cec::{compare_runs, median_interval, CecStatistics, Snapshot};
 use bench_stats::pairwise::Summary;
 use bench_stats::Table;
 use std::cmp::Ordering;
@@ -144,7 +144,7 @@ pub fn table1_bootstrap(inputs: &Inputs<'_>) -> Result<(Table, usize), StudyErro
     ));
     let mut consistent = 0;
     for (k, v) in lineup.others.iter().enumerate() {
-        let pairs: Vec<(Vec<RunRecord>, Vec<RunRecord>)> = inputs
+        let pairs: Vec<(Vec<Snapshot>, Vec<Snapshot>)> = inputs
             .problems
             .iter()
             .map(|&p| {
@@ -190,20 +190,20 @@ pub fn table1_bootstrap(inputs: &Inputs<'_>) -> Result<(Table, usize), StudyErro
 }
 
 /// A run's final point as the tables print it: `f` if feasible, else `ν̄ …`.
-fn point(r: &RunRecord) -> String {
-    if r.violation == 0.0 {
-        sci(r.objective)
+fn point(r: &Snapshot) -> String {
+    if r.is_feasible() {
+        sci(r.objective())
     } else {
-        format!("ν̄ {}", sci(r.violation))
+        format!("ν̄ {}", sci(r.violation()))
     }
 }
 
 /// Whether the paper's median (printed to six significant digits) lies inside
 /// `[lo, hi]` in the reference order, allowing for the rounding of the print.
-fn inside(lo: &RunRecord, hi: &RunRecord, median: f64, violation: f64) -> bool {
+fn inside(lo: &Snapshot, hi: &Snapshot, median: f64, violation: f64) -> bool {
     let widen = |x: f64, s: f64| x + s * 5e-6 * x.abs();
-    let paper_best = RunRecord::new(widen(median, -1.0), widen(violation, -1.0).max(0.0));
-    let paper_worst = RunRecord::new(widen(median, 1.0), widen(violation, 1.0));
+    let paper_best = Snapshot::new(widen(median, -1.0), widen(violation, -1.0).max(0.0));
+    let paper_worst = Snapshot::new(widen(median, 1.0), widen(violation, 1.0));
     compare_runs(lo, &paper_worst) != Ordering::Greater
         && compare_runs(&paper_best, hi) != Ordering::Greater
 }
@@ -255,8 +255,8 @@ pub fn statistics_beside_paper(
         let is_inside =
             interval.map(|(lo, hi)| inside(lo, hi, theirs.median, theirs.median_violation));
         inside_count += usize::from(is_inside == Some(true));
-        let paper_median = RunRecord::new(theirs.median, theirs.median_violation);
-        let here_median = RunRecord::new(s.median, s.median_violation);
+        let paper_median = Snapshot::new(theirs.median, theirs.median_violation);
+        let here_median = Snapshot::new(s.median, s.median_violation);
         t.push([
             format!("C{p:02}"),
             point(&paper_median),
@@ -397,14 +397,14 @@ mod tests {
 
     #[test]
     fn the_paper_median_is_inside_when_within_its_printed_digits() {
-        let lo = RunRecord::new(3.987_904_5, 0.0);
-        let hi = RunRecord::new(10.0, 0.0);
+        let lo = Snapshot::new(3.987_904_5, 0.0);
+        let hi = Snapshot::new(10.0, 0.0);
         assert!(inside(&lo, &hi, 3.98790, 0.0)); // printed 3.98790e+00
         assert!(!inside(&lo, &hi, 3.98780, 0.0));
         assert!(!inside(&lo, &hi, 10.1, 0.0));
         // Infeasible: ν̄ alone decides.
-        let lo = RunRecord::new(1.0, 5.0);
-        let hi = RunRecord::new(-1.0, 6.0);
+        let lo = Snapshot::new(1.0, 5.0);
+        let hi = Snapshot::new(-1.0, 6.0);
         assert!(inside(&lo, &hi, 100.0, 5.5));
         assert!(!inside(&lo, &hi, 0.0, 0.0));
     }

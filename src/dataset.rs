@@ -4,7 +4,7 @@
 use crate::error::StudyError;
 use crate::store::{load_dynamics, load_runs, DynamicsRow, RunRow};
 use crate::suite::{by_name, Suite};
-use bench_stats::cec::RunRecord;
+use constraint_handling::Snapshot;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -88,8 +88,8 @@ impl Dataset {
             let group = runs.entry((r.config.clone(), r.problem)).or_default();
             if let Some(prev) = group.iter().find(|p| p.run == r.run) {
                 let same = prev.seed == r.seed
-                    && prev.best_f.to_bits() == r.best_f.to_bits()
-                    && prev.best_violation.to_bits() == r.best_violation.to_bits();
+                    && prev.best.objective().to_bits() == r.best.objective().to_bits()
+                    && prev.best.violation().to_bits() == r.best.violation().to_bits();
                 if !same {
                     return Err(StudyError::Incompatible(format!(
                         "run {} of {} on {} appears twice with different results",
@@ -223,10 +223,10 @@ impl Dataset {
 
     /// The statistics records of a configuration on a problem at a checkpoint fraction.
     #[must_use]
-    pub fn records(&self, config: &str, problem: usize, fraction: f64) -> Vec<RunRecord> {
+    pub fn records(&self, config: &str, problem: usize, fraction: f64) -> Vec<Snapshot> {
         self.runs(config, problem)
             .iter()
-            .map(|r| r.record(fraction))
+            .map(|r| r.snapshot(fraction))
             .collect()
     }
 

@@ -43,13 +43,14 @@
 //! let outcome = RandomSearch.run(&task).unwrap();
 //! assert_eq!(outcome.evaluations, 1000);
 //! assert_eq!(outcome.checkpoints.len(), 3);
-//! assert!(outcome.checkpoints[0].objective >= outcome.best.objective);
+//! assert!(outcome.checkpoints[0].best.objective() >= outcome.best.objective());
 //! ```
 
 use crate::error::StudyError;
-use constraint_handling::ordering::{improves_best_so_far, Fitness};
+use constraint_handling::ordering::improves_best_so_far;
 use constraint_handling::violation::ConstraintCounts;
 use constraint_handling::ConstrainedProblem;
+pub use constraint_handling::{Checkpoint, Fitness, Snapshot};
 use ma_es::noise::RngNoise;
 use ma_es::{Config, MaEs, Termination, Variant};
 use std::fmt::Debug;
@@ -105,41 +106,27 @@ impl<'a> Task<'a> {
     }
 }
 
-/// The best-so-far at some point of a run.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Snapshot {
-    /// Evaluations consumed when it was taken (for the final best: after the iteration
-    /// that found it — what meanRTgb averages).
-    pub evaluations: usize,
-    /// `f` of the best-so-far.
-    pub objective: f64,
-    /// `ν̄` of the best-so-far.
-    pub violation: f64,
-    /// Its CEC counts `c = (c1, c2, c3)`.
-    pub counts: [u32; 3],
-}
-
 /// One point of a run's trajectory.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TracePoint {
     /// Evaluations consumed.
     pub evaluations: usize,
-    /// Best-so-far `f`.
-    pub objective: f64,
-    /// Best-so-far `ν̄`.
-    pub violation: f64,
+    /// The best-so-far `(f, ν̄)`.
+    pub best: Fitness,
     /// The step size (σ), NaN if the optimizer has none.
     pub sigma: f64,
 }
 
-/// What a run reports to the harness.
+/// What a run reports to the harness: the types of `constraint-handling`, which the
+/// store writes and the statistics read unchanged.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
-    /// The final best-so-far.
+    /// The final best-so-far (`found_at`: the evaluation count after the iteration that
+    /// found it — what meanRTgb averages).
     pub best: Snapshot,
-    /// One snapshot per requested checkpoint (a checkpoint the run did not reach holds
-    /// the final best-so-far).
-    pub checkpoints: Vec<Snapshot>,
+    /// One per requested checkpoint (a checkpoint the run did not reach holds the final
+    /// best-so-far).
+    pub checkpoints: Vec<Checkpoint>,
     /// Evaluations consumed.
     pub evaluations: usize,
     /// Iterations (generations) done.
@@ -183,7 +170,7 @@ pub struct Tracker<'t> {
     constraints: Vec<f64>,
     evaluations: usize,
     best: Option<Snapshot>,
-    checkpoints: Vec<Snapshot>,
+    checkpoints: Vec<Checkpoint>,
     trace: Option<Vec<TracePoint>>,
 }
 
@@ -234,22 +221,22 @@ impl<'t> Tracker<'t> {
         let (g, h) = self.constraints.split_at(problem.num_inequalities());
         self.evaluations += 1;
         // The reference's best-so-far rule, as εMAg-ES updates its own.
-        let better = self.best.as_ref().is_none_or(|b| {
-            improves_best_so_far(&fitness, &Fitness::new(b.objective, b.violation))
-        });
+        let better = self
+            .best
+            .as_ref()
+            .is_none_or(|b| improves_best_so_far(&fitness, &b.fitness));
         if better {
             self.best = Some(Snapshot {
-                evaluations: self.evaluations,
-                objective,
-                violation: fitness.violation,
-                counts: ConstraintCounts::from_constraints(g, h).as_array(),
+                fitness,
+                counts: ConstraintCounts::from_constraints(g, h),
+                found_at: Some(self.evaluations),
             });
         }
         while let Some(&at) = self.task.checkpoints.get(self.checkpoints.len()) {
             match self.best {
-                Some(best) if self.evaluations >= at => self.checkpoints.push(Snapshot {
+                Some(best) if self.evaluations >= at => self.checkpoints.push(Checkpoint {
                     evaluations: self.evaluations,
-                    ..best
+                    best,
                 }),
                 _ => break,
             }
@@ -263,8 +250,7 @@ impl<'t> Tracker<'t> {
         if let (Some(trace), Some(best)) = (self.trace.as_mut(), self.best.as_ref()) {
             trace.push(TracePoint {
                 evaluations: self.evaluations,
-                objective: best.objective,
-                violation: best.violation,
+                best: best.fitness,
                 sigma,
             });
         }
@@ -277,16 +263,13 @@ impl<'t> Tracker<'t> {
     /// reports NaN values.
     #[must_use]
     pub fn finish(mut self, iterations: usize, termination: &str) -> Outcome {
-        let best = self.best.unwrap_or(Snapshot {
-            evaluations: 0,
-            objective: f64::NAN,
-            violation: f64::NAN,
-            counts: [0; 3],
-        });
+        let best = self
+            .best
+            .unwrap_or_else(|| Snapshot::new(f64::NAN, f64::NAN).found_at(0));
         while self.checkpoints.len() < self.task.checkpoints.len() {
-            self.checkpoints.push(Snapshot {
+            self.checkpoints.push(Checkpoint {
                 evaluations: self.evaluations,
-                ..best
+                best,
             });
         }
         Outcome {
@@ -333,47 +316,19 @@ impl Optimizer for MaEsOptimizer {
             .map_err(|e| StudyError::Invalid(e.to_string()))
     }
 
-    /// Runs the strategy. Its checkpoints are those of the reference (10/50/100 % of
-    /// the budget, taken after the generation that reaches them); a task asking for
-    /// other evaluation counts is refused.
+    /// Runs the strategy, with the task's checkpoints (none if it asks for none).
     fn run(&self, task: &Task<'_>) -> Result<Outcome, StudyError> {
         let config = Config {
             budget: Some(task.budget),
             record_dynamics: task.record_trace,
+            checkpoints: Some(task.checkpoints.to_vec()),
             ..self.config.clone()
         };
-        let own: Vec<usize> = ma_es::CHECKPOINT_FRACTIONS
-            .iter()
-            .map(|f| checkpoint_evaluations(*f, task.budget))
-            .collect();
-        if !task.checkpoints.is_empty() && task.checkpoints != own.as_slice() {
-            return Err(StudyError::Invalid(format!(
-                "{} reports the best-so-far at 10/50/100 % of the budget ({own:?}), not at {:?}",
-                self.variant.name(),
-                task.checkpoints
-            )));
-        }
         let mut es = MaEs::new(task.problem, &config, self.variant)?;
         let result = es.run(&mut RngNoise::seed_from_u64(task.seed))?;
-        let l = task.problem.num_inequalities();
         Ok(Outcome {
-            best: Snapshot {
-                evaluations: result.best.evaluations,
-                objective: result.best.objective,
-                violation: result.best.violation,
-                counts: result.best.counts(l).as_array(),
-            },
-            checkpoints: result
-                .checkpoints
-                .iter()
-                .filter(|_| !task.checkpoints.is_empty())
-                .map(|c| Snapshot {
-                    evaluations: c.evaluations,
-                    objective: c.objective,
-                    violation: c.violation,
-                    counts: c.counts.as_array(),
-                })
-                .collect(),
+            best: result.best.snapshot,
+            checkpoints: result.checkpoints,
             evaluations: result.evaluations,
             iterations: result.generations,
             termination: match result.termination {
@@ -386,8 +341,7 @@ impl Optimizer for MaEsOptimizer {
                 d.iter()
                     .map(|r| TracePoint {
                         evaluations: r.evaluations,
-                        objective: r.best_objective,
-                        violation: r.best_violation,
+                        best: r.best,
                         sigma: r.sigma,
                     })
                     .collect()
@@ -396,12 +350,7 @@ impl Optimizer for MaEsOptimizer {
     }
 }
 
-/// The evaluation count of the checkpoint at `fraction` of `budget`:
-/// `⌈fraction · budget⌉`.
-#[must_use]
-pub fn checkpoint_evaluations(fraction: f64, budget: usize) -> usize {
-    (fraction * budget as f64).ceil() as usize
-}
+pub use ma_es::config::checkpoint_evaluations;
 
 #[cfg(test)]
 mod tests {
@@ -445,7 +394,7 @@ mod tests {
         t.evaluate(&[-1.0]).unwrap(); // ν̄ = 2
         t.trace(0.5);
         t.evaluate(&[-3.0]).unwrap(); // ν̄ = 4, f lower: not better
-        assert_eq!(t.best().unwrap().objective, -1.0);
+        assert_eq!(t.best().unwrap().objective(), -1.0);
         t.evaluate(&[3.0]).unwrap(); // feasible
         t.evaluate(&[2.0]).unwrap(); // feasible and lower
         t.trace(0.25);
@@ -455,19 +404,19 @@ mod tests {
             "a point of the wrong dimension"
         );
         let out = t.finish(2, "budget");
-        assert_eq!(out.best.objective, 2.0);
-        assert_eq!(out.best.violation, 0.0);
-        assert_eq!(out.best.evaluations, 4);
+        assert_eq!(out.best.fitness, Fitness::new(2.0, 0.0));
+        assert_eq!(out.best.found_at, Some(4));
         let cps: Vec<(usize, f64)> = out
             .checkpoints
             .iter()
-            .map(|c| (c.evaluations, c.objective))
+            .map(|c| (c.evaluations, c.best.objective()))
             .collect();
         // At 2 evaluations the best was x = −1 (ν̄ = 2); at 4, x = 2; 5 was not
         // reached: the final best.
         assert_eq!(cps, [(2, -1.0), (4, 2.0), (4, 2.0)]);
-        assert_eq!(out.checkpoints[0].counts, [1, 0, 0]); // g = 2 > 1
-        assert_eq!(out.best.counts, [0, 0, 0]);
+        assert_eq!(out.checkpoints[0].best.counts.as_array(), [1, 0, 0]); // g = 2 > 1
+        assert_eq!(out.checkpoints[0].best.found_at, Some(1));
+        assert_eq!(out.best.counts.as_array(), [0, 0, 0]);
         let trace = out.trace.unwrap();
         assert_eq!(trace.len(), 2);
         assert_eq!((trace[1].evaluations, trace[1].sigma), (4, 0.25));

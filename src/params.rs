@@ -204,9 +204,9 @@ pub fn parameter_report(
     let runs = data.check_complete(&labels, &problems)?;
     let (mut exact, mut tested) = (Vec::new(), Vec::new());
     for &p in &problems {
-        let records: Vec<Vec<bench_stats::RunRecord>> =
+        let records: Vec<Vec<bench_stats::Snapshot>> =
             labels.iter().map(|l| data.records(l, p, 1.0)).collect();
-        let slices: Vec<&[bench_stats::RunRecord]> = records.iter().map(Vec::as_slice).collect();
+        let slices: Vec<&[bench_stats::Snapshot]> = records.iter().map(Vec::as_slice).collect();
         exact.push(rank_on_problem(&slices)?);
         tested.push(rank_on_problem_with_significance(
             &slices,

@@ -3,95 +3,32 @@
 //! flight; per-run dynamics in `dynamics.jsonl`.
 
 use crate::error::StudyError;
-use bench_stats::cec::RunRecord;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use constraint_handling::{Checkpoint, Snapshot};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-/// JSON has no NaN: store non-finite reals as `null` (NaN) or as strings (±∞).
-pub(crate) mod real {
-    use super::*;
+use constraint_handling::quality::real;
 
-    #[derive(Serialize, Deserialize)]
-    #[serde(untagged)]
-    enum Repr {
-        Num(f64),
-        Text(String),
-        Null(()),
-    }
-
-    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-        if v.is_finite() {
-            s.serialize_f64(*v)
-        } else if v.is_nan() {
-            s.serialize_none()
-        } else if *v > 0.0 {
-            s.serialize_str("inf")
-        } else {
-            s.serialize_str("-inf")
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        match Option::<Repr>::deserialize(d)? {
-            None | Some(Repr::Null(())) => Ok(f64::NAN),
-            Some(Repr::Num(v)) => Ok(v),
-            Some(Repr::Text(t)) => match t.as_str() {
-                "inf" => Ok(f64::INFINITY),
-                "-inf" => Ok(f64::NEG_INFINITY),
-                other => Err(serde::de::Error::custom(format!("not a number: {other:?}"))),
-            },
-        }
-    }
-
-    pub mod vec {
-        use super::*;
-
-        pub fn serialize<S: Serializer>(v: &[f64], s: S) -> Result<S::Ok, S::Error> {
-            #[derive(Serialize)]
-            struct W<'a>(#[serde(with = "super")] &'a f64);
-            s.collect_seq(v.iter().map(W))
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
-            #[derive(Deserialize)]
-            struct W(#[serde(with = "super")] f64);
-            Ok(Vec::<W>::deserialize(d)?.into_iter().map(|w| w.0).collect())
-        }
-    }
-}
-
-/// The best-so-far at a checkpoint.
+/// The best-so-far at a checkpoint: the fraction of the budget the harness asked for
+/// and the optimizer's [`Checkpoint`], unchanged.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CheckpointRecord {
     /// Fraction of the budget (0.1, 0.5, 1.0).
     pub fraction: f64,
-    /// Evaluations when it was taken.
-    pub evals: usize,
-    /// Best-so-far `f`.
-    #[serde(with = "real")]
-    pub f: f64,
-    /// Best-so-far `ν̄`.
-    #[serde(with = "real")]
-    pub violation: f64,
-    /// CEC counts.
-    pub c: [u32; 3],
+    /// When it was taken and the best-so-far then.
+    #[serde(flatten)]
+    pub checkpoint: Checkpoint,
 }
 
-/// The format version of the run records this code writes: 2 adds `format` and
-/// `setting`, 3 adds `suite`; records without `format` are version 1 (written before
-/// 2026-11-26) and read as such, records without `suite` as CEC2017 ones.
-pub const RECORD_FORMAT: u32 = 3;
-
-fn cec2017() -> String {
-    crate::suite::CEC2017.to_string()
-}
-
-const fn format_v1() -> u32 {
-    1
-}
+/// The format version of the run records this code writes: 2 added `format` and
+/// `setting`, 3 `suite`, 4 writes the optimizer's result types unchanged
+/// (`best` and the checkpoints as [`Snapshot`]s with their counts and `found_at`).
+/// Records without `format` are version 1 (written before 2026-11-26); every version
+/// is read.
+pub const RECORD_FORMAT: u32 = 4;
 
 /// The value of a studied parameter in a run (parameter studies).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -104,13 +41,14 @@ pub struct Setting {
 
 /// One finished run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "legacy::AnyRow")]
 pub struct RunRow {
     /// The record format ([`RECORD_FORMAT`]; 1 for records without the field).
-    #[serde(default = "format_v1")]
     pub format: u32,
     /// The configuration's label (the variant name in the ablation study).
     pub config: String,
-    /// The strategy variant (preset name).
+    /// The algorithm ([`crate::optimizer::Optimizer::kind`]; the preset name for
+    /// εMAg-ES and its variants).
     pub variant: String,
     /// Problem number.
     pub problem: usize,
@@ -124,18 +62,12 @@ pub struct RunRow {
     pub budget: usize,
     /// The benchmark suite ([`crate::suite::Suite::name`]; `cec2017` for records of
     /// format 1 and 2, which do not have the field).
-    #[serde(default = "cec2017")]
     pub suite: String,
     /// The suite's instance data (CEC2017: `official` or `synthetic:SEED`).
     pub instance: String,
-    /// Final best-so-far `f`.
-    #[serde(with = "real")]
-    pub best_f: f64,
-    /// Final best-so-far `ν̄`.
-    #[serde(with = "real")]
-    pub best_violation: f64,
-    /// Evaluation count after the generation that found the final best.
-    pub best_evals: usize,
+    /// The final best-so-far, its counts, and the evaluation count after the iteration
+    /// that found it.
+    pub best: Snapshot,
     /// Evaluations consumed.
     pub evals: usize,
     /// Generations done.
@@ -167,28 +99,154 @@ impl RunRow {
         }
     }
 
-    /// The record the statistics use, at the checkpoint nearest to `fraction`
-    /// (`1.0`: the final best).
+    /// What the statistics use: the best-so-far at the checkpoint nearest to
+    /// `fraction`, or the final best for `1.0`.
     #[must_use]
-    pub fn record(&self, fraction: f64) -> RunRecord {
-        let cp = self.checkpoints.iter().min_by(|a, b| {
-            (a.fraction - fraction)
-                .abs()
-                .total_cmp(&(b.fraction - fraction).abs())
-        });
-        match cp {
-            Some(cp) if fraction < 1.0 => RunRecord {
-                objective: cp.f,
-                violation: cp.violation,
-                counts: cp.c,
-                best_evaluations: None,
-            },
-            _ => RunRecord {
-                objective: self.best_f,
-                violation: self.best_violation,
-                counts: cp.map_or([0; 3], |c| c.c),
-                best_evaluations: Some(self.best_evals as u64),
-            },
+    pub fn snapshot(&self, fraction: f64) -> Snapshot {
+        if fraction >= 1.0 {
+            return self.best;
+        }
+        self.checkpoints
+            .iter()
+            .min_by(|a, b| {
+                (a.fraction - fraction)
+                    .abs()
+                    .total_cmp(&(b.fraction - fraction).abs())
+            })
+            .map_or(self.best, |c| c.checkpoint.best)
+    }
+}
+
+/// The shapes of earlier record formats, read into [`RunRow`].
+mod legacy {
+    use super::{real, Checkpoint, CheckpointRecord, RunRow, Setting, Snapshot};
+    use constraint_handling::violation::ConstraintCounts;
+    use serde::Deserialize;
+
+    const fn format_v1() -> u32 {
+        1
+    }
+
+    fn cec2017() -> String {
+        crate::suite::CEC2017.to_string()
+    }
+
+    /// A checkpoint of formats 1–3: `{fraction, evals, f, violation, c}`.
+    #[derive(Deserialize)]
+    pub(super) struct OldCheckpoint {
+        fraction: f64,
+        evals: usize,
+        #[serde(with = "real")]
+        f: f64,
+        #[serde(with = "real")]
+        violation: f64,
+        c: [u32; 3],
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    pub(super) enum AnyCheckpoint {
+        Current(CheckpointRecord),
+        Old(OldCheckpoint),
+    }
+
+    /// A real that is present (`null` is NaN); a missing field is `None` by default.
+    fn present_real<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+        real::deserialize(d).map(Some)
+    }
+
+    /// A record of any format.
+    #[derive(Deserialize)]
+    pub(super) struct AnyRow {
+        #[serde(default = "format_v1")]
+        format: u32,
+        config: String,
+        variant: String,
+        problem: usize,
+        dim: usize,
+        run: usize,
+        seed: u64,
+        budget: usize,
+        #[serde(default = "cec2017")]
+        suite: String,
+        instance: String,
+        /// Format 4.
+        #[serde(default)]
+        best: Option<Snapshot>,
+        /// Formats 1–3 (NaN was written as `null`).
+        #[serde(default, deserialize_with = "present_real")]
+        best_f: Option<f64>,
+        #[serde(default, deserialize_with = "present_real")]
+        best_violation: Option<f64>,
+        #[serde(default)]
+        best_evals: Option<usize>,
+        evals: usize,
+        generations: usize,
+        termination: String,
+        checkpoints: Vec<AnyCheckpoint>,
+        seconds: f64,
+        #[serde(default)]
+        platform: Option<String>,
+        #[serde(default)]
+        setting: Option<Setting>,
+    }
+
+    impl TryFrom<AnyRow> for RunRow {
+        type Error = String;
+
+        fn try_from(r: AnyRow) -> Result<Self, String> {
+            let checkpoints: Vec<CheckpointRecord> = r
+                .checkpoints
+                .into_iter()
+                .map(|c| match c {
+                    AnyCheckpoint::Current(c) => c,
+                    // Formats 1–3 did not record when a checkpoint's best was found.
+                    AnyCheckpoint::Old(c) => CheckpointRecord {
+                        fraction: c.fraction,
+                        checkpoint: Checkpoint {
+                            evaluations: c.evals,
+                            best: Snapshot::new(c.f, c.violation).with_counts(c.c),
+                        },
+                    },
+                })
+                .collect();
+            let best = match (r.best, r.best_f, r.best_violation, r.best_evals) {
+                (Some(best), ..) => best,
+                // The final checkpoint holds the final best-so-far: its counts are
+                // the best's (formats 1–3 did not record them apart).
+                (None, Some(f), Some(v), Some(found)) => {
+                    Snapshot::new(f, v)
+                        .with_counts(
+                            checkpoints
+                                .last()
+                                .map_or(ConstraintCounts::default(), |c| {
+                                    c.checkpoint.best.counts
+                                }),
+                        )
+                        .found_at(found)
+                }
+                _ => return Err("a run record without its best-so-far (best, or best_f, best_violation and best_evals)".into()),
+            };
+            Ok(RunRow {
+                format: r.format,
+                config: r.config,
+                variant: r.variant,
+                problem: r.problem,
+                dim: r.dim,
+                run: r.run,
+                seed: r.seed,
+                budget: r.budget,
+                suite: r.suite,
+                instance: r.instance,
+                best,
+                evals: r.evals,
+                generations: r.generations,
+                termination: r.termination,
+                checkpoints,
+                seconds: r.seconds,
+                platform: r.platform,
+                setting: r.setting,
+            })
         }
     }
 }

@@ -474,8 +474,8 @@ pub fn sample_dynamics(
             k += 1;
         }
         let r = k.checked_sub(1).map(|i| &records[i]);
-        out[0].push(r.map_or(f64::NAN, |r| r.objective));
-        out[1].push(r.map_or(f64::NAN, |r| r.violation));
+        out[0].push(r.map_or(f64::NAN, |r| r.best.objective));
+        out[1].push(r.map_or(f64::NAN, |r| r.best.violation));
         out[2].push(r.map_or(f64::NAN, |r| r.sigma));
     }
     (grid, out)
@@ -525,23 +525,18 @@ fn execute(
         budget,
         suite: spec.suite.name().to_string(),
         instance: spec.suite.instance(),
-        best_f: result.best.objective,
-        best_violation: result.best.violation,
-        best_evals: result.best.evaluations,
+        best: result.best,
         evals: result.evaluations,
         generations: result.iterations,
-        termination: result.termination.clone(),
+        termination: result.termination,
         platform: Some(platform()),
         checkpoints: result
             .checkpoints
-            .iter()
+            .into_iter()
             .zip(CHECKPOINT_FRACTIONS)
-            .map(|(c, fraction)| CheckpointRecord {
+            .map(|(checkpoint, fraction)| CheckpointRecord {
                 fraction,
-                evals: c.evaluations,
-                f: c.objective,
-                violation: c.violation,
-                c: c.counts,
+                checkpoint,
             })
             .collect(),
         seconds,

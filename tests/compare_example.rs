@@ -71,7 +71,10 @@ fn a_user_optimizer_goes_through_the_whole_pipeline() {
         assert_eq!(cps.len(), 3);
         // Checkpoints at 10/50/100 % of the budget, best-so-far never worse later
         // (feasible runs: f non-increasing).
-        let evals: Vec<u64> = cps.iter().map(|c| c["evals"].as_u64().unwrap()).collect();
+        let evals: Vec<u64> = cps
+            .iter()
+            .map(|c| c["evaluations"].as_u64().unwrap())
+            .collect();
         assert_eq!(evals, [1000, 5000, 10_000]);
     }
     let table1 = std::fs::read_to_string(one.join("table1.csv")).unwrap();

@@ -4,9 +4,10 @@
 mod support;
 use support::*;
 
+use constraint_handling::{Checkpoint, Snapshot};
 use emages::dataset::Dataset;
 use emages::params::{parameter_report, Parameter};
-use emages::store::{CheckpointRecord, RunRow};
+use emages::store::{CheckpointRecord, RunRow, RECORD_FORMAT};
 use std::process::Command;
 
 fn row(config: &str, problem: usize, run: usize, f: f64, v: f64) -> RunRow {
@@ -20,22 +21,20 @@ fn row(config: &str, problem: usize, run: usize, f: f64, v: f64) -> RunRow {
         budget: 1000,
         suite: "cec2017".into(),
         instance: "official".into(),
-        best_f: f,
-        best_violation: v,
-        best_evals: 500,
+        best: Snapshot::new(f, v).found_at(500),
         evals: 1000,
         generations: 10,
         termination: "budget".into(),
         checkpoints: vec![CheckpointRecord {
             fraction: 1.0,
-            evals: 1000,
-            f,
-            violation: v,
-            c: [0; 3],
+            checkpoint: Checkpoint {
+                evaluations: 1000,
+                best: Snapshot::new(f, v).found_at(500),
+            },
         }],
         seconds: 0.0,
         platform: None,
-        format: 1,
+        format: RECORD_FORMAT,
         setting: None,
     }
 }

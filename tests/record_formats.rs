@@ -2,7 +2,9 @@
 //! holds a small ablation study (C01 and C03, seven variants, two runs, budget 100·N)
 //! and one shard of it, written on 2026-11-26 by the code before record versioning
 //! (records without `format`). They load, report, and give the `table1.csv` that code
-//! wrote; records written now carry `format = 3` (2 added `setting`, 3 `suite`).
+//! wrote; records written now carry `format = 4` (2 added `setting`, 3 `suite`, 4 the
+//! result types of `constraint-handling` unchanged), and version-1 records written
+//! again in format 4 read back equal.
 
 use emages::dataset::Dataset;
 use emages::report::{ablation_report, ReportOptions};
@@ -27,7 +29,7 @@ fn version_1_records_load_and_report_as_before() {
     // The shard's runs are the same runs as in the whole study.
     for r in &shard {
         let same = rows.iter().find(|x| x.key() == r.key()).unwrap();
-        assert_eq!((same.best_f, same.seed), (r.best_f, r.seed));
+        assert_eq!((same.best, same.seed), (r.best, r.seed));
     }
     let data = Dataset::load(&[fixture("runs.jsonl")]).unwrap();
     assert_eq!(data.dynamics("eps-mag-es", 3).len(), 2);
@@ -42,7 +44,19 @@ fn version_1_records_load_and_report_as_before() {
         std::fs::read_to_string(fixture("table1.csv")).unwrap(),
         "table1.csv of the version-1 records changed"
     );
-    assert_eq!(RECORD_FORMAT, 3);
+    assert_eq!(RECORD_FORMAT, 4);
+    // Read into the current types: the final best carries the final checkpoint's
+    // counts and its evaluation count; written again (format 4) it reads back equal.
+    for r in &rows {
+        let last = r.checkpoints.last().unwrap().checkpoint;
+        assert_eq!(r.best.counts, last.best.counts);
+        assert_eq!(r.best.fitness, last.best.fitness);
+        assert!(r.best.found_at.is_some() && last.best.found_at.is_none());
+        let json = serde_json::to_string(r).unwrap();
+        assert!(json.contains("\"best\":{\"objective\":"), "{json}");
+        let back: emages::store::RunRow = serde_json::from_str(&json).unwrap();
+        assert_eq!(&back, r);
+    }
     assert_eq!(data.suite().name(), "cec2017");
     assert_eq!(data.label(3), "C03");
     println!(

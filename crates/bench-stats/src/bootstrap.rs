@@ -8,9 +8,9 @@
 //! from one set of runs — e.g. whether a published count differs from a measured one
 //! by more than that noise.
 
-use crate::cec::RunRecord;
 use crate::error::StatsError;
 use crate::pairwise::{compare, Significance, Summary};
+use constraint_handling::Snapshot;
 use rand::Rng;
 
 /// The tallies of `replicates` bootstrap replicates of the comparisons of `pairs`
@@ -18,11 +18,11 @@ use rand::Rng;
 ///
 /// ```
 /// use bench_stats::bootstrap::{quantile_range, resampled_summaries};
-/// use bench_stats::cec::RunRecord;
+/// use bench_stats::Snapshot;
 /// use bench_stats::pairwise::Significance;
 /// use rand::SeedableRng;
 ///
-/// let runs = |shift: f64| (0..25).map(|i| RunRecord::new(shift + (i as f64 * 0.37).sin(), 0.0)).collect::<Vec<_>>();
+/// let runs = |shift: f64| (0..25).map(|i| Snapshot::new(shift + (i as f64 * 0.37).sin(), 0.0)).collect::<Vec<_>>();
 /// let pairs = vec![(runs(0.0), runs(1.0)), (runs(0.0), runs(0.05))];
 /// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
 /// let reps = resampled_summaries(&pairs, Significance::default(), 200, &mut rng).unwrap();
@@ -35,7 +35,7 @@ use rand::Rng;
 /// [`StatsError::LengthMismatch`] for pairs of different run counts, [`StatsError::Empty`]
 /// for no runs, and the errors of [`compare`].
 pub fn resampled_summaries<R: Rng + ?Sized>(
-    pairs: &[(Vec<RunRecord>, Vec<RunRecord>)],
+    pairs: &[(Vec<Snapshot>, Vec<Snapshot>)],
     significance: Significance,
     replicates: usize,
     rng: &mut R,
@@ -101,7 +101,7 @@ mod tests {
     fn replicates_are_reproducible_and_check_their_input() {
         let runs = |shift: f64| {
             (0..20)
-                .map(|i| RunRecord::new(shift + f64::from(i % 7), 0.0))
+                .map(|i| Snapshot::new(shift + f64::from(i % 7), 0.0))
                 .collect::<Vec<_>>()
         };
         let pairs = vec![(runs(0.0), runs(0.5)), (runs(0.0), runs(0.0))];

@@ -14,67 +14,23 @@
 //! Sums run left to right and are divided by the count.
 
 use crate::error::StatsError;
+use constraint_handling::ordering::{CandidateOrder, ReferenceLexicographic};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
-/// The result of one run at a checkpoint, as the statistics need it.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RunRecord {
-    /// Final (best-so-far) objective value `f`.
-    pub objective: f64,
-    /// Its mean violation `ν̄`.
-    pub violation: f64,
-    /// Its CEC counts `c = (c1, c2, c3)`.
-    pub counts: [u32; 3],
-    /// The evaluation count at which the run's final best-so-far was found, if known.
-    pub best_evaluations: Option<u64>,
-}
-
-impl RunRecord {
-    /// A record from `f` and `ν̄` alone.
-    #[must_use]
-    pub fn new(objective: f64, violation: f64) -> Self {
-        Self {
-            objective,
-            violation,
-            counts: [0; 3],
-            best_evaluations: None,
-        }
-    }
-
-    /// Whether `ν̄ = 0`.
-    #[must_use]
-    pub fn is_feasible(&self) -> bool {
-        self.violation == 0.0
-    }
-}
+pub use constraint_handling::Snapshot;
 
 /// The reference lexicographic comparison of two runs (`Less` = better): feasible runs
-/// by `f`, all others by `ν̄` alone; a NaN `f` or `ν̄` ranks last.
+/// by `f`, all others by `ν̄` alone; a NaN `f` or `ν̄` ranks last
+/// ([`ReferenceLexicographic`], the order the strategy's ε0 subset uses too).
 #[must_use]
-pub fn compare_runs(a: &RunRecord, b: &RunRecord) -> Ordering {
-    let nan = |r: &RunRecord| r.objective.is_nan() || r.violation.is_nan();
-    match (nan(a), nan(b)) {
-        (true, true) => return Ordering::Equal,
-        (true, false) => return Ordering::Greater,
-        (false, true) => return Ordering::Less,
-        _ => {}
-    }
-    let key = |r: &RunRecord| {
-        (
-            r.violation,
-            if r.violation == 0.0 { r.objective } else { 0.0 },
-        )
-    };
-    let (ka, kb) = (key(a), key(b));
-    ka.0.partial_cmp(&kb.0)
-        .unwrap_or(Ordering::Equal)
-        .then(ka.1.partial_cmp(&kb.1).unwrap_or(Ordering::Equal))
+pub fn compare_runs(a: &Snapshot, b: &Snapshot) -> Ordering {
+    ReferenceLexicographic.compare(&a.fitness, &b.fitness)
 }
 
 /// The indices of `runs` from best to worst (stable reference lexicographic sort).
 #[must_use]
-pub fn reference_order(runs: &[RunRecord]) -> Vec<usize> {
+pub fn reference_order(runs: &[Snapshot]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..runs.len()).collect();
     order.sort_by(|&i, &j| compare_runs(&runs[i], &runs[j]));
     order
@@ -85,7 +41,7 @@ pub fn reference_order(runs: &[RunRecord]) -> Vec<usize> {
 ///
 /// # Errors
 /// [`StatsError::Empty`] for no runs.
-pub fn median_run(runs: &[RunRecord]) -> Result<&RunRecord, StatsError> {
+pub fn median_run(runs: &[Snapshot]) -> Result<&Snapshot, StatsError> {
     if runs.is_empty() {
         return Err(StatsError::Empty("no runs"));
     }
@@ -145,9 +101,9 @@ pub fn median_interval_positions(n: usize, alpha: f64) -> Option<(usize, usize)>
 /// # Errors
 /// [`StatsError::Empty`] for too few runs to give an interval at that level.
 pub fn median_interval(
-    runs: &[RunRecord],
+    runs: &[Snapshot],
     alpha: f64,
-) -> Result<(&RunRecord, &RunRecord), StatsError> {
+) -> Result<(&Snapshot, &Snapshot), StatsError> {
     if !(alpha > 0.0 && alpha < 1.0) {
         return Err(StatsError::Alpha(format!("{alpha}")));
     }
@@ -203,25 +159,25 @@ impl CecStatistics {
     /// [`StatsError::Empty`] for no runs.
     ///
     /// ```
-    /// use bench_stats::cec::{CecStatistics, RunRecord};
-    /// let runs = [RunRecord::new(3.0, 0.0), RunRecord::new(-1.0, 0.5), RunRecord::new(1.0, 0.0)];
+    /// use bench_stats::cec::{CecStatistics, Snapshot};
+    /// let runs = [Snapshot::new(3.0, 0.0), Snapshot::new(-1.0, 0.5), Snapshot::new(1.0, 0.0)];
     /// let s = CecStatistics::compute(&runs).unwrap();
     /// assert_eq!((s.best, s.median, s.worst), (1.0, 3.0, -1.0)); // feasible first
     /// assert_eq!(s.mean, 1.0);
     /// assert_eq!(s.feasibility_rate, 2.0 / 3.0);
     /// ```
-    pub fn compute(runs: &[RunRecord]) -> Result<Self, StatsError> {
+    pub fn compute(runs: &[Snapshot]) -> Result<Self, StatsError> {
         if runs.is_empty() {
             return Err(StatsError::Empty("no runs"));
         }
         let order = reference_order(runs);
         let n = runs.len();
         let median = &runs[order[median_position(n)]];
-        let mean_f = mean(runs.iter().map(|r| r.objective));
+        let mean_f = mean(runs.iter().map(|r| r.objective()));
         let std = if n > 1 {
             let mut ss = 0.0;
             for r in runs {
-                let d = r.objective - mean_f;
+                let d = r.objective() - mean_f;
                 ss += d * d;
             }
             (ss / (n - 1) as f64).sqrt()
@@ -231,20 +187,20 @@ impl CecStatistics {
         let feasible = runs.iter().filter(|r| r.is_feasible()).count();
         let mean_rt_gb = runs
             .iter()
-            .map(|r| r.best_evaluations.map(|e| e as f64))
+            .map(|r| r.found_at.map(|e| e as f64))
             .collect::<Option<Vec<f64>>>()
             .map(|v| mean(v.into_iter()));
         Ok(Self {
             runs: n,
-            best: runs[order[0]].objective,
-            median: median.objective,
-            median_counts: median.counts,
-            median_violation: median.violation,
+            best: runs[order[0]].objective(),
+            median: median.objective(),
+            median_counts: median.counts.as_array(),
+            median_violation: median.violation(),
             mean: mean_f,
             std,
-            worst: runs[order[n - 1]].objective,
+            worst: runs[order[n - 1]].objective(),
             feasibility_rate: feasible as f64 / n as f64,
-            mean_violation: mean(runs.iter().map(|r| r.violation)),
+            mean_violation: mean(runs.iter().map(|r| r.violation())),
             mean_rt_gb,
         })
     }

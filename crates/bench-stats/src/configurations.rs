@@ -22,9 +22,10 @@
 //! significance-tested rules of Section 4 — so configurations that do not differ
 //! significantly share a rank. The score and the problem rank follow as above.
 
-use crate::cec::{mean, median_run, RunRecord};
+use crate::cec::{mean, median_run};
 use crate::error::StatsError;
 use crate::pairwise::{compare, Significance, Verdict};
+use constraint_handling::Snapshot;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
@@ -88,14 +89,14 @@ impl ProblemRanking {
 /// [`StatsError::Empty`] if there is no configuration or one has no runs.
 ///
 /// ```
-/// use bench_stats::cec::RunRecord;
+/// use bench_stats::Snapshot;
 /// use bench_stats::configurations::rank_on_problem;
-/// let good: Vec<_> = (0..5).map(|i| RunRecord::new(i as f64, 0.0)).collect();
-/// let bad: Vec<_> = (0..5).map(|i| RunRecord::new(i as f64, 0.1)).collect();
+/// let good: Vec<_> = (0..5).map(|i| Snapshot::new(i as f64, 0.0)).collect();
+/// let bad: Vec<_> = (0..5).map(|i| Snapshot::new(i as f64, 0.1)).collect();
 /// let r = rank_on_problem(&[&bad, &good]).unwrap();
 /// assert_eq!(r.rank, vec![2, 1]);
 /// ```
-pub fn rank_on_problem(runs: &[&[RunRecord]]) -> Result<ProblemRanking, StatsError> {
+pub fn rank_on_problem(runs: &[&[Snapshot]]) -> Result<ProblemRanking, StatsError> {
     if runs.is_empty() {
         return Err(StatsError::Empty("no configurations"));
     }
@@ -108,13 +109,13 @@ pub fn rank_on_problem(runs: &[&[RunRecord]]) -> Result<ProblemRanking, StatsErr
         .collect();
     let mv: Vec<f64> = runs
         .iter()
-        .map(|r| mean(r.iter().map(|x| x.violation)))
+        .map(|r| mean(r.iter().map(|x| x.violation())))
         .collect();
     let mf: Vec<f64> = runs
         .iter()
-        .map(|r| mean(r.iter().map(|x| x.objective)))
+        .map(|r| mean(r.iter().map(|x| x.objective())))
         .collect();
-    let medians: Vec<RunRecord> = runs
+    let medians: Vec<Snapshot> = runs
         .iter()
         .map(|r| median_run(r).copied())
         .collect::<Result<_, _>>()?;
@@ -125,8 +126,8 @@ pub fn rank_on_problem(runs: &[&[RunRecord]]) -> Result<ProblemRanking, StatsErr
             .then(asc(mf[a], mf[b]))
     });
     let median_rank = competition_ranks(n, |a, b| {
-        asc(medians[a].violation, medians[b].violation)
-            .then(asc(medians[a].objective, medians[b].objective))
+        asc(medians[a].violation(), medians[b].violation())
+            .then(asc(medians[a].objective(), medians[b].objective()))
     });
     Ok(ProblemRanking::from_ranks(mean_rank, median_rank))
 }
@@ -139,17 +140,17 @@ pub fn rank_on_problem(runs: &[&[RunRecord]]) -> Result<ProblemRanking, StatsErr
 /// [`StatsError::LengthMismatch`] for unequal run counts under the signed-rank test.
 ///
 /// ```
-/// use bench_stats::cec::RunRecord;
+/// use bench_stats::Snapshot;
 /// use bench_stats::configurations::rank_on_problem_with_significance;
 /// use bench_stats::pairwise::Significance;
-/// let a: Vec<_> = (0..25).map(|i| RunRecord::new(1.0 + i as f64 * 1e-3, 0.0)).collect();
+/// let a: Vec<_> = (0..25).map(|i| Snapshot::new(1.0 + i as f64 * 1e-3, 0.0)).collect();
 /// let b: Vec<_> = a.iter().rev().copied().collect(); // the same values, paired otherwise
-/// let c: Vec<_> = (0..25).map(|i| RunRecord::new(5.0 + i as f64, 0.0)).collect();
+/// let c: Vec<_> = (0..25).map(|i| Snapshot::new(5.0 + i as f64, 0.0)).collect();
 /// let r = rank_on_problem_with_significance(&[&a, &b, &c], Significance::default()).unwrap();
 /// assert_eq!(r.rank, vec![1, 1, 3]); // a and b do not differ significantly: they share rank 1
 /// ```
 pub fn rank_on_problem_with_significance(
-    runs: &[&[RunRecord]],
+    runs: &[&[Snapshot]],
     significance: Significance,
 ) -> Result<ProblemRanking, StatsError> {
     if runs.is_empty() {
@@ -212,8 +213,8 @@ pub fn overall(per_problem: &[ProblemRanking]) -> Result<OverallRanking, StatsEr
 mod tests {
     use super::*;
 
-    fn runs(values: &[(f64, f64)]) -> Vec<RunRecord> {
-        values.iter().map(|&(f, v)| RunRecord::new(f, v)).collect()
+    fn runs(values: &[(f64, f64)]) -> Vec<Snapshot> {
+        values.iter().map(|&(f, v)| Snapshot::new(f, v)).collect()
     }
 
     #[test]
@@ -255,15 +256,12 @@ mod tests {
         // Four configurations, 25 runs: A and B indistinguishable (same values in
         // another order), C clearly worse in f, D infeasible in every run.
         let base: Vec<f64> = (0..25).map(|i| 1.0 + f64::from(i) * 0.01).collect();
-        let a: Vec<RunRecord> = base.iter().map(|&f| RunRecord::new(f, 0.0)).collect();
-        let b: Vec<RunRecord> = base.iter().rev().map(|&f| RunRecord::new(f, 0.0)).collect();
-        let c: Vec<RunRecord> = base
+        let a: Vec<Snapshot> = base.iter().map(|&f| Snapshot::new(f, 0.0)).collect();
+        let b: Vec<Snapshot> = base.iter().rev().map(|&f| Snapshot::new(f, 0.0)).collect();
+        let c: Vec<Snapshot> = base.iter().map(|&f| Snapshot::new(f + 10.0, 0.0)).collect();
+        let d: Vec<Snapshot> = base
             .iter()
-            .map(|&f| RunRecord::new(f + 10.0, 0.0))
-            .collect();
-        let d: Vec<RunRecord> = base
-            .iter()
-            .map(|&f| RunRecord::new(f - 0.5, 1.0 + f))
+            .map(|&f| Snapshot::new(f - 0.5, 1.0 + f))
             .collect();
         let r =
             rank_on_problem_with_significance(&[&a, &b, &c, &d], Significance::default()).unwrap();

@@ -16,12 +16,12 @@
 //! # Example
 //!
 //! ```
-//! use bench_stats::cec::RunRecord;
+//! use bench_stats::Snapshot;
 //! use bench_stats::pairwise::{compare, Significance, Summary};
 //!
 //! // Two algorithms, 25 runs each, on two problems.
-//! let runs = |offset: f64| -> Vec<RunRecord> {
-//!     (0..25).map(|i| RunRecord::new(offset + (i as f64 * 0.37).sin(), 0.0)).collect()
+//! let runs = |offset: f64| -> Vec<Snapshot> {
+//!     (0..25).map(|i| Snapshot::new(offset + (i as f64 * 0.37).sin(), 0.0)).collect()
 //! };
 //! let problems = [(runs(0.0), runs(1.0)), (runs(0.0), runs(0.0))];
 //! let comparisons: Vec<_> = problems
@@ -41,7 +41,10 @@ pub mod pairwise;
 pub mod table;
 pub mod wilcoxon;
 
-pub use cec::{CecStatistics, RunRecord};
+pub use cec::{CecStatistics, Snapshot};
+/// The former name of [`Snapshot`] (the per-run input of the statistics).
+#[deprecated(note = "use `Snapshot` (constraint_handling::Snapshot)")]
+pub type RunRecord = Snapshot;
 pub use error::StatsError;
 pub use pairwise::{compare, Comparison, Significance, Summary, Tally, Verdict};
 pub use table::Table;

@@ -14,9 +14,10 @@
 //! - Comparing two numbers: the lower wins; equal numbers give `=`.
 //! - **Total rank** `= sign(median + mean)`.
 
-use crate::cec::{mean, median_run, RunRecord};
+use crate::cec::{mean, median_run};
 use crate::error::StatsError;
 use crate::wilcoxon::{ranksum_with_alpha, signrank_with_alpha, DEFAULT_ALPHA};
+use constraint_handling::Snapshot;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -146,16 +147,16 @@ pub struct Comparison {
 /// test is used and the run counts differ.
 ///
 /// ```
-/// use bench_stats::cec::RunRecord;
+/// use bench_stats::Snapshot;
 /// use bench_stats::pairwise::{compare, Significance, Verdict};
-/// let b: Vec<RunRecord> = (0..25).map(|i| RunRecord::new(1.0 + i as f64 * 1e-3, 0.0)).collect();
-/// let s: Vec<RunRecord> = (0..25).map(|i| RunRecord::new(2.0 + i as f64 * 1e-3, 0.0)).collect();
+/// let b: Vec<Snapshot> = (0..25).map(|i| Snapshot::new(1.0 + i as f64 * 1e-3, 0.0)).collect();
+/// let s: Vec<Snapshot> = (0..25).map(|i| Snapshot::new(2.0 + i as f64 * 1e-3, 0.0)).collect();
 /// let c = compare(&b, &s, Significance::default()).unwrap();
 /// assert_eq!((c.median, c.mean, c.total), (Verdict::Plus, Verdict::Plus, Verdict::Plus));
 /// ```
 pub fn compare(
-    b: &[RunRecord],
-    s: &[RunRecord],
+    b: &[Snapshot],
+    s: &[Snapshot],
     significance: Significance,
 ) -> Result<Comparison, StatsError> {
     if b.is_empty() || s.is_empty() {
@@ -163,8 +164,8 @@ pub fn compare(
             "a comparison needs runs of both algorithms",
         ));
     }
-    let f = |r: &[RunRecord]| r.iter().map(|x| x.objective).collect::<Vec<f64>>();
-    let v = |r: &[RunRecord]| r.iter().map(|x| x.violation).collect::<Vec<f64>>();
+    let f = |r: &[Snapshot]| r.iter().map(|x| x.objective()).collect::<Vec<f64>>();
+    let v = |r: &[Snapshot]| r.iter().map(|x| x.violation()).collect::<Vec<f64>>();
     let h1 = significance.differs(&f(b), &f(s))?;
     let h2 = significance.differs(&v(b), &v(s))?;
     let by_objective = |bf: f64, sf: f64| {
@@ -177,18 +178,18 @@ pub fn compare(
 
     let (mb, ms) = (median_run(b)?, median_run(s)?);
     let median = if !h2 {
-        by_objective(mb.objective, ms.objective)
+        by_objective(mb.objective(), ms.objective())
     } else {
-        match Verdict::lower_wins(mb.violation, ms.violation) {
-            Verdict::Equal => by_objective(mb.objective, ms.objective),
+        match Verdict::lower_wins(mb.violation(), ms.violation()) {
+            Verdict::Equal => by_objective(mb.objective(), ms.objective()),
             other => other,
         }
     };
 
-    let fr = |r: &[RunRecord]| r.iter().filter(|x| x.is_feasible()).count() as f64 / r.len() as f64;
+    let fr = |r: &[Snapshot]| r.iter().filter(|x| x.is_feasible()).count() as f64 / r.len() as f64;
     let (fr_b, fr_s) = (fr(b), fr(s));
-    let mean_f = |r: &[RunRecord]| mean(r.iter().map(|x| x.objective));
-    let mean_v = |r: &[RunRecord]| mean(r.iter().map(|x| x.violation));
+    let mean_f = |r: &[Snapshot]| mean(r.iter().map(|x| x.objective()));
+    let mean_v = |r: &[Snapshot]| mean(r.iter().map(|x| x.violation()));
     let mean_rank = if fr_s < fr_b {
         Verdict::Plus
     } else if fr_s > fr_b {

@@ -1,8 +1,8 @@
 //! Properties of the tests and rankings that hold for any input.
 
-use bench_stats::cec::RunRecord;
 use bench_stats::pairwise::{compare, Significance, Verdict};
 use bench_stats::wilcoxon::{ranksum, signrank};
+use bench_stats::Snapshot;
 use proptest::prelude::*;
 
 fn sample(len: usize) -> impl Strategy<Value = Vec<f64>> {
@@ -45,8 +45,8 @@ proptest! {
         g in prop::collection::vec((-2.0..2.0f64, prop_oneof![Just(0.0), 0.0..1.0f64]), 10),
         sig in any::<bool>(),
     ) {
-        let b: Vec<RunRecord> = f.iter().map(|&(x, v)| RunRecord::new(x, v)).collect();
-        let s: Vec<RunRecord> = g.iter().map(|&(x, v)| RunRecord::new(x, v)).collect();
+        let b: Vec<Snapshot> = f.iter().map(|&(x, v)| Snapshot::new(x, v)).collect();
+        let s: Vec<Snapshot> = g.iter().map(|&(x, v)| Snapshot::new(x, v)).collect();
         let test = if sig { Significance::default() } else { Significance::None };
         let bs = compare(&b, &s, test).unwrap();
         let sb = compare(&s, &b, test).unwrap();
@@ -62,9 +62,9 @@ proptest! {
 
 #[test]
 fn rank_sum_is_selectable_and_accepts_unequal_run_counts() {
-    let b: Vec<RunRecord> = (0..20).map(|i| RunRecord::new(i as f64, 0.0)).collect();
-    let s: Vec<RunRecord> = (0..15)
-        .map(|i| RunRecord::new(100.0 + i as f64, 0.0))
+    let b: Vec<Snapshot> = (0..20).map(|i| Snapshot::new(i as f64, 0.0)).collect();
+    let s: Vec<Snapshot> = (0..15)
+        .map(|i| Snapshot::new(100.0 + i as f64, 0.0))
         .collect();
     let c = compare(&b, &s, Significance::RankSum { alpha: 0.05 }).unwrap();
     assert_eq!(c.total, Verdict::Plus);
@@ -95,19 +95,19 @@ fn median_interval_matches_the_sign_test_tables() {
     assert_eq!(median_interval_positions(25, 1.5), None);
     // On runs: the 8th and 18th best of 25, in the reference order (feasible runs by f
     // first, then the infeasible ones by ν̄).
-    let runs: Vec<RunRecord> = (0..25)
+    let runs: Vec<Snapshot> = (0..25)
         .map(|i| {
             let i = f64::from((i * 7) % 25);
             if i < 20.0 {
-                RunRecord::new(i, 0.0)
+                Snapshot::new(i, 0.0)
             } else {
-                RunRecord::new(-1.0, i)
+                Snapshot::new(-1.0, i)
             }
         })
         .collect();
     let (lo, hi) = median_interval(&runs, 0.05).unwrap();
-    assert_eq!((lo.objective, lo.violation), (7.0, 0.0));
-    assert_eq!((hi.objective, hi.violation), (17.0, 0.0));
+    assert_eq!((lo.objective(), lo.violation()), (7.0, 0.0));
+    assert_eq!((hi.objective(), hi.violation()), (17.0, 0.0));
     assert!(median_interval(&runs[..5], 0.05).is_err());
     assert!(median_interval(&runs, 0.0).is_err());
 }

@@ -3,7 +3,7 @@
 //! (relative), h, n, both W's and the method exactly; the verdicts exactly; the CEC
 //! statistics to 1e-12 (relative) and `median_c` exactly.
 
-use bench_stats::cec::{CecStatistics, RunRecord};
+use bench_stats::cec::{CecStatistics, Snapshot};
 use bench_stats::pairwise::{compare, Significance, Verdict};
 use bench_stats::wilcoxon::{signrank, Method};
 use serde::Deserialize;
@@ -82,10 +82,10 @@ struct StatisticsCase {
     vio: f64,
 }
 
-fn records(s: &Sample) -> Vec<RunRecord> {
+fn records(s: &Sample) -> Vec<Snapshot> {
     s.f.iter()
         .zip(&s.v)
-        .map(|(&f, &v)| RunRecord::new(f, v))
+        .map(|(&f, &v)| Snapshot::new(f, v))
         .collect()
 }
 
@@ -170,14 +170,11 @@ fn check_statistics() -> usize {
     assert!(!cases.is_empty(), "no statistics cases");
     let mut failures = Vec::new();
     for (i, c) in cases.iter().enumerate() {
-        let runs: Vec<RunRecord> =
+        let runs: Vec<Snapshot> =
             c.f.iter()
                 .zip(&c.v)
                 .zip(&c.c)
-                .map(|((&f, &v), &counts)| RunRecord {
-                    counts,
-                    ..RunRecord::new(f, v)
-                })
+                .map(|((&f, &v), &counts)| Snapshot::new(f, v).with_counts(counts))
                 .collect();
         let s = CecStatistics::compute(&runs).unwrap();
         let reals = [

@@ -9,6 +9,7 @@ use crate::lanes::{Lanes, WIDTH};
 use constraint_handling::linalg::gemm;
 use constraint_handling::problem::{check_batch_shapes, ConstrainedProblem, ProblemError};
 use constraint_handling::violation::{self, ConstraintCounts, DEFAULT_EQUALITY_MARGIN};
+use constraint_handling::Snapshot;
 use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -27,7 +28,7 @@ const MAX_CONSTRAINTS: usize = 6;
 /// let p = Cec2017Problem::new(1, 10, &InstanceSource::synthetic(1)).unwrap();
 /// assert_eq!((p.num_inequalities(), p.num_equalities()), (1, 0));
 /// let e = p.evaluate_full(&p.shift().to_vec()).unwrap();
-/// assert_eq!(e.objective, 0.0);          // P(0) = 0 at the shift vector
+/// assert_eq!(e.objective(), 0.0);        // P(0) = 0 at the shift vector
 /// assert_eq!(e.inequalities, vec![-90000.0]); // 10 · (−5000 − 4000)
 /// assert!(e.is_feasible());
 /// ```
@@ -101,26 +102,35 @@ fn simd_level() -> SimdLevel {
     SimdLevel::None
 }
 
-/// A full evaluation: objective, constraints, mean violation and CEC counts.
+/// A full evaluation: the constraint values and the point's [`Snapshot`] (objective,
+/// mean violation with the problem's margin, CEC counts).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Evaluation {
-    /// `f(x)`.
-    pub objective: f64,
+    /// `f(x)`, `ν̄(x)` and `c`.
+    pub snapshot: Snapshot,
     /// `g(x)` (`l_k` values).
     pub inequalities: Vec<f64>,
     /// `h(x)` (`m_k` values).
     pub equalities: Vec<f64>,
-    /// `ν̄(x)` with the problem's equality margin.
-    pub mean_violation: f64,
-    /// The CEC counts `c = (c1, c2, c3)`.
-    pub counts: ConstraintCounts,
 }
 
 impl Evaluation {
+    /// `f(x)`.
+    #[must_use]
+    pub fn objective(&self) -> f64 {
+        self.snapshot.objective()
+    }
+
+    /// `ν̄(x)`.
+    #[must_use]
+    pub fn mean_violation(&self) -> f64 {
+        self.snapshot.violation()
+    }
+
     /// Whether `ν̄ = 0`.
     #[must_use]
     pub fn is_feasible(&self) -> bool {
-        self.mean_violation == 0.0
+        self.snapshot.is_feasible()
     }
 }
 
@@ -268,11 +278,9 @@ impl Cec2017Problem {
         let counts = ConstraintCounts::from_constraints(&c, &equalities);
         let mean_violation = violation::mean_violation(&c, &equalities, self.delta);
         Ok(Evaluation {
-            objective,
+            snapshot: Snapshot::new(objective, mean_violation).with_counts(counts),
             inequalities: c,
             equalities,
-            mean_violation,
-            counts,
         })
     }
 

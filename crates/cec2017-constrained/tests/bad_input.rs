@@ -178,10 +178,10 @@ fn nan_points_give_nan_values() {
         x[3] = f64::NAN;
         let e = p.evaluate_full(&x).unwrap();
         assert!(
-            e.objective.is_nan() || e.mean_violation.is_nan(),
+            e.objective().is_nan() || e.mean_violation().is_nan(),
             "C{id}: f = {}, ν̄ = {}",
-            e.objective,
-            e.mean_violation
+            e.objective(),
+            e.mean_violation()
         );
         // The batch path does not panic either.
         let points = Array2::from_shape_fn((10, 2), |(i, _)| x[i]);

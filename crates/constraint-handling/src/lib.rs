@@ -9,6 +9,7 @@
 //! | [`problem`] | the constrained-problem trait `min f(x)` s.t. `g(x) ≤ 0`, `h(x) = 0`, `lb ≤ x ≤ ub` | §1 |
 //! | [`violation`] | violation `ν`, mean violation `ν̄` with the equality margin `δ`, CEC counts `c` | §1 |
 //! | [`reflection`] | box reflection (`keep_range`) | §2 |
+//! | [`quality`] | the result vocabulary: `Fitness` (f, ν̄), `Snapshot` (+ counts c, when found), `Checkpoint` | §6 |
 //! | [`ordering`] | ε-level, lexicographic and reference lexicographic orders; stable rankings | §3 |
 //! | [`epsilon`] | the ε-level threshold schedule | §5 (init 2–3, step 12) |
 //! | [`repair`] | Jacobian-based (gradient) repair | §4 |
@@ -35,12 +36,16 @@
 //! assert_eq!(y, [8.0, -1.0]);
 //! ```
 //!
-//! # BLAS/LAPACK backend
+//! # Features and the BLAS/LAPACK backend
 //!
-//! The default feature `openblas-system` links the system OpenBLAS
-//! (`apt-get install libopenblas-dev`). Disable default features to link another
-//! provider of CBLAS and LAPACK (e.g. `openblas-src` with `static`, `intel-mkl-src`) in
-//! your own crate.
+//! - `linalg` — the modules that need BLAS/LAPACK: [`linalg`] and [`repair`]. Without
+//!   it (`default-features = false`) the crate is the pure-Rust vocabulary: problems,
+//!   violation, orderings, the ε schedule, reflection, results (what `bench-stats`
+//!   uses).
+//! - `openblas-system` (default, implies `linalg`) links the system OpenBLAS
+//!   (`apt-get install libopenblas-dev`). To link another provider of CBLAS and LAPACK
+//!   (e.g. `openblas-src` with `static`, `intel-mkl-src`) in your own crate, use
+//!   `default-features = false, features = ["linalg"]`.
 #![warn(missing_docs)]
 
 #[cfg(feature = "openblas-system")]
@@ -49,16 +54,21 @@ extern crate blas_src as _;
 extern crate openblas_src as _;
 
 pub mod epsilon;
+#[cfg(feature = "linalg")]
 pub mod linalg;
 pub mod ordering;
 pub mod problem;
+pub mod quality;
 pub mod reflection;
+#[cfg(feature = "linalg")]
 pub mod repair;
 pub mod violation;
 
 pub use epsilon::{EpsilonLevelParams, EpsilonLevelSchedule, EpsilonSchedule, Lexicographic};
-pub use ordering::{CandidateOrder, EpsilonLevel, Fitness, ReferenceLexicographic};
+pub use ordering::{CandidateOrder, EpsilonLevel, ReferenceLexicographic};
 pub use problem::{ConstrainedProblem, ProblemError};
+pub use quality::{Checkpoint, Fitness, Snapshot};
 pub use reflection::keep_range;
+#[cfg(feature = "linalg")]
 pub use repair::{GradientRepair, RepairParams};
 pub use violation::{mean_violation, ConstraintCounts, DEFAULT_EQUALITY_MARGIN};

@@ -19,35 +19,7 @@
 
 use std::cmp::Ordering;
 
-/// A candidate's objective value and mean violation `ν̄`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Fitness {
-    /// The objective value `f`.
-    pub objective: f64,
-    /// The mean constraint violation `ν̄ ≥ 0`.
-    pub violation: f64,
-}
-
-impl Fitness {
-    /// A new `(f, ν̄)` pair.
-    #[must_use]
-    pub fn new(objective: f64, violation: f64) -> Self {
-        Self {
-            objective,
-            violation,
-        }
-    }
-
-    /// Whether `ν̄ = 0`.
-    #[must_use]
-    pub fn is_feasible(&self) -> bool {
-        self.violation == 0.0
-    }
-
-    fn has_nan(&self) -> bool {
-        self.objective.is_nan() || self.violation.is_nan()
-    }
-}
+pub use crate::quality::Fitness;
 
 /// Compares two non-NaN numbers (the callers rule NaN out first).
 #[inline]

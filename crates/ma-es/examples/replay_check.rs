@@ -37,8 +37,8 @@ fn traced(r: &GenerationReport<'_>) -> Vec<(&'static str, Vec<f64>)> {
         ("epsilon", vec![r.epsilon]),
         ("y_parent", r.parent.to_vec()),
         ("p_sigma", r.p_sigma.to_vec()),
-        ("best_f", vec![r.best.objective]),
-        ("best_violation", vec![r.best.violation]),
+        ("best_f", vec![r.best.objective()]),
+        ("best_violation", vec![r.best.violation()]),
         ("best_y", r.best.y.clone()),
     ]
 }
@@ -118,7 +118,7 @@ fn main() {
                 r.generation,
                 r.evaluations,
                 e["evals"],
-                r.best.evaluations,
+                r.best.evaluations(),
                 e["best_evals"],
                 deviations.join("  ")
             );

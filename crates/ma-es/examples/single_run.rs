@@ -45,8 +45,8 @@ fn main() {
     let secs = start.elapsed().as_secs_f64();
     println!(
         "C{problem:02} N={dim} {variant}: f = {:.6e}, ν̄ = {:.3e}, {} evaluations, {} generations, {:.3} s ({:?})",
-        r.best.objective,
-        r.best.violation,
+        r.best.objective(),
+        r.best.violation(),
         r.evaluations,
         r.generations,
         secs,

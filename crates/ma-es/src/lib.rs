@@ -46,7 +46,7 @@
 //! let mut es = MaEs::new(HalfPlane, &config, Variant::EpsMagEs).unwrap();
 //! let result = es.run(&mut RngNoise::seed_from_u64(1)).unwrap();
 //! assert!(result.best.is_feasible());
-//! assert!((result.best.objective - 0.5).abs() < 1e-3); // x* = (½, ½)
+//! assert!((result.best.objective() - 0.5).abs() < 1e-3); // x* = (½, ½)
 //! ```
 //!
 //! # Reproducibility
@@ -75,7 +75,8 @@ pub mod variant;
 
 pub use config::{BackCalculationSolver, Config, ConfigError, Parameters};
 pub use constraint_handling::ConstrainedProblem;
-pub use result::{BestSoFar, Checkpoint, DynamicsRecord, RunResult, Termination};
+pub use constraint_handling::{Checkpoint, Fitness, Snapshot};
+pub use result::{BestSoFar, DynamicsRecord, RunResult, Termination};
 pub use strategy::{MaEs, Session, CHECKPOINT_FRACTIONS};
 pub use variant::{ComponentSpec, Components, Variant};
 

@@ -1,30 +1,46 @@
 //! What a run returns: the best-so-far solution, the CEC checkpoints, counters, and
 //! optionally the per-generation dynamics.
 
-use constraint_handling::violation::ConstraintCounts;
+use constraint_handling::{Checkpoint, Fitness, Snapshot};
 use serde::{Deserialize, Serialize};
 
-/// The best solution found so far (lexicographic: feasibility first, then `f`).
+/// The best solution found so far (the reference's rule: lower `ν̄` first, then lower
+/// `f`): the point, its constraint values, and its [`Snapshot`] — `(f, ν̄)`, CEC counts,
+/// and the evaluation count after the generation that found it (what meanRTgb
+/// averages).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BestSoFar {
     /// The point `y`.
     pub y: Vec<f64>,
-    /// `f(y)`.
-    pub objective: f64,
-    /// `ν̄(y)`.
-    pub violation: f64,
     /// `C(y) = (g, h)`.
     pub constraints: Vec<f64>,
-    /// The evaluation count after the generation in which it was found (what
-    /// `meanRTgb` averages).
-    pub evaluations: usize,
+    /// Its quality (`found_at` is always set).
+    pub snapshot: Snapshot,
 }
 
 impl BestSoFar {
+    /// `f(y)`.
+    #[must_use]
+    pub fn objective(&self) -> f64 {
+        self.snapshot.objective()
+    }
+
+    /// `ν̄(y)`.
+    #[must_use]
+    pub fn violation(&self) -> f64 {
+        self.snapshot.violation()
+    }
+
     /// Whether `ν̄ = 0`.
     #[must_use]
     pub fn is_feasible(&self) -> bool {
-        self.violation == 0.0
+        self.snapshot.is_feasible()
+    }
+
+    /// The evaluation count after the generation in which it was found.
+    #[must_use]
+    pub fn evaluations(&self) -> usize {
+        self.snapshot.found_at.unwrap_or(0)
     }
 
     /// `‖y‖₂`.
@@ -32,32 +48,6 @@ impl BestSoFar {
     pub fn norm(&self) -> f64 {
         self.y.iter().map(|v| v * v).sum::<f64>().sqrt()
     }
-
-    /// The CEC counts of its constraints, given the number `l` of inequalities.
-    #[must_use]
-    pub fn counts(&self, inequalities: usize) -> ConstraintCounts {
-        let (g, h) = self
-            .constraints
-            .split_at(inequalities.min(self.constraints.len()));
-        ConstraintCounts::from_constraints(g, h)
-    }
-}
-
-/// The best-so-far at a fraction of the budget (REFERENCE.md §5 step 14).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Checkpoint {
-    /// The fraction of the budget (0.1, 0.5, 1.0).
-    pub fraction: f64,
-    /// The evaluation count when it was taken.
-    pub evaluations: usize,
-    /// `f` of the best-so-far.
-    #[serde(rename = "f")]
-    pub objective: f64,
-    /// `ν̄` of the best-so-far.
-    pub violation: f64,
-    /// Its CEC counts `c`.
-    #[serde(rename = "c")]
-    pub counts: ConstraintCounts,
 }
 
 /// Why a run ended.
@@ -79,10 +69,8 @@ pub struct DynamicsRecord {
     pub generation: usize,
     /// Evaluations consumed.
     pub evaluations: usize,
-    /// Best-so-far `f`.
-    pub best_objective: f64,
-    /// Best-so-far `ν̄`.
-    pub best_violation: f64,
+    /// Best-so-far `(f, ν̄)`.
+    pub best: Fitness,
     /// Mutation strength `σ`.
     pub sigma: f64,
     /// `‖best-so-far y‖`.
@@ -96,8 +84,9 @@ pub struct DynamicsRecord {
 pub struct RunResult {
     /// The best-so-far solution at the end.
     pub best: BestSoFar,
-    /// The checkpoints at 10 %, 50 % and 100 % of the budget. A checkpoint the run did
-    /// not reach (it stopped by the generation limit first) holds the final best-so-far.
+    /// The best-so-far at the configured checkpoints (by default 10 %, 50 % and 100 %
+    /// of the budget). A checkpoint the run did not reach (it stopped by the generation
+    /// limit first) holds the final best-so-far.
     pub checkpoints: Vec<Checkpoint>,
     /// Generations done.
     pub generations: usize,

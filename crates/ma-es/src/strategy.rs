@@ -26,13 +26,15 @@ use crate::config::{Config, Parameters};
 use crate::noise::NoiseSource;
 use crate::observer::{GenerationReport, NoObserver, Observer};
 use crate::repair::{Offspring, RepairContext};
-use crate::result::{BestSoFar, Checkpoint, DynamicsRecord, RunResult, Termination};
+use crate::result::{BestSoFar, DynamicsRecord, RunResult, Termination};
 use crate::variant::{ComponentSpec, Components, Variant};
 use crate::MaEsError;
 use constraint_handling::linalg::gemm;
 use constraint_handling::ordering::{improves_best_so_far, Fitness};
 use constraint_handling::problem::validate_bounds;
 use constraint_handling::reflection::keep_range;
+use constraint_handling::violation::ConstraintCounts;
+use constraint_handling::{Checkpoint, Snapshot};
 use constraint_handling::{ConstrainedProblem, ProblemError};
 use ndarray::linalg::general_mat_vec_mul;
 use ndarray::{Array1, Array2, ShapeBuilder, Zip};
@@ -293,13 +295,11 @@ impl<'a> Session<'a> {
             evaluations: 0,
             best: BestSoFar {
                 y: vec![0.0; n],
-                objective: f64::NAN,
-                violation: f64::NAN,
                 constraints: vec![0.0; k],
-                evaluations: 0,
+                snapshot: Snapshot::new(f64::NAN, f64::NAN).found_at(0),
             },
             resets: 0,
-            checkpoints: Vec::with_capacity(CHECKPOINT_FRACTIONS.len()),
+            checkpoints: Vec::with_capacity(params.checkpoints.len()),
             dynamics: params
                 .record_dynamics
                 .then(|| Vec::with_capacity(expected_generations.min(params.max_generations + 2))),
@@ -345,9 +345,13 @@ impl<'a> Session<'a> {
             .iter_mut()
             .zip(self.constraints.column(k))
             .for_each(|(a, &b)| *a = b);
-        self.best.objective = self.objectives[k];
-        self.best.violation = self.violations[k];
-        self.best.evaluations = self.evaluations;
+        let (g, h) = self
+            .best
+            .constraints
+            .split_at(self.problem.num_inequalities());
+        self.best.snapshot = Snapshot::new(self.objectives[k], self.violations[k])
+            .with_counts(ConstraintCounts::from_constraints(g, h))
+            .found_at(self.evaluations);
     }
 
     fn initialize(&mut self, noise: &mut dyn NoiseSource) -> Result<(), MaEsError> {
@@ -500,31 +504,26 @@ impl<'a> Session<'a> {
     fn update_best(&mut self) {
         let c = self.ranking[0];
         let candidate = Fitness::new(self.objectives[c], self.violations[c]);
-        let best = Fitness::new(self.best.objective, self.best.violation);
-        if improves_best_so_far(&candidate, &best) {
+        if improves_best_so_far(&candidate, &self.best.snapshot.fitness) {
             self.set_best(c);
         }
     }
 
-    fn checkpoint(&self, fraction: f64) -> Checkpoint {
+    fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
-            fraction,
             evaluations: self.evaluations,
-            objective: self.best.objective,
-            violation: self.best.violation,
-            counts: self.best.counts(self.problem.num_inequalities()),
+            best: self.best.snapshot,
         }
     }
 
-    /// Step 14 for the intermediate fractions.
+    /// Step 14: the checkpoints this generation reached, except those at or beyond
+    /// the budget (the final one), which [`Session::finish`] takes.
     fn take_checkpoints(&mut self) {
-        let budget = self.params.budget as f64;
-        while self.checkpoints.len() + 1 < CHECKPOINT_FRACTIONS.len() {
-            let fraction = CHECKPOINT_FRACTIONS[self.checkpoints.len()];
-            if (self.evaluations as f64) < fraction * budget {
+        while let Some(&at) = self.params.checkpoints.get(self.checkpoints.len()) {
+            if at >= self.params.budget || self.evaluations < at {
                 break;
             }
-            let cp = self.checkpoint(fraction);
+            let cp = self.checkpoint();
             self.checkpoints.push(cp);
         }
     }
@@ -534,8 +533,7 @@ impl<'a> Session<'a> {
             dynamics.push(DynamicsRecord {
                 generation: self.generation,
                 evaluations: self.evaluations,
-                best_objective: self.best.objective,
-                best_violation: self.best.violation,
+                best: self.best.snapshot.fitness,
                 sigma: self.sigma,
                 best_norm: self.best.norm(),
                 epsilon: self.epsilon,
@@ -596,8 +594,8 @@ impl<'a> Session<'a> {
     /// best-so-far.
     #[must_use]
     pub fn finish(mut self) -> RunResult {
-        while self.checkpoints.len() < CHECKPOINT_FRACTIONS.len() {
-            let cp = self.checkpoint(CHECKPOINT_FRACTIONS[self.checkpoints.len()]);
+        while self.checkpoints.len() < self.params.checkpoints.len() {
+            let cp = self.checkpoint();
             self.checkpoints.push(cp);
         }
         RunResult {

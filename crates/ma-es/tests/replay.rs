@@ -37,14 +37,14 @@ fn line_of(r: &GenerationReport<'_>) -> Line {
     Line {
         g: r.generation,
         evals: r.evaluations,
-        best_evals: r.best.evaluations,
+        best_evals: r.best.evaluations(),
         reals: vec![
             ("sigma", vec![r.sigma]),
             ("epsilon", vec![r.epsilon]),
             ("y_parent", r.parent.to_vec()),
             ("p_sigma", r.p_sigma.to_vec()),
-            ("best_f", vec![r.best.objective]),
-            ("best_violation", vec![r.best.violation]),
+            ("best_f", vec![r.best.objective()]),
+            ("best_violation", vec![r.best.violation()]),
             ("best_y", r.best.y.clone()),
         ],
     }
@@ -135,13 +135,13 @@ fn replay(path: &Path, suite: &Suite, solver: BackCalculationSolver) -> Result<u
                     .iter()
                     .map(|x| x.as_u64().unwrap() as u32)
                     .collect();
-                if !close(real(&e["f"]), got.objective)
-                    || !close(real(&e["violation"]), got.violation)
-                    || c != got.counts.as_array()
+                if !close(real(&e["f"]), got.best.objective())
+                    || !close(real(&e["violation"]), got.best.violation())
+                    || c != got.best.counts.as_array()
                 {
                     errors.push(format!(
-                        "{name}: checkpoint {} expected {e}, got {got:?}",
-                        got.fraction
+                        "{name}: checkpoint at {} evaluations expected {e}, got {got:?}",
+                        got.evaluations
                     ));
                 }
             }
