@@ -36,6 +36,9 @@ pub enum StudyError {
     /// The benchmark could not be set up.
     #[error(transparent)]
     Cec(#[from] cec2017_constrained::CecError),
+    /// A problem could not be built or evaluated (e.g. a suite's invalid bounds).
+    #[error(transparent)]
+    Problem(#[from] constraint_handling::ProblemError),
     /// A run failed.
     #[error(transparent)]
     Strategy(#[from] ma_es::MaEsError),

@@ -355,39 +355,19 @@ pub use ma_es::config::checkpoint_evaluations;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use constraint_handling::ProblemError;
-
-    /// minimise x  s.t.  x ≥ 1 (g = 1 − x ≤ 0), x ∈ [−5, 5].
-    struct AboveOne;
-
-    impl ConstrainedProblem for AboveOne {
-        fn dim(&self) -> usize {
-            1
-        }
-        fn num_inequalities(&self) -> usize {
-            1
-        }
-        fn num_equalities(&self) -> usize {
-            0
-        }
-        fn lower_bounds(&self) -> &[f64] {
-            &[-5.0]
-        }
-        fn upper_bounds(&self) -> &[f64] {
-            &[5.0]
-        }
-        fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
-            self.check_buffers(x, c)?;
-            c[0] = 1.0 - x[0];
-            Ok(x[0])
-        }
-    }
+    use constraint_handling::FnProblem;
 
     #[test]
     fn the_tracker_keeps_the_reference_best_and_takes_the_checkpoints() {
+        // minimise x  s.t.  x ≥ 1 (g = 1 − x ≤ 0), x ∈ [−5, 5].
+        let above_one = FnProblem::new(vec![-5.0], vec![5.0], 1, 0, |x, c| {
+            c[0] = 1.0 - x[0];
+            Ok(x[0])
+        })
+        .unwrap();
         let task = Task {
             record_trace: true,
-            ..Task::new(&AboveOne, 5, 1).with_checkpoints(&[2, 4, 5])
+            ..Task::new(&above_one, 5, 1).with_checkpoints(&[2, 4, 5])
         };
         let mut t = Tracker::new(&task);
         // Infeasible points rank by ν̄ alone, any feasible point beats them.

@@ -7,25 +7,9 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use constraint_handling::{ConstrainedProblem, ProblemError};
+//! use constraint_handling::{ConstrainedProblem, FnProblem};
 //! use emages::suite::{ProblemGroup, SharedProblem, Suite};
 //! use emages::StudyError;
-//!
-//! /// min Σ x² s.t. 1 − x₁ ≤ 0 in [−5, 5]^N, and its shifted twin.
-//! #[derive(Debug)]
-//! struct Shifted { dim: usize, shift: f64, lb: Vec<f64>, ub: Vec<f64> }
-//!
-//! impl ConstrainedProblem for Shifted {
-//!     fn dim(&self) -> usize { self.dim }
-//!     fn num_inequalities(&self) -> usize { 1 }
-//!     fn num_equalities(&self) -> usize { 0 }
-//!     fn lower_bounds(&self) -> &[f64] { &self.lb }
-//!     fn upper_bounds(&self) -> &[f64] { &self.ub }
-//!     fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
-//!         c[0] = 1.0 - x[0];
-//!         Ok(x.iter().map(|v| (v - self.shift).powi(2)).sum())
-//!     }
-//! }
 //!
 //! #[derive(Debug)]
 //! struct Toy;
@@ -37,8 +21,13 @@
 //!         vec![ProblemGroup::new("shifted", "shifted problems", vec![2])]
 //!     }
 //!     fn problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
+//!         // min Σ (x − s)² s.t. 1 − x₁ ≤ 0 in [−5, 5]^N, s = 0 or 2
 //!         let shift = match id { 1 => 0.0, 2 => 2.0, _ => return Err(self.unknown(id)) };
-//!         Ok(Arc::new(Shifted { dim, shift, lb: vec![-5.0; dim], ub: vec![5.0; dim] }))
+//!         let p = FnProblem::new(vec![-5.0; dim], vec![5.0; dim], 1, 0, move |x, c| {
+//!             c[0] = 1.0 - x[0];
+//!             Ok(x.iter().map(|v| (v - shift).powi(2)).sum())
+//!         })?;
+//!         Ok(Arc::new(p))
 //!     }
 //! }
 //!

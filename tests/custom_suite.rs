@@ -1,7 +1,7 @@
 //! A benchmark suite of the user's own goes through the whole pipeline — study runner,
 //! records, dataset, report — with its labels and groups, and without the CEC data.
 
-use constraint_handling::{ConstrainedProblem, ProblemError};
+use constraint_handling::FnProblem;
 use emages::dataset::Dataset;
 use emages::report::{comparison_report, Contender, Lineup, ReportOptions};
 use emages::store::load_runs;
@@ -10,40 +10,6 @@ use emages::suite::{ProblemGroup, SharedProblem, Suite};
 use emages::StudyError;
 use ma_es::{Config, Variant};
 use std::sync::Arc;
-
-/// `min Σ (x_k − s)²` s.t. `s/2 − x₁ ≤ 0` (and, for the equality twin, `x₂ − s = 0`).
-#[derive(Debug)]
-struct Bowl {
-    shift: f64,
-    equality: bool,
-    lb: Vec<f64>,
-    ub: Vec<f64>,
-}
-
-impl ConstrainedProblem for Bowl {
-    fn dim(&self) -> usize {
-        self.lb.len()
-    }
-    fn num_inequalities(&self) -> usize {
-        1
-    }
-    fn num_equalities(&self) -> usize {
-        usize::from(self.equality)
-    }
-    fn lower_bounds(&self) -> &[f64] {
-        &self.lb
-    }
-    fn upper_bounds(&self) -> &[f64] {
-        &self.ub
-    }
-    fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
-        c[0] = self.shift / 2.0 - x[0];
-        if self.equality {
-            c[1] = x[1] - self.shift;
-        }
-        Ok(x.iter().map(|v| (v - self.shift).powi(2)).sum())
-    }
-}
 
 #[derive(Debug)]
 struct Bowls;
@@ -69,12 +35,22 @@ impl Suite for Bowls {
         if !(1..=3).contains(&id) {
             return Err(self.unknown(id));
         }
-        Ok(Arc::new(Bowl {
-            shift: id as f64,
-            equality: id == 3,
-            lb: vec![-10.0; dim],
-            ub: vec![10.0; dim],
-        }))
+        // min Σ (x_k − s)²  s.t.  s/2 − x₁ ≤ 0 (and, for B3, x₂ − s = 0)
+        let (shift, equality) = (id as f64, id == 3);
+        let bowl = FnProblem::new(
+            vec![-10.0; dim],
+            vec![10.0; dim],
+            1,
+            usize::from(equality),
+            move |x, c| {
+                c[0] = shift / 2.0 - x[0];
+                if equality {
+                    c[1] = x[1] - shift;
+                }
+                Ok(x.iter().map(|v| (v - shift).powi(2)).sum())
+            },
+        )?;
+        Ok(Arc::new(bowl))
     }
 }
 

@@ -20,10 +20,5 @@ pub fn example(name: &str) -> PathBuf {
 
 /// The official instance data: `$CEC2017_DATA_DIR`, else `../shared/cec2017/text`.
 pub fn data_dir() -> String {
-    std::env::var("CEC2017_DATA_DIR").unwrap_or_else(|_| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/cec2017/text")
-            .display()
-            .to_string()
-    })
+    emages_test_support::cec2017_data().display().to_string()
 }

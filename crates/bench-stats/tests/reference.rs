@@ -7,26 +7,11 @@ use bench_stats::cec::{CecStatistics, Snapshot};
 use bench_stats::pairwise::{compare, Significance, Verdict};
 use bench_stats::wilcoxon::{signrank, Method};
 use serde::Deserialize;
-use std::path::PathBuf;
-
-fn fixtures() -> PathBuf {
-    std::env::var_os("BENCH_STATS_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/stats")
-        })
-}
 
 fn lines<T: for<'de> Deserialize<'de>>(name: &str) -> Vec<T> {
-    let path = fixtures().join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .enumerate()
-        .map(|(i, l)| {
-            serde_json::from_str(l).unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), i + 1))
-        })
-        .collect()
+    emages_test_support::jsonl(
+        &emages_test_support::shared("BENCH_STATS_FIXTURES", "fixtures/stats").join(name),
+    )
 }
 
 fn rel_close(expected: f64, actual: f64) -> bool {

@@ -5,9 +5,9 @@
 
 use cec2017_constrained::{Cec2017Problem, InstanceSource, Suite};
 use constraint_handling::ConstrainedProblem;
+use emages_test_support::{cec2017_data, jsonl, shared};
 use ndarray::{Array1, Array2, ShapeBuilder};
 use serde::Deserialize;
-use std::path::PathBuf;
 
 #[derive(Deserialize)]
 struct Case {
@@ -19,32 +19,15 @@ struct Case {
     h: Vec<f64>,
 }
 
-fn shared(var: &str, default: &str) -> PathBuf {
-    std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared")
-            .join(default)
-    })
-}
-
 fn close(expected: f64, actual: f64) -> bool {
     (expected - actual).abs() <= 1e-9 * expected.abs().max(1.0)
 }
 
 fn load_cases() -> Vec<Case> {
-    let path = shared(
+    jsonl(&shared(
         "CEC2017_VECTORS",
         "fixtures/vectors/cec2017_reference.jsonl",
-    );
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read reference vectors {}: {e}", path.display()));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .enumerate()
-        .map(|(i, l)| {
-            serde_json::from_str(l).unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), i + 1))
-        })
-        .collect()
+    ))
 }
 
 /// Compares one evaluation with the case; returns a description of each mismatch.
@@ -130,7 +113,7 @@ fn check_all(suite: &Suite, label: &str) -> usize {
 
 #[test]
 fn reference_vectors_text_data() {
-    let dir = shared("CEC2017_DATA_DIR", "cec2017/text");
+    let dir = cec2017_data();
     let suite = Suite::official(&dir).expect("instance data directory");
     let n = check_all(&suite, "text data");
     println!("checked {n} vectors");
@@ -139,7 +122,7 @@ fn reference_vectors_text_data() {
 #[cfg(feature = "matlab")]
 #[test]
 fn matlab_data_equals_text_data() {
-    let text = Suite::official(shared("CEC2017_DATA_DIR", "cec2017/text")).unwrap();
+    let text = Suite::official(cec2017_data()).unwrap();
     let mat_dir = shared("CEC2017_MATLAB_DIR", "cec2017/matlab");
     let mat = Suite::new(InstanceSource::matlab(&mat_dir).unwrap());
     let mut compared = 0;
@@ -162,7 +145,7 @@ fn matlab_data_equals_text_data() {
 fn batch_kernels_agree_bit_for_bit() {
     use cec2017_constrained::BatchKernel;
     use rand::{Rng, SeedableRng};
-    let suite = Suite::official(shared("CEC2017_DATA_DIR", "cec2017/text")).expect("instance data");
+    let suite = Suite::official(cec2017_data()).expect("instance data");
     let cases = load_cases();
     assert!(!cases.is_empty(), "no reference vectors found");
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);

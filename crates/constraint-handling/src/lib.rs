@@ -66,7 +66,7 @@ pub mod violation;
 
 pub use epsilon::{EpsilonLevelParams, EpsilonLevelSchedule, EpsilonSchedule, Lexicographic};
 pub use ordering::{CandidateOrder, EpsilonLevel, ReferenceLexicographic};
-pub use problem::{ConstrainedProblem, ProblemError};
+pub use problem::{ConstrainedProblem, FnProblem, ProblemError};
 pub use quality::{Checkpoint, Fitness, Snapshot};
 pub use reflection::keep_range;
 #[cfg(feature = "linalg")]

@@ -305,3 +305,93 @@ pub fn validate_bounds(lower: &[f64], upper: &[f64]) -> Result<(), ProblemError>
     }
     Ok(())
 }
+
+/// A problem given by a closure: `evaluate(x, c)` writes `C(x) = (g, h)` into `c`
+/// (inequalities first) and returns `f(x)`. The lengths of `x` and `c` are checked
+/// before the closure is called.
+///
+/// ```
+/// use constraint_handling::problem::{ConstrainedProblem, FnProblem};
+///
+/// // min ‖x‖²  s.t.  x₁ + x₂ − 1 = 0  in [−3, 3]²
+/// let p = FnProblem::new(vec![-3.0; 2], vec![3.0; 2], 0, 1, |x, c| {
+///     c[0] = x[0] + x[1] - 1.0;
+///     Ok(x.iter().map(|v| v * v).sum())
+/// })
+/// .unwrap();
+/// let mut c = [0.0];
+/// assert_eq!(p.evaluate(&[2.0, 0.5], &mut c).unwrap(), 4.25);
+/// assert_eq!((p.num_equalities(), c[0]), (1, 1.5));
+/// assert!(p.evaluate(&[0.5], &mut c).is_err());
+/// assert!(FnProblem::new(vec![1.0], vec![0.0], 0, 0, |_, _| Ok(0.0)).is_err());
+/// ```
+#[derive(Clone)]
+pub struct FnProblem<F> {
+    lower: Vec<f64>,
+    upper: Vec<f64>,
+    inequalities: usize,
+    equalities: usize,
+    evaluate: F,
+}
+
+impl<F> std::fmt::Debug for FnProblem<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FnProblem")
+            .field("dim", &self.lower.len())
+            .field("inequalities", &self.inequalities)
+            .field("equalities", &self.equalities)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<F> FnProblem<F>
+where
+    F: Fn(&[f64], &mut [f64]) -> Result<f64, ProblemError>,
+{
+    /// The problem in the box `[lower, upper]` with `inequalities` + `equalities`
+    /// constraints, evaluated by `evaluate`.
+    ///
+    /// # Errors
+    /// [`ProblemError::InvalidBounds`] as [`validate_bounds`].
+    pub fn new(
+        lower: Vec<f64>,
+        upper: Vec<f64>,
+        inequalities: usize,
+        equalities: usize,
+        evaluate: F,
+    ) -> Result<Self, ProblemError> {
+        validate_bounds(&lower, &upper)?;
+        Ok(Self {
+            lower,
+            upper,
+            inequalities,
+            equalities,
+            evaluate,
+        })
+    }
+}
+
+impl<F> ConstrainedProblem for FnProblem<F>
+where
+    F: Fn(&[f64], &mut [f64]) -> Result<f64, ProblemError>,
+{
+    fn dim(&self) -> usize {
+        self.lower.len()
+    }
+    fn num_inequalities(&self) -> usize {
+        self.inequalities
+    }
+    fn num_equalities(&self) -> usize {
+        self.equalities
+    }
+    fn lower_bounds(&self) -> &[f64] {
+        &self.lower
+    }
+    fn upper_bounds(&self) -> &[f64] {
+        &self.upper
+    }
+    fn evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
+        self.check_buffers(x, constraints)?;
+        (self.evaluate)(x, constraints)
+    }
+}

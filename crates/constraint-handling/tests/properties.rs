@@ -6,7 +6,7 @@ use constraint_handling::ordering::{
 };
 use constraint_handling::reflection::{keep_range, reflect_component};
 use constraint_handling::repair::{GradientRepair, RepairParams, RepairStatus};
-use constraint_handling::{ConstrainedProblem, ProblemError};
+use constraint_handling::{ConstrainedProblem, FnProblem};
 use proptest::prelude::*;
 use std::cmp::Ordering;
 
@@ -126,7 +126,7 @@ proptest! {
             }
         }
         let b: Vec<f64> = (0..rows).map(|_| next() * 10.0).collect();
-        let p = Linear { a, b, lb: vec![-1e6; n], ub: vec![1e6; n] };
+        let p = linear(a, b);
         let x: Vec<f64> = (0..n).map(|_| next() * 5.0).collect();
         let mut c = vec![0.0; rows];
         p.evaluate(&x, &mut c).unwrap();
@@ -141,66 +141,27 @@ proptest! {
     }
 }
 
-/// `h(x) = A x − b = 0`.
-struct Linear {
-    a: Vec<Vec<f64>>,
-    b: Vec<f64>,
-    lb: Vec<f64>,
-    ub: Vec<f64>,
-}
-
-impl ConstrainedProblem for Linear {
-    fn dim(&self) -> usize {
-        self.lb.len()
-    }
-    fn num_inequalities(&self) -> usize {
-        0
-    }
-    fn num_equalities(&self) -> usize {
-        self.b.len()
-    }
-    fn lower_bounds(&self) -> &[f64] {
-        &self.lb
-    }
-    fn upper_bounds(&self) -> &[f64] {
-        &self.ub
-    }
-    fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
-        self.check_buffers(x, c)?;
-        for ((ci, row), bi) in c.iter_mut().zip(&self.a).zip(&self.b) {
+/// `h(x) = A x − b = 0` in `[−10⁶, 10⁶]ᴺ`.
+fn linear(a: Vec<Vec<f64>>, b: Vec<f64>) -> impl ConstrainedProblem {
+    let n = a[0].len();
+    let m = b.len();
+    FnProblem::new(vec![-1e6; n], vec![1e6; n], 0, m, move |x, c| {
+        for ((ci, row), bi) in c.iter_mut().zip(&a).zip(&b) {
             *ci = row.iter().zip(x).map(|(a, x)| a * x).sum::<f64>() - bi;
         }
         Ok(0.0)
-    }
+    })
+    .unwrap()
 }
 
-/// Constraint values chosen by the test.
-struct Fixed {
-    values: Vec<f64>,
-    l: usize,
-}
-
-impl ConstrainedProblem for Fixed {
-    fn dim(&self) -> usize {
-        3
-    }
-    fn num_inequalities(&self) -> usize {
-        self.l
-    }
-    fn num_equalities(&self) -> usize {
-        self.values.len() - self.l
-    }
-    fn lower_bounds(&self) -> &[f64] {
-        &[-1.0; 3]
-    }
-    fn upper_bounds(&self) -> &[f64] {
-        &[1.0; 3]
-    }
-    fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
-        self.check_buffers(x, c)?;
-        c.copy_from_slice(&self.values);
+/// Constraint values chosen by the test (`l` inequalities first), in `[−1, 1]³`.
+fn fixed(values: Vec<f64>, l: usize) -> impl ConstrainedProblem {
+    let m = values.len() - l;
+    FnProblem::new(vec![-1.0; 3], vec![1.0; 3], l, m, move |_, c| {
+        c.copy_from_slice(&values);
         Ok(0.0)
-    }
+    })
+    .unwrap()
 }
 
 #[test]
@@ -210,34 +171,22 @@ fn repair_handles_bad_input_without_panicking() {
     let mut y = [0.0; 3];
     // NaN and ∞ constraint values: Δx = 0
     for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-        let p = Fixed {
-            values: vec![bad, 1.0],
-            l: 1,
-        };
+        let p = fixed(vec![bad, 1.0], 1);
         let o = repair.step(&p, &x, &[bad, 1.0], &mut y).unwrap();
         assert_eq!(o.status, RepairStatus::NonFinite, "{bad}");
         assert_eq!(y, x);
     }
     // A constant constraint: J = 0 is singular, J⁺ = 0, Δx = 0
-    let p = Fixed {
-        values: vec![2.0, 1.0],
-        l: 1,
-    };
+    let p = fixed(vec![2.0, 1.0], 1);
     let o = repair.step(&p, &x, &[2.0, 1.0], &mut y).unwrap();
     assert_eq!((o.status, o.evaluations), (RepairStatus::Applied, 3));
     assert_eq!(y, x);
     // No constraints: nothing to do, nothing evaluated
-    let p = Fixed {
-        values: vec![],
-        l: 0,
-    };
+    let p = fixed(vec![], 0);
     let o = repair.step(&p, &x, &[], &mut y).unwrap();
     assert_eq!((o.status, o.evaluations), (RepairStatus::NoConstraints, 0));
     // Wrong lengths are errors
-    let p = Fixed {
-        values: vec![1.0],
-        l: 1,
-    };
+    let p = fixed(vec![1.0], 1);
     assert!(repair.step(&p, &x[..2], &[1.0], &mut y).is_err());
     assert!(repair.step(&p, &x, &[1.0, 2.0], &mut y).is_err());
     assert!(repair.step(&p, &x, &[1.0], &mut [0.0; 2]).is_err());
@@ -257,35 +206,17 @@ fn repair_handles_bad_input_without_panicking() {
 #[test]
 fn satisfied_inequalities_are_not_pushed() {
     // g(x) = x₁ − 5 ≤ 0 holds: ΔC = 0 → Δx = 0, even though J ≠ 0.
-    struct Half;
-    impl ConstrainedProblem for Half {
-        fn dim(&self) -> usize {
-            2
-        }
-        fn num_inequalities(&self) -> usize {
-            1
-        }
-        fn num_equalities(&self) -> usize {
-            0
-        }
-        fn lower_bounds(&self) -> &[f64] {
-            &[-9.0; 2]
-        }
-        fn upper_bounds(&self) -> &[f64] {
-            &[9.0; 2]
-        }
-        fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
-            self.check_buffers(x, c)?;
-            c[0] = x[0] - 5.0;
-            Ok(0.0)
-        }
-    }
+    let half = FnProblem::new(vec![-9.0; 2], vec![9.0; 2], 1, 0, |x, c| {
+        c[0] = x[0] - 5.0;
+        Ok(0.0)
+    })
+    .unwrap();
     let mut repair = GradientRepair::new(RepairParams::default()).unwrap();
     let mut y = [0.0; 2];
-    repair.step(&Half, &[1.0, 2.0], &[-4.0], &mut y).unwrap();
+    repair.step(&half, &[1.0, 2.0], &[-4.0], &mut y).unwrap();
     assert_eq!(y, [1.0, 2.0]);
     // violated: one step lands on the boundary x₁ = 5
-    repair.step(&Half, &[7.0, 2.0], &[2.0], &mut y).unwrap();
+    repair.step(&half, &[7.0, 2.0], &[2.0], &mut y).unwrap();
     assert!(
         (y[0] - 5.0).abs() < 1e-9 && (y[1] - 2.0).abs() < 1e-12,
         "{y:?}"

@@ -17,7 +17,7 @@
 mod fixture;
 
 use cec2017_constrained::Suite;
-use fixture::{deviation, parse_line, reals, Header};
+use fixture::{deviation, parse_line, reals, traced, Header};
 use ma_es::noise::ReplayNoise;
 use ma_es::observer::GenerationReport;
 use ma_es::{BackCalculationSolver, MaEs};
@@ -28,19 +28,6 @@ use std::path::{Path, PathBuf};
 fn fail(msg: String) -> ! {
     eprintln!("error: {msg}");
     std::process::exit(1)
-}
-
-/// The traced quantities of a report, in the fixtures' field names.
-fn traced(r: &GenerationReport<'_>) -> Vec<(&'static str, Vec<f64>)> {
-    vec![
-        ("sigma", vec![r.sigma]),
-        ("epsilon", vec![r.epsilon]),
-        ("y_parent", r.parent.to_vec()),
-        ("p_sigma", r.p_sigma.to_vec()),
-        ("best_f", vec![r.best.objective()]),
-        ("best_violation", vec![r.best.violation()]),
-        ("best_y", r.best.y.clone()),
-    ]
 }
 
 /// The lines of a fixture (header first).

@@ -9,21 +9,14 @@
 mod fixture;
 
 use cec2017_constrained::Suite;
-use fixture::{close, parse_line, real, reals, Header};
+use emages_test_support::{cec2017_data, shared};
+use fixture::{close, parse_line, real, reals, traced, Header};
 use ma_es::noise::ReplayNoise;
 use ma_es::observer::GenerationReport;
 use ma_es::{BackCalculationSolver, MaEs};
 use serde_json::Value;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-
-fn shared(var: &str, default: &str) -> PathBuf {
-    std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared")
-            .join(default)
-    })
-}
 
 /// What the observer saw after the initialisation and after each generation.
 struct Line {
@@ -38,15 +31,7 @@ fn line_of(r: &GenerationReport<'_>) -> Line {
         g: r.generation,
         evals: r.evaluations,
         best_evals: r.best.evaluations(),
-        reals: vec![
-            ("sigma", vec![r.sigma]),
-            ("epsilon", vec![r.epsilon]),
-            ("y_parent", r.parent.to_vec()),
-            ("p_sigma", r.p_sigma.to_vec()),
-            ("best_f", vec![r.best.objective()]),
-            ("best_violation", vec![r.best.violation()]),
-            ("best_y", r.best.y.clone()),
-        ],
+        reals: traced(r),
     }
 }
 
@@ -156,7 +141,7 @@ fn replay(path: &Path, suite: &Suite, solver: BackCalculationSolver) -> Result<u
 
 fn replay_all(solver: BackCalculationSolver) -> (usize, usize) {
     let dir = shared("MAES_REPLAY_DIR", "fixtures/replay");
-    let suite = Suite::official(shared("CEC2017_DATA_DIR", "cec2017/text")).expect("instance data");
+    let suite = Suite::official(cec2017_data()).expect("instance data");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .map(|e| e.unwrap().path())

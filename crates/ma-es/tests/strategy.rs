@@ -2,7 +2,7 @@
 //! validation, and allocation-free generations.
 
 use cec2017_constrained::Suite;
-use constraint_handling::{ConstrainedProblem, ProblemError};
+use constraint_handling::{ConstrainedProblem, FnProblem, ProblemError};
 use ma_es::adaptation::SigmaCap;
 use ma_es::noise::{NoiseSource, RngNoise};
 use ma_es::observer::GenerationReport;
@@ -217,25 +217,8 @@ fn generation_limit_stops_after_limit_plus_one_generations() {
 }
 
 /// Returns NaN or ±∞ in parts of the space.
-struct Faulty;
-impl ConstrainedProblem for Faulty {
-    fn dim(&self) -> usize {
-        3
-    }
-    fn num_inequalities(&self) -> usize {
-        1
-    }
-    fn num_equalities(&self) -> usize {
-        1
-    }
-    fn lower_bounds(&self) -> &[f64] {
-        &[-5.0; 3]
-    }
-    fn upper_bounds(&self) -> &[f64] {
-        &[5.0; 3]
-    }
-    fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
-        self.check_buffers(x, c)?;
+fn faulty() -> impl ConstrainedProblem {
+    FnProblem::new(vec![-5.0; 3], vec![5.0; 3], 1, 1, |x, c| {
         c[0] = if x[0] > 2.0 { f64::NAN } else { x[0] - 1.0 };
         c[1] = if x[1] < -2.0 { f64::INFINITY } else { x[1] };
         Ok(if x[2] > 3.0 {
@@ -245,13 +228,14 @@ impl ConstrainedProblem for Faulty {
         } else {
             x.iter().map(|v| v * v).sum()
         })
-    }
+    })
+    .unwrap()
 }
 
 #[test]
 fn non_finite_values_never_panic() {
     for variant in Variant::ALL {
-        let r = MaEs::new(Faulty, &small(5_000), variant)
+        let r = MaEs::new(faulty(), &small(5_000), variant)
             .unwrap()
             .run(&mut RngNoise::seed_from_u64(9))
             .unwrap();
@@ -358,32 +342,14 @@ fn invalid_configurations_and_problems_are_errors() {
     assert!(r.best.y.iter().all(|&v| v == 0.5));
 }
 
-/// A problem that always fails to evaluate after some calls.
-struct Failing;
-impl ConstrainedProblem for Failing {
-    fn dim(&self) -> usize {
-        2
-    }
-    fn num_inequalities(&self) -> usize {
-        0
-    }
-    fn num_equalities(&self) -> usize {
-        0
-    }
-    fn lower_bounds(&self) -> &[f64] {
-        &[0.0; 2]
-    }
-    fn upper_bounds(&self) -> &[f64] {
-        &[1.0; 2]
-    }
-    fn evaluate(&self, _x: &[f64], _c: &mut [f64]) -> Result<f64, ProblemError> {
-        Err(ProblemError::Evaluation("simulator crashed".into()))
-    }
-}
-
 #[test]
 fn evaluation_errors_are_returned() {
-    let e = MaEs::new(Failing, &Config::default(), Variant::EpsMagEs)
+    // A problem whose evaluation always fails.
+    let failing = FnProblem::new(vec![0.0; 2], vec![1.0; 2], 0, 0, |_, _| {
+        Err(ProblemError::Evaluation("simulator crashed".into()))
+    })
+    .unwrap();
+    let e = MaEs::new(failing, &Config::default(), Variant::EpsMagEs)
         .unwrap()
         .run(&mut RngNoise::seed_from_u64(1))
         .unwrap_err();

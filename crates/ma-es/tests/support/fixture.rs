@@ -7,6 +7,7 @@
 //! [`reals`] reads them back as floats.
 #![allow(dead_code)] // each includer uses a part
 
+use ma_es::observer::GenerationReport;
 use ma_es::{BackCalculationSolver, Config, Variant};
 use serde::Deserialize;
 use serde_json::Value;
@@ -142,6 +143,19 @@ pub fn deviation(a: f64, b: f64) -> f64 {
         return f64::INFINITY;
     }
     (a - b).abs() / (1e-6 * a.abs().max(b.abs()) + 1e-9)
+}
+
+/// The traced real quantities of a report, under the fixtures' field names.
+pub fn traced(r: &GenerationReport<'_>) -> Vec<(&'static str, Vec<f64>)> {
+    vec![
+        ("sigma", vec![r.sigma]),
+        ("epsilon", vec![r.epsilon]),
+        ("y_parent", r.parent.to_vec()),
+        ("p_sigma", r.p_sigma.to_vec()),
+        ("best_f", vec![r.best.objective()]),
+        ("best_violation", vec![r.best.violation()]),
+        ("best_y", r.best.y.clone()),
+    ]
 }
 
 #[cfg(test)]
