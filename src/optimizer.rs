@@ -48,7 +48,6 @@
 
 use crate::error::StudyError;
 use constraint_handling::ordering::improves_best_so_far;
-use constraint_handling::violation::ConstraintCounts;
 use constraint_handling::ConstrainedProblem;
 pub use constraint_handling::{Checkpoint, Fitness, Snapshot};
 use ma_es::noise::RngNoise;
@@ -218,7 +217,6 @@ impl<'t> Tracker<'t> {
             .map_err(|e| StudyError::Other(format!("evaluation failed: {e}")))?;
         // ν̄ with the problem's own margin δ, as every algorithm sees it.
         let fitness = Fitness::new(objective, problem.mean_violation(&self.constraints));
-        let (g, h) = self.constraints.split_at(problem.num_inequalities());
         self.evaluations += 1;
         // The reference's best-so-far rule, as εMAg-ES updates its own.
         let better = self
@@ -228,7 +226,7 @@ impl<'t> Tracker<'t> {
         if better {
             self.best = Some(Snapshot {
                 fitness,
-                counts: ConstraintCounts::from_constraints(g, h),
+                counts: problem.constraint_counts(&self.constraints),
                 found_at: Some(self.evaluations),
             });
         }

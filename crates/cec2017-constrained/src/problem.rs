@@ -8,7 +8,7 @@ use crate::instance::{InstanceData, InstanceSource};
 use crate::lanes::{Lanes, WIDTH};
 use constraint_handling::linalg::gemm;
 use constraint_handling::problem::{check_batch_shapes, ConstrainedProblem, ProblemError};
-use constraint_handling::violation::{self, ConstraintCounts, DEFAULT_EQUALITY_MARGIN};
+use constraint_handling::violation::DEFAULT_EQUALITY_MARGIN;
 use constraint_handling::Snapshot;
 use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder};
 use std::cell::RefCell;
@@ -235,12 +235,6 @@ impl Cec2017Problem {
         self.spec
     }
 
-    /// The equality margin `δ`.
-    #[must_use]
-    pub fn equality_margin(&self) -> f64 {
-        self.delta
-    }
-
     /// The shift vector `o` (length `N`).
     #[must_use]
     pub fn shift(&self) -> &[f64] {
@@ -253,20 +247,6 @@ impl Cec2017Problem {
         &self.data
     }
 
-    /// `ν̄` of a constraint vector `C = (g, h)` with this problem's margin `δ`.
-    #[must_use]
-    pub fn mean_violation(&self, constraints: &[f64]) -> f64 {
-        let (g, h) = constraints.split_at(self.spec.inequalities.min(constraints.len()));
-        violation::mean_violation(g, h, self.delta)
-    }
-
-    /// The CEC counts of a constraint vector `C = (g, h)`.
-    #[must_use]
-    pub fn constraint_counts(&self, constraints: &[f64]) -> ConstraintCounts {
-        let (g, h) = constraints.split_at(self.spec.inequalities.min(constraints.len()));
-        ConstraintCounts::from_constraints(g, h)
-    }
-
     /// Evaluates `x` and returns everything CEC tables report.
     ///
     /// # Errors
@@ -274,11 +254,11 @@ impl Cec2017Problem {
     pub fn evaluate_full(&self, x: &[f64]) -> Result<Evaluation, CecError> {
         let mut c = vec![0.0; self.num_constraints()];
         let objective = self.evaluate(x, &mut c)?;
+        let snapshot = Snapshot::new(objective, self.mean_violation(&c))
+            .with_counts(self.constraint_counts(&c));
         let equalities = c.split_off(self.spec.inequalities);
-        let counts = ConstraintCounts::from_constraints(&c, &equalities);
-        let mean_violation = violation::mean_violation(&c, &equalities, self.delta);
         Ok(Evaluation {
-            snapshot: Snapshot::new(objective, mean_violation).with_counts(counts),
+            snapshot,
             inequalities: c,
             equalities,
         })

@@ -119,8 +119,20 @@ pub trait ConstrainedProblem {
     /// its [`equality_margin`](Self::equality_margin)
     /// ([`crate::violation::mean_violation`]).
     fn mean_violation(&self, constraints: &[f64]) -> f64 {
-        let (g, h) = constraints.split_at(self.num_inequalities().min(constraints.len()));
+        let (g, h) = self.split_constraints(constraints);
         crate::violation::mean_violation(g, h, self.equality_margin())
+    }
+
+    /// The CEC counts `c = (c1, c2, c3)` of a constraint vector `C = (g, h)` of this
+    /// problem ([`crate::violation::ConstraintCounts::from_constraints`]).
+    fn constraint_counts(&self, constraints: &[f64]) -> crate::violation::ConstraintCounts {
+        let (g, h) = self.split_constraints(constraints);
+        crate::violation::ConstraintCounts::from_constraints(g, h)
+    }
+
+    /// `C = (g, h)` split after the `l` inequalities (a shorter `C` is all `g`).
+    fn split_constraints<'c>(&self, constraints: &'c [f64]) -> (&'c [f64], &'c [f64]) {
+        constraints.split_at(self.num_inequalities().min(constraints.len()))
     }
 
     /// Evaluates `x`: returns `f(x)` and writes `C(x) = (g(x), h(x))` into `constraints`.
@@ -260,6 +272,9 @@ macro_rules! forward_problem {
             fn equality_margin(&self) -> f64 { (**self).equality_margin() }
             fn mean_violation(&self, constraints: &[f64]) -> f64 {
                 (**self).mean_violation(constraints)
+            }
+            fn constraint_counts(&self, constraints: &[f64]) -> crate::violation::ConstraintCounts {
+                (**self).constraint_counts(constraints)
             }
             fn evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
                 (**self).evaluate(x, constraints)

@@ -33,7 +33,6 @@ use constraint_handling::linalg::gemm;
 use constraint_handling::ordering::{improves_best_so_far, Fitness};
 use constraint_handling::problem::validate_bounds;
 use constraint_handling::reflection::keep_range;
-use constraint_handling::violation::ConstraintCounts;
 use constraint_handling::{Checkpoint, Snapshot};
 use constraint_handling::{ConstrainedProblem, ProblemError};
 use ndarray::linalg::general_mat_vec_mul;
@@ -345,12 +344,8 @@ impl<'a> Session<'a> {
             .iter_mut()
             .zip(self.constraints.column(k))
             .for_each(|(a, &b)| *a = b);
-        let (g, h) = self
-            .best
-            .constraints
-            .split_at(self.problem.num_inequalities());
         self.best.snapshot = Snapshot::new(self.objectives[k], self.violations[k])
-            .with_counts(ConstraintCounts::from_constraints(g, h))
+            .with_counts(self.problem.constraint_counts(&self.best.constraints))
             .found_at(self.evaluations);
     }
 
