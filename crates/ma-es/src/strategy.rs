@@ -164,12 +164,12 @@ impl<P: ConstrainedProblem> MaEs<P> {
     ) -> Result<RunResult, MaEsError> {
         let mut session = self.start(noise)?;
         if observer.observe(&session.report()).is_break() {
-            session.termination = Some(Termination::Observer);
+            session.progress.termination = Some(Termination::Observer);
         }
-        while session.termination.is_none() {
+        while session.progress.termination.is_none() {
             let stop = session.step(noise)?;
             if observer.observe(&session.report()).is_break() && stop.is_none() {
-                session.termination = Some(Termination::Observer);
+                session.progress.termination = Some(Termination::Observer);
             }
         }
         Ok(session.finish())
@@ -198,7 +198,7 @@ impl<P: ConstrainedProblem> MaEs<P> {
     pub fn start(&mut self, noise: &mut dyn NoiseSource) -> Result<Session<'_>, MaEsError> {
         let mut session = Session::new(&self.problem, &self.params, &mut self.components)?;
         session.initialize(noise)?;
-        session.epsilon0 = session.epsilon;
+        session.progress.epsilon0 = session.dist.epsilon;
         session.record_dynamics();
         Ok(session)
     }
@@ -213,7 +213,16 @@ pub struct Session<'a> {
     params: &'a Parameters,
     components: &'a mut Components,
     weights: Array1<f64>,
-    // Population (columns = offspring, column-major so that columns are contiguous).
+    pop: Population,
+    sel: Selection,
+    dist: Distribution,
+    progress: Progress,
+}
+
+/// The λ offspring of a generation, one per column (column-major, so that columns are
+/// contiguous): `z`, `d = M z`, the candidates `ȳ + σ d`, the evaluated points (after
+/// reflection and repair), their `f`, `C`, `ν̄`, whether they changed, and the ranking.
+struct Population {
     z: Array2<f64>,
     d: Array2<f64>,
     candidates: Array2<f64>,
@@ -223,19 +232,30 @@ pub struct Session<'a> {
     violations: Vec<f64>,
     changed: Vec<bool>,
     ranking: Vec<usize>,
-    // The selected μ.
-    z_sel: Array2<f64>,
-    d_sel: Array2<f64>,
-    points_sel: Array2<f64>,
-    changed_sel: Vec<bool>,
+}
+
+/// The μ selected offspring in rank order, and the weighted means `⟨z⟩_w`, `⟨d⟩_w`.
+struct Selection {
+    z: Array2<f64>,
+    d: Array2<f64>,
+    points: Array2<f64>,
+    changed: Vec<bool>,
     z_w: Array1<f64>,
     d_w: Array1<f64>,
-    // Strategy state.
+}
+
+/// The search distribution: parent `ȳ`, path `p_σ`, transformation `M`, mutation
+/// strength `σ`, and the threshold `ε` the next ranking uses.
+struct Distribution {
     parent: Array1<f64>,
     p_sigma: Array1<f64>,
     m: Array2<f64>,
     sigma: f64,
     epsilon: f64,
+}
+
+/// The bookkeeping: counters, the best-so-far, checkpoints, dynamics, termination.
+struct Progress {
     generation: usize,
     evaluations: usize,
     best: BestSoFar,
@@ -249,9 +269,9 @@ pub struct Session<'a> {
 impl std::fmt::Debug for Session<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Session")
-            .field("generation", &self.generation)
-            .field("evaluations", &self.evaluations)
-            .field("sigma", &self.sigma)
+            .field("generation", &self.progress.generation)
+            .field("evaluations", &self.progress.evaluations)
+            .field("sigma", &self.dist.sigma)
             .finish_non_exhaustive()
     }
 }
@@ -270,165 +290,204 @@ impl<'a> Session<'a> {
             params,
             components,
             weights: Array1::from(params.weights.clone()),
-            z: Array2::zeros((n, lambda).f()),
-            d: Array2::zeros((n, lambda).f()),
-            candidates: Array2::zeros((n, lambda).f()),
-            points: Array2::zeros((n, lambda).f()),
-            objectives: Array1::zeros(lambda),
-            constraints: Array2::zeros((k, lambda).f()),
-            violations: vec![0.0; lambda],
-            changed: vec![false; lambda],
-            ranking: vec![0; lambda],
-            z_sel: Array2::zeros((n, mu).f()),
-            d_sel: Array2::zeros((n, mu).f()),
-            points_sel: Array2::zeros((n, mu).f()),
-            changed_sel: vec![false; mu],
-            z_w: Array1::zeros(n),
-            d_w: Array1::zeros(n),
-            parent: Array1::zeros(n),
-            p_sigma: Array1::zeros(n),
-            m: Array2::eye(n),
-            sigma: params.sigma0,
-            epsilon: 0.0,
-            generation: 0,
-            evaluations: 0,
-            best: BestSoFar {
-                y: vec![0.0; n],
-                constraints: vec![0.0; k],
-                snapshot: Snapshot::new(f64::NAN, f64::NAN).found_at(0),
+            pop: Population {
+                z: Array2::zeros((n, lambda).f()),
+                d: Array2::zeros((n, lambda).f()),
+                candidates: Array2::zeros((n, lambda).f()),
+                points: Array2::zeros((n, lambda).f()),
+                objectives: Array1::zeros(lambda),
+                constraints: Array2::zeros((k, lambda).f()),
+                violations: vec![0.0; lambda],
+                changed: vec![false; lambda],
+                ranking: vec![0; lambda],
             },
-            resets: 0,
-            checkpoints: Vec::with_capacity(params.checkpoints.len()),
-            dynamics: params
-                .record_dynamics
-                .then(|| Vec::with_capacity(expected_generations.min(params.max_generations + 2))),
-            epsilon0: 0.0,
-            termination: None,
+            sel: Selection {
+                z: Array2::zeros((n, mu).f()),
+                d: Array2::zeros((n, mu).f()),
+                points: Array2::zeros((n, mu).f()),
+                changed: vec![false; mu],
+                z_w: Array1::zeros(n),
+                d_w: Array1::zeros(n),
+            },
+            dist: Distribution {
+                parent: Array1::zeros(n),
+                p_sigma: Array1::zeros(n),
+                m: Array2::eye(n),
+                sigma: params.sigma0,
+                epsilon: 0.0,
+            },
+            progress: Progress {
+                generation: 0,
+                evaluations: 0,
+                best: BestSoFar {
+                    y: vec![0.0; n],
+                    constraints: vec![0.0; k],
+                    snapshot: Snapshot::new(f64::NAN, f64::NAN).found_at(0),
+                },
+                resets: 0,
+                checkpoints: Vec::with_capacity(params.checkpoints.len()),
+                dynamics: params.record_dynamics.then(|| {
+                    Vec::with_capacity(expected_generations.min(params.max_generations + 2))
+                }),
+                epsilon0: 0.0,
+                termination: None,
+            },
         })
     }
 
     /// Evaluates the columns of `points`, fills `objectives`, `constraints`, `violations`.
     fn evaluate_population(&mut self) -> Result<(), MaEsError> {
         self.problem.evaluate_batch(
-            self.points.view(),
-            self.objectives.view_mut(),
-            self.constraints.view_mut(),
+            self.pop.points.view(),
+            self.pop.objectives.view_mut(),
+            self.pop.constraints.view_mut(),
         )?;
-        for (v, c) in self.violations.iter_mut().zip(self.constraints.columns()) {
+        for (v, c) in self
+            .pop
+            .violations
+            .iter_mut()
+            .zip(self.pop.constraints.columns())
+        {
             let c = c.as_slice().expect("column-major constraint matrix");
             *v = self.problem.mean_violation(c);
         }
-        self.evaluations += self.params.lambda;
+        self.progress.evaluations += self.params.lambda;
         Ok(())
     }
 
     fn rank(&mut self) -> Result<(), MaEsError> {
-        let objectives = self.objectives.as_slice().expect("contiguous objectives");
+        let objectives = self
+            .pop
+            .objectives
+            .as_slice()
+            .expect("contiguous objectives");
         self.components.ranking.rank(
-            self.epsilon,
+            self.dist.epsilon,
             objectives,
-            &self.violations,
-            &mut self.ranking,
+            &self.pop.violations,
+            &mut self.pop.ranking,
         )?;
         Ok(())
     }
 
     fn set_best(&mut self, k: usize) {
-        self.best
+        self.progress
+            .best
             .y
             .iter_mut()
-            .zip(self.points.column(k))
+            .zip(self.pop.points.column(k))
             .for_each(|(a, &b)| *a = b);
-        self.best
+        self.progress
+            .best
             .constraints
             .iter_mut()
-            .zip(self.constraints.column(k))
+            .zip(self.pop.constraints.column(k))
             .for_each(|(a, &b)| *a = b);
-        self.best.snapshot = Snapshot::new(self.objectives[k], self.violations[k])
-            .with_counts(self.problem.constraint_counts(&self.best.constraints))
-            .found_at(self.evaluations);
+        self.progress.best.snapshot = Snapshot::new(self.pop.objectives[k], self.pop.violations[k])
+            .with_counts(
+                self.problem
+                    .constraint_counts(&self.progress.best.constraints),
+            )
+            .found_at(self.progress.evaluations);
     }
 
     fn initialize(&mut self, noise: &mut dyn NoiseSource) -> Result<(), MaEsError> {
         let lb = self.problem.lower_bounds();
         let ub = self.problem.upper_bounds();
         noise.fill_uniform(
-            self.points
+            self.pop
+                .points
                 .as_slice_memory_order_mut()
                 .expect("column-major population"),
         );
-        for mut col in self.points.columns_mut() {
+        for mut col in self.pop.points.columns_mut() {
             for ((y, &l), &u) in col.iter_mut().zip(lb).zip(ub) {
                 *y = l + (u - l) * *y;
             }
         }
         self.evaluate_population()?;
-        let objectives = self.objectives.as_slice().expect("contiguous objectives");
-        self.epsilon = self
+        let objectives = self
+            .pop
+            .objectives
+            .as_slice()
+            .expect("contiguous objectives");
+        self.dist.epsilon = self
             .components
             .schedule
-            .initialize(objectives, &self.violations)?;
+            .initialize(objectives, &self.pop.violations)?;
         self.rank()?;
         // The plain (unweighted) mean of the μ first.
-        self.parent.fill(0.0);
-        for &k in &self.ranking[..self.params.mu] {
-            Zip::from(&mut self.parent)
-                .and(self.points.column(k))
+        self.dist.parent.fill(0.0);
+        for &k in &self.pop.ranking[..self.params.mu] {
+            Zip::from(&mut self.dist.parent)
+                .and(self.pop.points.column(k))
                 .for_each(|p, &y| *p += y);
         }
         let mu = self.params.mu as f64;
-        self.parent.mapv_inplace(|p| p / mu);
-        self.set_best(self.ranking[0]);
+        self.dist.parent.mapv_inplace(|p| p / mu);
+        self.set_best(self.pop.ranking[0]);
         Ok(())
     }
 
     /// Steps 1–3: sample, reflect, evaluate, repair.
     fn sample_and_evaluate(&mut self, noise: &mut dyn NoiseSource) -> Result<(), MaEsError> {
-        noise.fill_normal(self.z.as_slice_memory_order_mut().expect("column-major Z"));
+        noise.fill_normal(
+            self.pop
+                .z
+                .as_slice_memory_order_mut()
+                .expect("column-major Z"),
+        );
         gemm(
             1.0,
-            &self.m.view(),
-            &self.z.view(),
+            &self.dist.m.view(),
+            &self.pop.z.view(),
             0.0,
-            &mut self.d.view_mut(),
+            &mut self.pop.d.view_mut(),
         );
-        let sigma = self.sigma;
+        let sigma = self.dist.sigma;
         let lb = self.problem.lower_bounds();
         let ub = self.problem.upper_bounds();
         for (k, ((mut cand, mut point), d)) in self
+            .pop
             .candidates
             .columns_mut()
             .into_iter()
-            .zip(self.points.columns_mut())
-            .zip(self.d.columns())
+            .zip(self.pop.points.columns_mut())
+            .zip(self.pop.d.columns())
             .enumerate()
         {
             Zip::from(&mut cand)
                 .and(&mut point)
-                .and(&self.parent)
+                .and(&self.dist.parent)
                 .and(&d)
                 .for_each(|c, p, &y, &dk| {
                     *c = y + sigma * dk;
                     *p = *c;
                 });
             let point = point.into_slice().expect("column-major population");
-            self.changed[k] = keep_range(point, lb, ub)?;
+            self.pop.changed[k] = keep_range(point, lb, ub)?;
         }
         self.evaluate_population()?;
         let mut ctx = RepairContext {
-            generation: self.generation,
+            generation: self.progress.generation,
             problem: self.problem,
             noise,
-            evaluations: &mut self.evaluations,
+            evaluations: &mut self.progress.evaluations,
         };
         for ((((cand, point), objective), constraints), (violation, changed)) in self
+            .pop
             .candidates
             .columns()
             .into_iter()
-            .zip(self.points.columns_mut())
-            .zip(self.objectives.iter_mut())
-            .zip(self.constraints.columns_mut())
-            .zip(self.violations.iter_mut().zip(self.changed.iter_mut()))
+            .zip(self.pop.points.columns_mut())
+            .zip(self.pop.objectives.iter_mut())
+            .zip(self.pop.constraints.columns_mut())
+            .zip(
+                self.pop
+                    .violations
+                    .iter_mut()
+                    .zip(self.pop.changed.iter_mut()),
+            )
         {
             self.components.repair.repair(
                 &mut ctx,
@@ -448,90 +507,93 @@ impl<'a> Session<'a> {
     /// Steps 4–9: rank, select, back-calculate, recombine, adapt.
     fn select_and_adapt(&mut self) -> Result<(), MaEsError> {
         self.rank()?;
-        for (m, &k) in self.ranking[..self.params.mu].iter().enumerate() {
-            self.z_sel.column_mut(m).assign(&self.z.column(k));
-            self.d_sel.column_mut(m).assign(&self.d.column(k));
-            self.points_sel.column_mut(m).assign(&self.points.column(k));
-            self.changed_sel[m] = self.changed[k];
+        for (m, &k) in self.pop.ranking[..self.params.mu].iter().enumerate() {
+            self.sel.z.column_mut(m).assign(&self.pop.z.column(k));
+            self.sel.d.column_mut(m).assign(&self.pop.d.column(k));
+            self.sel
+                .points
+                .column_mut(m)
+                .assign(&self.pop.points.column(k));
+            self.sel.changed[m] = self.pop.changed[k];
         }
         self.components.back_calculation.back_calculate(Selected {
-            m: self.m.view(),
-            parent: self.parent.view(),
-            sigma: self.sigma,
-            points: self.points_sel.view(),
-            changed: &self.changed_sel,
-            d: self.d_sel.view_mut(),
-            z: self.z_sel.view_mut(),
+            m: self.dist.m.view(),
+            parent: self.dist.parent.view(),
+            sigma: self.dist.sigma,
+            points: self.sel.points.view(),
+            changed: &self.sel.changed,
+            d: self.sel.d.view_mut(),
+            z: self.sel.z.view_mut(),
         })?;
         let p = self.params;
-        general_mat_vec_mul(1.0, &self.z_sel, &self.weights, 0.0, &mut self.z_w);
-        general_mat_vec_mul(1.0, &self.d_sel, &self.weights, 0.0, &mut self.d_w);
-        let sigma = self.sigma;
-        Zip::from(&mut self.parent)
-            .and(&self.d_w)
+        general_mat_vec_mul(1.0, &self.sel.z, &self.weights, 0.0, &mut self.sel.z_w);
+        general_mat_vec_mul(1.0, &self.sel.d, &self.weights, 0.0, &mut self.sel.d_w);
+        let sigma = self.dist.sigma;
+        Zip::from(&mut self.dist.parent)
+            .and(&self.sel.d_w)
             .for_each(|y, &d| *y += sigma * d);
         let cs = p.c_sigma;
         let path_factor = (cs * (2.0 - cs) * p.mu_eff).sqrt();
-        Zip::from(&mut self.p_sigma)
-            .and(&self.z_w)
+        Zip::from(&mut self.dist.p_sigma)
+            .and(&self.sel.z_w)
             .for_each(|ps, &zw| *ps = (1.0 - cs) * *ps + path_factor * zw);
         let reset = self.components.adaptation.adapt(
-            self.m.view_mut(),
-            self.p_sigma.view_mut(),
+            self.dist.m.view_mut(),
+            self.dist.p_sigma.view_mut(),
             crate::adaptation::UpdateInput {
-                d: self.d_sel.view(),
-                z: self.z_sel.view(),
+                d: self.sel.d.view(),
+                z: self.sel.z.view(),
                 weights: self.weights.as_slice().expect("contiguous weights"),
                 c1: p.c1,
                 c_mu: p.c_mu,
             },
         );
-        self.resets += usize::from(reset);
+        self.progress.resets += usize::from(reset);
         let sigma = self
             .components
             .step_size
-            .update(self.sigma, self.p_sigma.view(), cs);
-        self.sigma = self.components.sigma_cap.apply(sigma);
+            .update(self.dist.sigma, self.dist.p_sigma.view(), cs);
+        self.dist.sigma = self.components.sigma_cap.apply(sigma);
         Ok(())
     }
 
     /// Step 10: the lexicographic best-so-far update with the first-ranked offspring.
     fn update_best(&mut self) {
-        let c = self.ranking[0];
-        let candidate = Fitness::new(self.objectives[c], self.violations[c]);
-        if improves_best_so_far(&candidate, &self.best.snapshot.fitness) {
+        let c = self.pop.ranking[0];
+        let candidate = Fitness::new(self.pop.objectives[c], self.pop.violations[c]);
+        if improves_best_so_far(&candidate, &self.progress.best.snapshot.fitness) {
             self.set_best(c);
         }
     }
 
     fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
-            evaluations: self.evaluations,
-            best: self.best.snapshot,
+            evaluations: self.progress.evaluations,
+            best: self.progress.best.snapshot,
         }
     }
 
     /// Step 14: the checkpoints this generation reached, except those at or beyond
     /// the budget (the final one), which [`Session::finish`] takes.
     fn take_checkpoints(&mut self) {
-        while let Some(&at) = self.params.checkpoints.get(self.checkpoints.len()) {
-            if at >= self.params.budget || self.evaluations < at {
+        while let Some(&at) = self.params.checkpoints.get(self.progress.checkpoints.len()) {
+            if at >= self.params.budget || self.progress.evaluations < at {
                 break;
             }
             let cp = self.checkpoint();
-            self.checkpoints.push(cp);
+            self.progress.checkpoints.push(cp);
         }
     }
 
     fn record_dynamics(&mut self) {
-        if let Some(dynamics) = &mut self.dynamics {
+        if let Some(dynamics) = &mut self.progress.dynamics {
             dynamics.push(DynamicsRecord {
-                generation: self.generation,
-                evaluations: self.evaluations,
-                best: self.best.snapshot.fitness,
-                sigma: self.sigma,
-                best_norm: self.best.norm(),
-                epsilon: self.epsilon,
+                generation: self.progress.generation,
+                evaluations: self.progress.evaluations,
+                best: self.progress.best.snapshot.fitness,
+                sigma: self.dist.sigma,
+                best_norm: self.progress.best.norm(),
+                epsilon: self.dist.epsilon,
             });
         }
     }
@@ -540,21 +602,21 @@ impl<'a> Session<'a> {
     #[must_use]
     pub fn report(&self) -> GenerationReport<'_> {
         GenerationReport {
-            generation: self.generation,
-            evaluations: self.evaluations,
-            sigma: self.sigma,
-            epsilon: self.epsilon,
-            parent: self.parent.as_slice().expect("contiguous parent"),
-            p_sigma: self.p_sigma.as_slice().expect("contiguous path"),
-            m: self.m.view(),
-            best: &self.best,
+            generation: self.progress.generation,
+            evaluations: self.progress.evaluations,
+            sigma: self.dist.sigma,
+            epsilon: self.dist.epsilon,
+            parent: self.dist.parent.as_slice().expect("contiguous parent"),
+            p_sigma: self.dist.p_sigma.as_slice().expect("contiguous path"),
+            m: self.dist.m.view(),
+            best: &self.progress.best,
         }
     }
 
     /// Why the run has ended, once a generation met the stop criterion.
     #[must_use]
     pub fn termination(&self) -> Option<Termination> {
-        self.termination
+        self.progress.termination
     }
 
     /// One generation (REFERENCE.md §5 steps 1–14). Returns the termination reason
@@ -568,18 +630,18 @@ impl<'a> Session<'a> {
         self.select_and_adapt()?;
         self.update_best();
         // Step 11: stop after this generation (steps 12–14 still happen).
-        let stop = if self.evaluations >= self.params.budget {
+        let stop = if self.progress.evaluations >= self.params.budget {
             Some(Termination::Budget)
-        } else if self.generation >= self.params.max_generations {
+        } else if self.progress.generation >= self.params.max_generations {
             Some(Termination::GenerationLimit)
         } else {
             None
         };
-        if self.termination.is_none() {
-            self.termination = stop;
+        if self.progress.termination.is_none() {
+            self.progress.termination = stop;
         }
-        self.generation += 1;
-        self.epsilon = self.components.schedule.epsilon(self.generation);
+        self.progress.generation += 1;
+        self.dist.epsilon = self.components.schedule.epsilon(self.progress.generation);
         self.take_checkpoints();
         self.record_dynamics();
         Ok(stop)
@@ -589,20 +651,20 @@ impl<'a> Session<'a> {
     /// best-so-far.
     #[must_use]
     pub fn finish(mut self) -> RunResult {
-        while self.checkpoints.len() < self.params.checkpoints.len() {
+        while self.progress.checkpoints.len() < self.params.checkpoints.len() {
             let cp = self.checkpoint();
-            self.checkpoints.push(cp);
+            self.progress.checkpoints.push(cp);
         }
         RunResult {
-            best: self.best,
-            checkpoints: self.checkpoints,
-            generations: self.generation,
-            evaluations: self.evaluations,
-            termination: self.termination.unwrap_or(Termination::Budget),
-            epsilon0: self.epsilon0,
-            sigma: self.sigma,
-            resets: self.resets,
-            dynamics: self.dynamics,
+            best: self.progress.best,
+            checkpoints: self.progress.checkpoints,
+            generations: self.progress.generation,
+            evaluations: self.progress.evaluations,
+            termination: self.progress.termination.unwrap_or(Termination::Budget),
+            epsilon0: self.progress.epsilon0,
+            sigma: self.dist.sigma,
+            resets: self.progress.resets,
+            dynamics: self.progress.dynamics,
         }
     }
 }
