@@ -12,7 +12,7 @@
 
 use cec2017_constrained::{BatchKernel, Cec2017Problem, Suite};
 use constraint_handling::linalg::gemm;
-use constraint_handling::ordering::{rank_into, EpsilonLevel};
+use constraint_handling::ordering::{rank_epsilon_level_into, rank_into, EpsilonLevel};
 use constraint_handling::ConstrainedProblem;
 use criterion::{black_box, criterion_group, BenchmarkId, Criterion, Throughput};
 use ma_es::adaptation::{MaUpdate, MatrixAdaptation, UpdateInput};
@@ -108,8 +108,20 @@ fn ranking(c: &mut Criterion) {
         // half feasible, half infeasible
         let v: Vec<f64> = u[lambda..].iter().map(|x| (x - 0.5).max(0.0)).collect();
         let mut perm = vec![0; lambda];
-        g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+        g.bench_with_input(BenchmarkId::new("comparator", n), &n, |b, _| {
             b.iter(|| rank_into(&EpsilonLevel::new(0.1), black_box(&f), &v, &mut perm));
+        });
+        let mut keys = Vec::new();
+        g.bench_with_input(BenchmarkId::new("keys", n), &n, |b, _| {
+            b.iter(|| {
+                rank_epsilon_level_into(
+                    &EpsilonLevel::new(0.1),
+                    black_box(&f),
+                    &v,
+                    &mut perm,
+                    &mut keys,
+                )
+            });
         });
     }
     g.finish();

@@ -2,7 +2,8 @@
 
 use constraint_handling::epsilon::{EpsilonLevelParams, EpsilonLevelSchedule, EpsilonSchedule};
 use constraint_handling::ordering::{
-    rank, CandidateOrder, EpsilonLevel, Fitness, ReferenceLexicographic,
+    rank, rank_epsilon_level_into, rank_into, CandidateOrder, EpsilonLevel, Fitness,
+    ReferenceLexicographic,
 };
 use constraint_handling::reflection::{keep_range, reflect_component};
 use constraint_handling::repair::{GradientRepair, RepairParams, RepairStatus};
@@ -20,7 +21,36 @@ fn finite() -> impl Strategy<Value = f64> {
     ]
 }
 
+/// Objective or violation values with the awkward cases: signed zeros, infinities,
+/// NaN, and few distinct values (ties).
+fn awkward() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        4 => (-3i32..4).prop_map(|i| f64::from(i) * 0.5),
+        2 => -1e6..1e6f64,
+        1 => Just(-0.0),
+        1 => Just(f64::INFINITY),
+        1 => Just(f64::NEG_INFINITY),
+        1 => Just(f64::NAN),
+    ]
+}
+
 proptest! {
+    #[test]
+    fn ranking_by_keys_equals_ranking_by_the_comparator(
+        pts in prop::collection::vec((awkward(), awkward()), 0..60),
+        eps in prop_oneof![Just(0.0), Just(-0.0), 0.0..2.0f64, Just(f64::INFINITY), Just(f64::NAN), Just(-1.0)],
+    ) {
+        let f: Vec<f64> = pts.iter().map(|p| p.0).collect();
+        // violations as a strategy sees them are ≥ 0, but the order is defined for all
+        let v: Vec<f64> = pts.iter().map(|p| p.1).collect();
+        let order = EpsilonLevel::new(eps);
+        let (mut by_keys, mut by_comparator) = (vec![0; f.len()], vec![0; f.len()]);
+        let mut keys = Vec::new();
+        rank_epsilon_level_into(&order, &f, &v, &mut by_keys, &mut keys).unwrap();
+        rank_into(&order, &f, &v, &mut by_comparator).unwrap();
+        prop_assert_eq!(by_keys, by_comparator);
+    }
+
     #[test]
     fn reflection_stays_inside_and_is_the_identity_inside(
         y in finite(), lb in -1e3..1e3f64, width in prop_oneof![0.0..1e3f64, Just(0.0), 1e-9..1e-6f64],

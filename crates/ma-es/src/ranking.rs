@@ -2,7 +2,9 @@
 //! threshold of the schedule (REFERENCE.md §5); another rule (e.g. stochastic ranking)
 //! is another [`PopulationRanking`].
 
-use constraint_handling::ordering::{rank_into, EpsilonLevel, RankingError};
+use constraint_handling::ordering::{
+    rank_epsilon_level_into, EpsilonLevel, EpsilonLevelKey, RankingError,
+};
 
 /// Ranks a population: writes into `permutation` the offspring indices from first to
 /// last, given their objectives, mean violations `ν̄` and the current threshold `ε`.
@@ -22,17 +24,22 @@ pub trait PopulationRanking: Send {
 }
 
 /// The ε-level order of the reference, stable (ties keep index order): with `ε = 0`
-/// the lexicographic order of the lex variants.
+/// the lexicographic order of the lex variants. Ranks by sort keys
+/// ([`rank_epsilon_level_into`]) in a scratch buffer that grows once.
 ///
 /// ```
 /// use ma_es::ranking::{EpsilonLevelRanking, PopulationRanking};
 /// let mut perm = [0; 3];
 /// // ν̄ ≤ ε = 0.5 counts as feasible: ranked by f.
-/// EpsilonLevelRanking.rank(0.5, &[3.0, 1.0, 2.0], &[0.4, 0.0, 1.0], &mut perm).unwrap();
+/// EpsilonLevelRanking::default()
+///     .rank(0.5, &[3.0, 1.0, 2.0], &[0.4, 0.0, 1.0], &mut perm)
+///     .unwrap();
 /// assert_eq!(perm, [1, 0, 2]);
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct EpsilonLevelRanking;
+#[derive(Clone, Debug, Default)]
+pub struct EpsilonLevelRanking {
+    keys: Vec<EpsilonLevelKey>,
+}
 
 impl PopulationRanking for EpsilonLevelRanking {
     fn rank(
@@ -42,11 +49,12 @@ impl PopulationRanking for EpsilonLevelRanking {
         violations: &[f64],
         permutation: &mut [usize],
     ) -> Result<(), RankingError> {
-        rank_into(
+        rank_epsilon_level_into(
             &EpsilonLevel::new(epsilon),
             objectives,
             violations,
             permutation,
+            &mut self.keys,
         )
     }
 }

@@ -147,7 +147,7 @@ impl Components {
             adaptation,
             schedule,
             step_size: Box::new(Csa),
-            ranking: Box::new(EpsilonLevelRanking),
+            ranking: Box::new(EpsilonLevelRanking::default()),
         })
     }
 }
