@@ -140,6 +140,19 @@ struct BatchScratch {
     y: Vec<f64>,
     z: Vec<f64>,
     z2: Vec<f64>,
+    /// One block's coordinates `y`, `z`, `z2` (`3 N` lanes), reused from call to call
+    /// (zeroing three `MAX_DIM`-long stack arrays per batch cost more than the
+    /// evaluations at N = 10).
+    blocks: Vec<Lanes>,
+}
+
+/// The prepared coordinates of a batch (`N × count`, column-major) and the block
+/// scratch (`3 N` lanes).
+struct BlockInput<'a> {
+    y: &'a [f64],
+    z: &'a [f64],
+    z2: &'a [f64],
+    blocks: &'a mut [Lanes],
 }
 
 thread_local! {
@@ -273,14 +286,14 @@ impl Cec2017Problem {
     /// column-major coordinates `y`, `z`, `z2` (`N × count`). Inlined into the
     /// target-feature wrappers below, so that the lane loops become vector code.
     #[inline(always)]
-    fn evaluate_blocks(&self, y: &[f64], z: &[f64], z2: &[f64], out: &mut BatchOutput<'_>) {
+    fn evaluate_blocks(&self, input: BlockInput<'_>, out: &mut BatchOutput<'_>) {
+        let BlockInput { y, z, z2, blocks } = input;
         let n = self.dim;
         let count = out.objectives.len();
         let k = self.num_constraints();
         let transforms = self.data.matrices.len();
-        let mut yb = [Lanes([0.0; WIDTH]); MAX_DIM];
-        let mut zb = [Lanes([0.0; WIDTH]); MAX_DIM];
-        let mut z2b = [Lanes([0.0; WIDTH]); MAX_DIM];
+        let (yb, rest) = blocks.split_at_mut(n);
+        let (zb, z2b) = rest.split_at_mut(n);
         // Gathers coordinate i of the block's points (the last point repeated to fill).
         let gather = |src: &[f64], dst: &mut [Lanes], first: usize, last: usize| {
             for (i, d) in dst[..n].iter_mut().enumerate() {
@@ -289,12 +302,12 @@ impl Cec2017Problem {
         };
         for first in (0..count).step_by(WIDTH) {
             let last = (first + WIDTH).min(count) - 1;
-            gather(y, &mut yb, first, last);
+            gather(y, yb, first, last);
             if transforms >= 1 {
-                gather(z, &mut zb, first, last);
+                gather(z, zb, first, last);
             }
             if transforms >= 2 {
-                gather(z2, &mut z2b, first, last);
+                gather(z2, z2b, first, last);
             }
             let coords = Coordinates {
                 y: &yb[..n],
@@ -314,14 +327,14 @@ impl Cec2017Problem {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
-    fn evaluate_blocks_avx512(&self, y: &[f64], z: &[f64], z2: &[f64], out: &mut BatchOutput<'_>) {
-        self.evaluate_blocks(y, z, z2, out);
+    fn evaluate_blocks_avx512(&self, input: BlockInput<'_>, out: &mut BatchOutput<'_>) {
+        self.evaluate_blocks(input, out);
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
-    fn evaluate_blocks_avx2(&self, y: &[f64], z: &[f64], z2: &[f64], out: &mut BatchOutput<'_>) {
-        self.evaluate_blocks(y, z, z2, out);
+    fn evaluate_blocks_avx2(&self, input: BlockInput<'_>, out: &mut BatchOutput<'_>) {
+        self.evaluate_blocks(input, out);
     }
 
     /// The batch's definitions point by point.
@@ -429,12 +442,15 @@ impl ConstrainedProblem for Cec2017Problem {
         let (n, count) = points.dim();
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
-            let BatchScratch { y, z, z2 } = &mut *scratch;
+            let BatchScratch { y, z, z2, blocks } = &mut *scratch;
             let len = n * count;
             for buf in [&mut *y, &mut *z, &mut *z2] {
                 if buf.len() < len {
                     buf.resize(len, 0.0);
                 }
+            }
+            if blocks.len() < 3 * n {
+                blocks.resize(3 * n, Lanes([0.0; WIDTH]));
             }
             let shift = &self.data.shift[..n];
             for (j, ycol) in y[..len].chunks_exact_mut(n).enumerate() {
@@ -472,14 +488,20 @@ impl ConstrainedProblem for Cec2017Problem {
                 objectives: objectives.view_mut(),
                 constraints: constraints.view_mut(),
             };
+            let input = BlockInput {
+                y,
+                z,
+                z2,
+                blocks: &mut blocks[..3 * n],
+            };
             match self.kernel.level() {
                 SimdLevel::None => self.evaluate_columns(y, z, z2, &mut out),
                 #[cfg(target_arch = "x86_64")]
                 // SAFETY: the CPU has the features (checked by `simd_level`).
-                SimdLevel::Avx512 => unsafe { self.evaluate_blocks_avx512(y, z, z2, &mut out) },
+                SimdLevel::Avx512 => unsafe { self.evaluate_blocks_avx512(input, &mut out) },
                 #[cfg(target_arch = "x86_64")]
                 // SAFETY: as above.
-                SimdLevel::Avx2 => unsafe { self.evaluate_blocks_avx2(y, z, z2, &mut out) },
+                SimdLevel::Avx2 => unsafe { self.evaluate_blocks_avx2(input, &mut out) },
                 #[cfg(not(target_arch = "x86_64"))]
                 _ => self.evaluate_columns(y, z, z2, &mut out),
             }
