@@ -152,19 +152,24 @@ pub const CEC2017: &str = "cec2017";
 
 /// The CEC2017 constrained suite: problems `C01`–`C28`, the groups of the paper's Tables
 /// 4 (at least one equality constraint) and 5 (rotated, C21–C28), over the instance
-/// data of an [`InstanceChoice`], read on first use.
+/// data of an [`InstanceChoice`], read on first use — or, as the
+/// [`catalogue`](Cec2017Suite::catalogue), without data (labels and groups for reports).
 ///
 /// ```
+/// use emages::study::InstanceChoice;
 /// use emages::suite::{Cec2017Suite, Suite};
-/// let cec = Cec2017Suite::default();
+/// let cec = Cec2017Suite::catalogue();
 /// assert_eq!(cec.label(7), "C07");
 /// let groups = cec.groups();
 /// assert_eq!(groups[1].problems, (21..=28).collect::<Vec<_>>());
-/// assert!(cec.problem(29, 10).is_err());
+/// assert!(cec.problem(1, 10).is_err()); // no instance data
+/// let synthetic = Cec2017Suite::new(InstanceChoice::Synthetic { seed: 3, requested: true });
+/// assert_eq!(synthetic.problem(1, 10).unwrap().dim(), 10);
+/// assert!(synthetic.problem(29, 10).is_err());
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Cec2017Suite {
-    choice: InstanceChoice,
+    choice: Option<InstanceChoice>,
     data: OnceLock<Result<cec2017_constrained::Suite, String>>,
 }
 
@@ -173,37 +178,38 @@ impl Cec2017Suite {
     #[must_use]
     pub fn new(choice: InstanceChoice) -> Self {
         Self {
-            choice,
+            choice: Some(choice),
             data: OnceLock::new(),
         }
     }
 
-    /// Where its data comes from.
+    /// The suite without instance data: numbers, labels and groups only (what a report
+    /// of recorded runs needs); building a problem is an error. Also the `Default`.
     #[must_use]
-    pub fn choice(&self) -> &InstanceChoice {
-        &self.choice
+    pub fn catalogue() -> Self {
+        Self::default()
+    }
+
+    /// Where its data comes from (`None` for the catalogue).
+    #[must_use]
+    pub fn choice(&self) -> Option<&InstanceChoice> {
+        self.choice.as_ref()
     }
 
     /// The data suite of `cec2017-constrained` (read on first use).
     ///
     /// # Errors
-    /// [`StudyError::Invalid`] if the data directory is missing.
+    /// [`StudyError::Invalid`] for the catalogue or a missing data directory.
     pub fn data(&self) -> Result<&cec2017_constrained::Suite, StudyError> {
+        let Some(choice) = &self.choice else {
+            return Err(StudyError::Invalid(
+                "the CEC2017 catalogue has no instance data; build the suite with Cec2017Suite::new(InstanceChoice::…)".into(),
+            ));
+        };
         self.data
-            .get_or_init(|| self.choice.suite().map_err(|e| e.to_string()))
+            .get_or_init(|| choice.suite().map_err(|e| e.to_string()))
             .as_ref()
             .map_err(|e| StudyError::Invalid(e.clone()))
-    }
-}
-
-impl Default for Cec2017Suite {
-    /// The suite over the default synthetic instance: enough for labels and groups
-    /// (reports), which need no data.
-    fn default() -> Self {
-        Self::new(InstanceChoice::Synthetic {
-            seed: crate::study::FALLBACK_SYNTHETIC_SEED,
-            requested: true,
-        })
     }
 }
 
@@ -240,14 +246,19 @@ impl Suite for Cec2017Suite {
     }
 
     fn instance(&self) -> String {
-        self.choice.label()
+        self.choice
+            .as_ref()
+            .map_or_else(|| "none".into(), InstanceChoice::label)
     }
 
     fn warning(&self) -> Option<String> {
-        self.choice.warning()
+        self.choice.as_ref().and_then(InstanceChoice::warning)
     }
 
     fn problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
+        if !(1..=28).contains(&id) {
+            return Err(self.unknown(id));
+        }
         match self.data()?.problem(id, dim) {
             Ok(p) => Ok(Arc::new(p)),
             Err(CecError::UnknownProblem(_)) => Err(self.unknown(id)),
@@ -256,14 +267,14 @@ impl Suite for Cec2017Suite {
     }
 }
 
-/// The suite a results file names, as far as this crate knows it: [`Cec2017Suite`] for
-/// `cec2017` (labels and groups; its data is read only if a problem is built), else a
+/// The suite a results file names, as far as this crate knows it: the
+/// [`Cec2017Suite::catalogue`] for `cec2017` (labels and groups, no data), else a
 /// [`RecordedSuite`] that knows only the name. A report on another suite's results
 /// attaches the suite itself ([`crate::dataset::Dataset::with_suite`]).
 #[must_use]
 pub fn by_name(name: &str) -> Arc<dyn Suite> {
     if name == CEC2017 {
-        Arc::new(Cec2017Suite::default())
+        Arc::new(Cec2017Suite::catalogue())
     } else {
         Arc::new(RecordedSuite {
             name: name.to_string(),
@@ -321,7 +332,10 @@ mod tests {
 
     #[test]
     fn cec_groups_and_unknown_problems() {
-        let cec = Cec2017Suite::default();
+        let cec = Cec2017Suite::new(InstanceChoice::Synthetic {
+            seed: 1,
+            requested: true,
+        });
         let g = cec.groups();
         assert_eq!(g[0].key, "equality");
         assert!(g[0].problems.contains(&11) && !g[0].problems.contains(&1));

@@ -136,7 +136,7 @@ fn a_users_suite_rejects_what_it_does_not_have() {
     run_study(&spec(vec![1]), out.path()).unwrap();
     let data = Dataset::load(&[out.path().join("runs.jsonl")]).unwrap();
     let err = data
-        .with_suite(Arc::new(emages::suite::Cec2017Suite::default()))
+        .with_suite(Arc::new(emages::suite::Cec2017Suite::catalogue()))
         .unwrap_err();
     assert!(
         err.to_string()

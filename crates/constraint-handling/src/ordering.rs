@@ -162,6 +162,22 @@ pub enum RankingError {
     },
 }
 
+/// The three buffers of a ranking must have one length.
+fn check_lengths(
+    objectives: &[f64],
+    violations: &[f64],
+    permutation: &[usize],
+) -> Result<(), RankingError> {
+    if objectives.len() != violations.len() || objectives.len() != permutation.len() {
+        return Err(RankingError::LengthMismatch {
+            objectives: objectives.len(),
+            violations: violations.len(),
+            permutation: permutation.len(),
+        });
+    }
+    Ok(())
+}
+
 /// Ranks a population stably: writes into `permutation` the indices of the candidates
 /// from first to last (`permutation[0]` is the best). Does not allocate.
 ///
@@ -182,13 +198,7 @@ pub fn rank_into<O: CandidateOrder + ?Sized>(
     violations: &[f64],
     permutation: &mut [usize],
 ) -> Result<(), RankingError> {
-    if objectives.len() != violations.len() || objectives.len() != permutation.len() {
-        return Err(RankingError::LengthMismatch {
-            objectives: objectives.len(),
-            violations: violations.len(),
-            permutation: permutation.len(),
-        });
-    }
+    check_lengths(objectives, violations, permutation)?;
     for (i, p) in permutation.iter_mut().enumerate() {
         *p = i;
     }
@@ -271,13 +281,7 @@ pub fn rank_epsilon_level_into(
     permutation: &mut [usize],
     keys: &mut Vec<EpsilonLevelKey>,
 ) -> Result<(), RankingError> {
-    if objectives.len() != violations.len() || objectives.len() != permutation.len() {
-        return Err(RankingError::LengthMismatch {
-            objectives: objectives.len(),
-            violations: violations.len(),
-            permutation: permutation.len(),
-        });
-    }
+    check_lengths(objectives, violations, permutation)?;
     keys.clear();
     keys.extend(
         objectives
