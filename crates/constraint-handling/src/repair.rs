@@ -7,7 +7,7 @@
 //!    inequalities stay in `J`);
 //! 2. `ΔC = (max(0, g_1), …, max(0, g_l), h_1, …, h_m)` (equalities keep their sign);
 //! 3. `Δx = −J⁺ ΔC` with the pseudo-inverse discarding singular values `≤ τ`
-//!    ([`crate::pinv`]); if `J` or `ΔC` has a NaN or infinite entry, or the SVD fails,
+//!    ([`crate::linalg::PseudoInverse`]); if `J` or `ΔC` has a NaN or infinite entry, or the SVD fails,
 //!    `Δx = 0`;
 //! 4. the repaired point is `x + Δx`.
 //!
