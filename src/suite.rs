@@ -39,7 +39,7 @@
 
 use crate::error::StudyError;
 use crate::study::InstanceChoice;
-use cec2017_constrained::{problem_spec, CecError};
+use cec2017_constrained::problem_spec;
 use constraint_handling::ConstrainedProblem;
 use std::fmt::Debug;
 use std::sync::{Arc, OnceLock};
@@ -256,14 +256,11 @@ impl Suite for Cec2017Suite {
     }
 
     fn problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
-        if !(1..=28).contains(&id) {
+        // Checked here, before any data is read (the catalogue has none).
+        if problem_spec(id).is_none() {
             return Err(self.unknown(id));
         }
-        match self.data()?.problem(id, dim) {
-            Ok(p) => Ok(Arc::new(p)),
-            Err(CecError::UnknownProblem(_)) => Err(self.unknown(id)),
-            Err(e) => Err(e.into()),
-        }
+        Ok(Arc::new(self.data()?.problem(id, dim)?))
     }
 }
 
