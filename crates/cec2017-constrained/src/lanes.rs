@@ -88,16 +88,21 @@ impl Real for f64 {
 }
 
 /// One coordinate (or one intermediate value) of [`WIDTH`] points.
+///
+/// `FAST = false`: `sin`/`cos` with the bits of the system libm
+/// ([`crate::sincos::sin_or_cos_lanes`]); `FAST = true`: the plain double kernel
+/// ([`crate::sincos::fast_sin_or_cos_lanes`], within about one ulp, never the libm) —
+/// [`crate::Fidelity::Fast`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(transparent)]
-pub(crate) struct Lanes(pub [f64; WIDTH]);
+pub(crate) struct Lanes<const FAST: bool = false>(pub [f64; WIDTH]);
 
 macro_rules! lane_op {
     ($trait:ident, $method:ident, $assign:tt) => {
-        impl $trait for Lanes {
-            type Output = Lanes;
+        impl<const FAST: bool> $trait for Lanes<FAST> {
+            type Output = Self;
             #[inline(always)]
-            fn $method(self, rhs: Lanes) -> Lanes {
+            fn $method(self, rhs: Self) -> Self {
                 let mut out = self.0;
                 for (o, r) in out.iter_mut().zip(rhs.0) {
                     *o $assign r;
@@ -105,10 +110,10 @@ macro_rules! lane_op {
                 Lanes(out)
             }
         }
-        impl $trait<f64> for Lanes {
-            type Output = Lanes;
+        impl<const FAST: bool> $trait<f64> for Lanes<FAST> {
+            type Output = Self;
             #[inline(always)]
-            fn $method(self, rhs: f64) -> Lanes {
+            fn $method(self, rhs: f64) -> Self {
                 let mut out = self.0;
                 for o in &mut out {
                     *o $assign rhs;
@@ -123,15 +128,15 @@ lane_op!(Sub, sub, -=);
 lane_op!(Mul, mul, *=);
 lane_op!(Div, div, /=);
 
-impl Neg for Lanes {
-    type Output = Lanes;
+impl<const FAST: bool> Neg for Lanes<FAST> {
+    type Output = Self;
     #[inline(always)]
-    fn neg(self) -> Lanes {
+    fn neg(self) -> Self {
         self.map(|x| -x)
     }
 }
 
-impl Real for Lanes {
+impl<const FAST: bool> Real for Lanes<FAST> {
     #[inline(always)]
     fn splat(v: f64) -> Self {
         Lanes([v; WIDTH])
@@ -154,15 +159,27 @@ impl Real for Lanes {
     }
     #[inline(always)]
     fn sin(self) -> Self {
-        Lanes(crate::sincos::sin_or_cos_lanes::<false>(&self.0))
+        Lanes(if FAST {
+            crate::sincos::fast_sin_or_cos_lanes::<false>(&self.0)
+        } else {
+            crate::sincos::sin_or_cos_lanes::<false>(&self.0)
+        })
     }
     #[inline(always)]
     fn cos(self) -> Self {
-        Lanes(crate::sincos::sin_or_cos_lanes::<true>(&self.0))
+        Lanes(if FAST {
+            crate::sincos::fast_sin_or_cos_lanes::<true>(&self.0)
+        } else {
+            crate::sincos::sin_or_cos_lanes::<true>(&self.0)
+        })
     }
     #[inline(always)]
     fn sin_cos(self) -> (Self, Self) {
-        let (s, c) = crate::sincos::sin_cos_lanes(&self.0);
+        let (s, c) = if FAST {
+            crate::sincos::fast_sin_cos_lanes(&self.0)
+        } else {
+            crate::sincos::sin_cos_lanes(&self.0)
+        };
         (Lanes(s), Lanes(c))
     }
 }

@@ -128,5 +128,5 @@ pub use constraint_handling::violation::{
 };
 pub use error::CecError;
 pub use instance::{InstanceData, InstanceSource};
-pub use problem::{BatchKernel, Cec2017Problem, Evaluation};
+pub use problem::{BatchKernel, Cec2017Problem, Evaluation, Fidelity};
 pub use suite::Suite;

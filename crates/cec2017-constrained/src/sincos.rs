@@ -13,8 +13,9 @@
 //!    unevaluated sum `hi + lo`; the quadrant `k mod 4` selects and negates.
 //! 3. *Rounding test* (Ziv): with the error bound `ε |hi|`, if `hi + (lo − ε|hi|)` and
 //!    `hi + (lo + ε|hi|)` round to the same double, that double is the correctly
-//!    rounded value. Otherwise (≈ 1 % of the arguments), and outside the range above
-//!    (0, tiny, huge, non-finite), the lane is recomputed with the system libm.
+//!    rounded value. Otherwise (≈ 6 % of the arguments), and above the range (huge,
+//!    non-finite), the lane is recomputed with the system libm. Below it (zeros,
+//!    subnormals, `|x| < 2⁻⁵⁰⁰`) the correctly rounded values are `x` and `1`.
 //!
 //! Since a correctly rounded result is unique, the output equals the libm's wherever
 //! the libm is correctly rounded — glibc's `sin`/`cos` are on every argument the tests
@@ -70,7 +71,7 @@ const COS_TAIL: [f64; 8] = [
 const MARGIN_ULPS: f64 = 0.031_25;
 const EXPONENT_BITS: u64 = 0x7ff0_0000_0000_0000;
 const F64_EPSILON: f64 = f64::EPSILON;
-/// Below this (`2⁻⁵⁰⁰`), powers of `r` could underflow; zeros keep their sign by the libm.
+/// Below this (`2⁻⁵⁰⁰`), powers of `r` could underflow: [`tiny_value`] answers there.
 const MIN_ARG: f64 = 3.054_936_363_499_605e-151;
 const MAX_ARG: f64 = 1_048_576.0; // 2²⁰
 
@@ -167,6 +168,20 @@ fn sin_or_cos_dd<const COS: bool>(x: f64) -> (f64, f64, bool) {
     }
 }
 
+/// `sin x` or `cos x` for `|x| < 2⁻⁵⁰⁰` (zeros and subnormals included): `x` and `1`,
+/// the correctly rounded values (`|sin x − x| ≤ |x|³/6` and `1 − cos x ≤ x²/2` are far
+/// below half an ulp), which are glibc's too. A population that has converged onto
+/// the shift vector evaluates `cos 0` for every coordinate, so these must not go to
+/// the libm.
+#[inline(always)]
+fn tiny_value<const COS: bool>(x: f64) -> f64 {
+    if COS {
+        1.0
+    } else {
+        x
+    }
+}
+
 /// `sin x_i` (`COS = false`) or `cos x_i` (`COS = true`) for each lane: the fast
 /// result where it certainly equals the system libm's, the libm's elsewhere.
 #[inline(always)]
@@ -176,8 +191,9 @@ pub(crate) fn sin_or_cos_lanes<const COS: bool>(x: &[f64; WIDTH]) -> [f64; WIDTH
     for i in 0..WIDTH {
         let (hi, lo, in_range) = sin_or_cos_dd::<COS>(x[i]);
         let (v, ok) = rounded(hi, lo);
-        out[i] = v;
-        pending |= u32::from(!(in_range & ok)) << i;
+        let tiny = x[i].abs() < MIN_ARG;
+        out[i] = if tiny { tiny_value::<COS>(x[i]) } else { v };
+        pending |= u32::from(!((in_range & ok) | tiny)) << i;
     }
     while pending != 0 {
         let i = pending.trailing_zeros() as usize;
@@ -198,9 +214,107 @@ pub(crate) fn sin_cos_lanes(x: &[f64; WIDTH]) -> ([f64; WIDTH], [f64; WIDTH]) {
         let (ch, cl, _) = sin_or_cos_dd::<true>(x[i]);
         let (s, s_ok) = rounded(sh, sl);
         let (c, c_ok) = rounded(ch, cl);
+        let tiny = x[i].abs() < MIN_ARG;
+        sin[i] = if tiny { tiny_value::<false>(x[i]) } else { s };
+        cos[i] = if tiny { tiny_value::<true>(x[i]) } else { c };
+        pending |= u32::from(!((in_range & s_ok & c_ok) | tiny)) << i;
+    }
+    while pending != 0 {
+        let i = pending.trailing_zeros() as usize;
+        (sin[i], cos[i]) = (x[i].sin(), x[i].cos());
+        pending &= pending - 1;
+    }
+    (sin, cos)
+}
+
+/// `sin r` and `cos r` for `|r| ≤ π/4` in plain double arithmetic: Taylor series to
+/// `r¹⁷`/`r¹⁸` (truncation below 2⁻⁶³ relative), `sin r = r + r t S(t)`,
+/// `cos r = 1 − t/2 + t² C(t)`, `t = r²`.
+#[inline(always)]
+fn fast_reduced(r: f64) -> (f64, f64) {
+    let t = r * r;
+    let s = r.mul_add(t * horner(t, &FAST_SIN), r);
+    let c = (t * t).mul_add(horner(t, &FAST_COS), (-0.5f64).mul_add(t, 1.0));
+    (s, c)
+}
+
+/// `S(t) = −1/3! + t/5! − … + t⁷/17!`.
+const FAST_SIN: [f64; 8] = [
+    -0.166_666_666_666_666_66,
+    0.008_333_333_333_333_333,
+    SIN_TAIL[0],
+    SIN_TAIL[1],
+    SIN_TAIL[2],
+    SIN_TAIL[3],
+    SIN_TAIL[4],
+    SIN_TAIL[5],
+];
+/// `C(t) = 1/4! − t/6! + … + t⁷/18!`.
+const FAST_COS: [f64; 8] = [
+    0.041_666_666_666_666_664,
+    COS_TAIL[0],
+    COS_TAIL[1],
+    COS_TAIL[2],
+    COS_TAIL[3],
+    COS_TAIL[4],
+    COS_TAIL[5],
+    COS_TAIL[6],
+];
+
+/// `(sin x, cos x)` by the fast kernel: `x = k π/2 + r` (`P1`, `P2`, `P3` by FMA, no
+/// double-double), [`fast_reduced`], turned by `k mod 4`. Within about one ulp of the
+/// correctly rounded values for `|x| ≤ 2²⁰` (`fast_kernel_error` measures it);
+/// beyond that range and for non-finite `x`, the libm's.
+#[inline(always)]
+fn fast_sin_cos(x: f64) -> (f64, f64, bool) {
+    let shifted = x * FRAC_2_PI + ROUNDER;
+    let quadrant = shifted.to_bits() & 3;
+    let k = shifted - ROUNDER;
+    let r = (-k).mul_add(P3, (-k).mul_add(P2, (-k).mul_add(P1, x)));
+    let (s, c) = fast_reduced(r);
+    // k odd turns (sin, cos) into (cos, −sin), k mod 4 ∈ {2, 3} negates both (blends,
+    // not branches).
+    let odd = quadrant & 1 != 0;
+    let negate = quadrant & 2 != 0;
+    let (sin, cos) = (if odd { c } else { s }, if odd { -s } else { c });
+    let (sin, cos) = (
+        if negate { -sin } else { sin },
+        if negate { -cos } else { cos },
+    );
+    (sin, cos, x.abs() <= MAX_ARG)
+}
+
+/// `sin x_i` (`COS = false`) or `cos x_i` (`COS = true`) for each lane by the fast
+/// kernel ([`crate::Fidelity::Fast`]): not always the libm's bits, within about an
+/// ulp of them.
+#[inline(always)]
+pub(crate) fn fast_sin_or_cos_lanes<const COS: bool>(x: &[f64; WIDTH]) -> [f64; WIDTH] {
+    let mut out = [0.0; WIDTH];
+    let mut pending = 0u32;
+    for i in 0..WIDTH {
+        let (s, c, in_range) = fast_sin_cos(x[i]);
+        out[i] = if COS { c } else { s };
+        pending |= u32::from(!in_range) << i;
+    }
+    while pending != 0 {
+        let i = pending.trailing_zeros() as usize;
+        out[i] = if COS { x[i].cos() } else { x[i].sin() };
+        pending &= pending - 1;
+    }
+    out
+}
+
+/// `(sin x_i, cos x_i)` for each lane by the fast kernel.
+#[inline(always)]
+pub(crate) fn fast_sin_cos_lanes(x: &[f64; WIDTH]) -> ([f64; WIDTH], [f64; WIDTH]) {
+    let mut sin = [0.0; WIDTH];
+    let mut cos = [0.0; WIDTH];
+    let mut pending = 0u32;
+    for i in 0..WIDTH {
+        let (s, c, in_range) = fast_sin_cos(x[i]);
         sin[i] = s;
         cos[i] = c;
-        pending |= u32::from(!(in_range & s_ok & c_ok)) << i;
+        pending |= u32::from(!in_range) << i;
     }
     while pending != 0 {
         let i = pending.trailing_zeros() as usize;
@@ -232,8 +346,9 @@ mod tests {
                 assert_eq!(c[i].to_bits(), x[i].cos().to_bits(), "cos({:e})", x[i]);
                 let (sh, sl, in_range) = sin_or_cos_dd::<false>(x[i]);
                 let (ch, cl, _) = sin_or_cos_dd::<true>(x[i]);
-                fallbacks += usize::from(!(in_range && rounded(sh, sl).1));
-                fallbacks += usize::from(!(in_range && rounded(ch, cl).1));
+                let tiny = x[i].abs() < MIN_ARG;
+                fallbacks += usize::from(!(tiny || (in_range && rounded(sh, sl).1)));
+                fallbacks += usize::from(!(tiny || (in_range && rounded(ch, cl).1)));
                 checked += 2;
             }
         }
@@ -248,14 +363,11 @@ mod tests {
             1e-300, 1e-150, 1e-20, 1e-8, 1e-3, 1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6,
         ] {
             let (n, f) = compare(200_000, || rng.random_range(-scale..scale));
-            // Inside the fast range, the fast path decides most values (else it buys
-            // nothing); below 2⁻⁵⁰⁰ everything goes to the libm.
-            if scale >= 1e-20 {
-                assert!(
-                    f * 8 < n,
-                    "scale {scale:e}: {f} of {n} values left to the libm"
-                );
-            }
+            // The fast path decides most values (else it buys nothing).
+            assert!(
+                f * 8 < n,
+                "scale {scale:e}: {f} of {n} values left to the libm"
+            );
             total = (total.0 + n, total.1 + f);
         }
         // Arguments as the definitions form them: 2π y, 0.1π y, π(y − 1), y³.
@@ -322,6 +434,37 @@ mod tests {
         println!("{count} values, {wrong} differ from the libm, farthest from a midpoint: {worst:.4} ulp");
     }
 
+    /// The fast kernel against the libm: largest difference in ulps of the libm's
+    /// value, and how often the bits differ.
+    #[test]
+    fn fast_kernel_error() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+        let (mut worst, mut differ, mut count) = (0.0f64, 0usize, 0usize);
+        for scale in [1e-300, 1e-8, 1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6, 1e7] {
+            for _ in 0..50_000 / WIDTH {
+                let x: [f64; WIDTH] = std::array::from_fn(|_| rng.random_range(-scale..scale));
+                let (s, c) = fast_sin_cos_lanes(&x);
+                assert_eq!(s, fast_sin_or_cos_lanes::<false>(&x));
+                assert_eq!(c, fast_sin_or_cos_lanes::<true>(&x));
+                for i in 0..WIDTH {
+                    for (fast, libm) in [(s[i], x[i].sin()), (c[i], x[i].cos())] {
+                        let ulp = f64::from_bits(libm.abs().to_bits() & EXPONENT_BITS)
+                            .max(f64::MIN_POSITIVE)
+                            * F64_EPSILON;
+                        worst = worst.max((fast - libm).abs() / ulp);
+                        differ += usize::from(fast.to_bits() != libm.to_bits());
+                        count += 1;
+                    }
+                }
+            }
+        }
+        println!(
+            "fast sin/cos: {count} values, {differ} differ from the libm, worst {worst:.2} ulp"
+        );
+        assert!(worst <= 2.0, "worst {worst} ulp");
+        assert!(differ * 5 < count, "{differ} of {count} differ");
+    }
+
     #[test]
     fn special_arguments_follow_the_libm() {
         let specials = [
@@ -330,6 +473,10 @@ mod tests {
             1e-300,
             -1e-20,
             f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE / 3.0,
+            5e-324,
+            -5e-324,
+            -1e-200,
             f64::NAN,
             f64::INFINITY,
             f64::NEG_INFINITY,

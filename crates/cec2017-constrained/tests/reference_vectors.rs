@@ -213,3 +213,72 @@ fn batch_kernels_agree_bit_for_bit() {
         differences[..differences.len().min(10)].join("\n")
     );
 }
+
+/// `Fidelity::Fast` (the plain double `sin`/`cos`, no libm) against the exact path on
+/// the reference vectors: every f, g, h within `1e-12 · max(1, |a|)` (the fixtures'
+/// convention; values below 1 are sums that cancel, e.g. C07's `h` ≈ 0.012 from terms
+/// of size 100, where one ulp of one term is 1e-12 of the result), and still within
+/// the fixtures' `1e-9` of the reference values; with both vector kernels.
+#[test]
+fn fast_fidelity_agrees_to_1e_12_relative() {
+    use cec2017_constrained::{BatchKernel, Fidelity};
+    let suite = Suite::official(cec2017_data()).expect("instance data");
+    let cases = load_cases();
+    assert!(!cases.is_empty(), "no reference vectors found");
+    let (mut values, mut worst, mut differ, mut failures) = (0usize, 0.0f64, 0usize, Vec::new());
+    for id in 1..=28 {
+        for dim in [10, 30, 50, 100] {
+            let mine: Vec<&Case> = cases
+                .iter()
+                .filter(|c| c.problem == id && c.dim == dim)
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let exact = suite.problem(id, dim).expect("problem");
+            let count = mine.len();
+            let points = Array2::from_shape_fn((dim, count).f(), |(i, j)| mine[j].x[i]);
+            let k = exact.num_constraints();
+            let run = |p: &Cec2017Problem| {
+                let mut f = Array1::zeros(count);
+                let mut c = Array2::zeros((k, count).f());
+                p.evaluate_batch(points.view(), f.view_mut(), c.view_mut())
+                    .expect("batch");
+                (f, c)
+            };
+            let (fe, ce) = run(&exact);
+            for kernel in [BatchKernel::Auto, BatchKernel::Avx2] {
+                let fast = exact
+                    .clone()
+                    .with_batch_kernel(kernel)
+                    .with_fidelity(Fidelity::Fast);
+                let (ff, cf) = run(&fast);
+                for (j, case) in mine.iter().enumerate() {
+                    let pairs = std::iter::once((fe[j], ff[j]))
+                        .chain((0..k).map(|i| (ce[[i, j]], cf[[i, j]])));
+                    for (a, b) in pairs {
+                        let rel = (a - b).abs() / a.abs().max(1.0);
+                        worst = worst.max(rel);
+                        differ += usize::from(a.to_bits() != b.to_bits());
+                        values += 1;
+                        if rel > 1e-12 {
+                            failures.push(format!("C{id:02} D{dim} point {j}: {a:e} vs {b:e}"));
+                        }
+                    }
+                    let bad = mismatches(case, &fast, ff[j], cf.column(j).as_slice().unwrap());
+                    failures.extend(bad);
+                }
+            }
+        }
+    }
+    println!(
+        "fast vs exact: {values} values ({} cases, 2 kernels), {differ} differ in their bits, worst {worst:.2e} of max(1, |a|)",
+        cases.len()
+    );
+    assert!(values > 0, "no values compared");
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures[..failures.len().min(10)].join("\n")
+    );
+}
