@@ -7,8 +7,13 @@
 //!   repair draw one uniform per offspring right after its evaluation.
 //!
 //! [`RngNoise`] is the default (any [`rand::Rng`], `Xoshiro256PlusPlus` unless chosen
-//! otherwise); [`ReplayNoise`] reproduces the reference implementation's generator
+//! otherwise); [`FastNoise`] draws the normals eight streams at a time (the fast path,
+//! another random stream); [`ReplayNoise`] reproduces the reference implementation's generator
 //! (MINSTD uniforms, Box–Muller normals), so anyone can replay its trajectories.
+
+mod fast;
+
+pub use fast::FastNoise;
 
 use rand::{Rng, SeedableRng};
 use rand_distr::StandardNormal;
