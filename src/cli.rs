@@ -183,6 +183,11 @@ pub struct StudyArgs {
     /// Do not show the progress bar.
     #[arg(long)]
     pub no_progress: bool,
+    /// Take the fast path: vectorised normals (FastNoise) and sin/cos within an ulp of
+    /// the libm's instead of its bits; other runs than the default path's, the same
+    /// statistics (docs/performance.md). Recorded in every run record.
+    #[arg(long)]
+    pub fast: bool,
 }
 
 /// What a front end does with the results: build its outputs from a dataset (loaded
@@ -249,14 +254,19 @@ impl StudyArgs {
             configs,
             budget_per_dim: self.budget_per_dim,
             seed: self.seed,
-            suite: Arc::new(Cec2017Suite::new(InstanceChoice::resolve(
-                self.data.clone(),
-                self.synthetic,
-            )?)),
+            suite: Arc::new(
+                Cec2017Suite::new(InstanceChoice::resolve(self.data.clone(), self.synthetic)?)
+                    .with_fidelity(if self.fast {
+                        cec2017_constrained::Fidelity::Fast
+                    } else {
+                        cec2017_constrained::Fidelity::Exact
+                    }),
+            ),
             dynamics_problems,
             shard: self.shard,
             threads: self.threads,
             progress: !self.no_progress,
+            fast: self.fast,
         };
         let out = self.out.clone().unwrap_or(default_out);
         if self.status {

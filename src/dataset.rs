@@ -21,6 +21,8 @@ pub struct Dataset {
     suite: Arc<dyn Suite>,
     /// The instance label (`official` or `synthetic:SEED`).
     pub instance: String,
+    /// The runs took the fast path (`--fast`; a dataset holds runs of one path).
+    pub fast: bool,
     runs: BTreeMap<(String, usize), Vec<RunRow>>,
     dynamics: BTreeMap<(String, usize), Vec<DynamicsRow>>,
     /// Set by [`Dataset::allow_incomplete`] when runs were missing: what the tables say.
@@ -73,6 +75,7 @@ impl Dataset {
             .ok_or_else(|| StudyError::Invalid("the results files hold no runs".into()))?;
         let (dim, budget) = (first.dim, first.budget);
         let (suite, instance) = (by_name(&first.suite), first.instance.clone());
+        let fast = first.fast;
         let mut runs: BTreeMap<(String, usize), Vec<RunRow>> = BTreeMap::new();
         for r in rows {
             if r.dim != dim
@@ -84,6 +87,11 @@ impl Dataset {
                     "the results mix studies: {} N = {dim}, budget {budget}, instance {instance} and {} N = {}, budget {}, instance {}",
                     suite.name(), r.suite, r.dim, r.budget, r.instance
                 )));
+            }
+            if r.fast != fast {
+                return Err(StudyError::Incompatible(
+                    "the results mix runs of the fast path (--fast) and of the exact path".into(),
+                ));
             }
             let group = runs.entry((r.config.clone(), r.problem)).or_default();
             if let Some(prev) = group.iter().find(|p| p.run == r.run) {
@@ -123,6 +131,7 @@ impl Dataset {
             budget,
             suite,
             instance,
+            fast,
             runs,
             dynamics: dyn_map,
             incomplete: None,
@@ -183,12 +192,16 @@ impl Dataset {
     }
 
     /// The warning every table of this dataset carries: a synthetic instance, results
-    /// marked incomplete, or both.
+    /// marked incomplete, runs of the fast path, or several of these.
     #[must_use]
     pub fn warning(&self) -> Option<String> {
+        let fast = self.fast.then(|| {
+            "Runs of the fast path (--fast): other runs than the exact path's, drawn from the same distributions (docs/performance.md).".to_string()
+        });
         let parts: Vec<String> = crate::study::synthetic_warning(&self.instance, false)
             .into_iter()
             .chain(self.incomplete.clone())
+            .chain(fast)
             .collect();
         (!parts.is_empty()).then(|| parts.join(" "))
     }

@@ -50,7 +50,7 @@ use crate::error::StudyError;
 use constraint_handling::ordering::improves_best_so_far;
 use constraint_handling::ConstrainedProblem;
 pub use constraint_handling::{Checkpoint, Fitness, Snapshot};
-use ma_es::noise::RngNoise;
+use ma_es::noise::{FastNoise, RngNoise};
 use ma_es::{Config, MaEs, Termination, Variant};
 use std::fmt::Debug;
 
@@ -68,6 +68,10 @@ pub struct Task<'a> {
     /// Whether to record the trajectory (best-so-far and, if the optimizer has one,
     /// its step size after every iteration) for the dynamics plots.
     pub record_trace: bool,
+    /// The study runs on the fast path ([`crate::study::StudySpec::fast`]): the
+    /// optimizer may take a faster path that does not reproduce its reference bit for
+    /// bit (the εMAg-ES draws its normals from [`ma_es::noise::FastNoise`]).
+    pub fast: bool,
 }
 
 impl std::fmt::Debug for Task<'_> {
@@ -78,6 +82,7 @@ impl std::fmt::Debug for Task<'_> {
             .field("seed", &self.seed)
             .field("checkpoints", &self.checkpoints)
             .field("record_trace", &self.record_trace)
+            .field("fast", &self.fast)
             .finish_non_exhaustive()
     }
 }
@@ -92,6 +97,7 @@ impl<'a> Task<'a> {
             seed,
             checkpoints: &[],
             record_trace: false,
+            fast: false,
         }
     }
 
@@ -323,7 +329,11 @@ impl Optimizer for MaEsOptimizer {
             ..self.config.clone()
         };
         let mut es = MaEs::new(task.problem, &config, self.variant)?;
-        let result = es.run(&mut RngNoise::seed_from_u64(task.seed))?;
+        let result = if task.fast {
+            es.run(&mut FastNoise::seed_from_u64(task.seed))?
+        } else {
+            es.run(&mut RngNoise::seed_from_u64(task.seed))?
+        };
         Ok(Outcome {
             best: result.best.snapshot,
             checkpoints: result.checkpoints,

@@ -82,6 +82,10 @@ pub struct RunRow {
     /// absent in records written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub platform: Option<String>,
+    /// The run took the fast path (`--fast`: `FastNoise` normals, `Fidelity::Fast`
+    /// `sin`/`cos`); absent, i.e. `false`, on the default exact path.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fast: bool,
     /// The studied parameter's value (parameter studies; absent otherwise and in
     /// version-1 records, whose label `lambda=40` says it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -188,6 +192,8 @@ mod legacy {
         #[serde(default)]
         platform: Option<String>,
         #[serde(default)]
+        fast: bool,
+        #[serde(default)]
         setting: Option<Setting>,
     }
 
@@ -245,6 +251,7 @@ mod legacy {
                 checkpoints,
                 seconds: r.seconds,
                 platform: r.platform,
+                fast: r.fast,
                 setting: r.setting,
             })
         }

@@ -231,6 +231,12 @@ pub struct StudySpec {
     pub threads: Option<usize>,
     /// Show a progress bar.
     pub progress: bool,
+    /// The fast path (`--fast`): optimizers may trade bit-faithfulness for speed
+    /// ([`crate::optimizer::Task::fast`]; the εMAg-ES draws its normals from
+    /// [`ma_es::noise::FastNoise`]). Build the suite with its fast evaluation to match
+    /// (`Cec2017Suite::with_fidelity(Fidelity::Fast)`). Recorded in every run record;
+    /// a results file holds runs of one path only.
+    pub fast: bool,
 }
 
 /// One run to do.
@@ -501,6 +507,7 @@ fn execute(
         seed: job.seed,
         checkpoints: &checkpoints,
         record_trace: spec.dynamics_problems.contains(&job.problem),
+        fast: spec.fast,
     };
     let start = Instant::now();
     let result = sc.optimizer.run(&task)?;
@@ -530,6 +537,7 @@ fn execute(
         generations: result.iterations,
         termination: result.termination,
         platform: Some(platform()),
+        fast: spec.fast,
         checkpoints: result
             .checkpoints
             .into_iter()
@@ -566,7 +574,20 @@ pub(crate) fn check_compatible(
     let labels: BTreeMap<&str, &StudyConfig> =
         spec.configs.iter().map(|c| (c.label.as_str(), c)).collect();
     for r in rows {
-        let mismatch = if r.dim != spec.dim {
+        let mismatch = if r.fast != spec.fast {
+            let path = |fast: bool| {
+                if fast {
+                    "the fast path (--fast)"
+                } else {
+                    "the exact path"
+                }
+            };
+            Some(format!(
+                "runs of {} (this study: {})",
+                path(r.fast),
+                path(spec.fast)
+            ))
+        } else if r.dim != spec.dim {
             Some(format!("N = {} (this study: N = {})", r.dim, spec.dim))
         } else if r.budget != spec.budget() {
             Some(format!(

@@ -39,7 +39,7 @@
 
 use crate::error::StudyError;
 use crate::study::InstanceChoice;
-use cec2017_constrained::problem_spec;
+use cec2017_constrained::{problem_spec, Fidelity};
 use constraint_handling::ConstrainedProblem;
 use std::fmt::Debug;
 use std::sync::{Arc, OnceLock};
@@ -171,6 +171,7 @@ pub const CEC2017: &str = "cec2017";
 pub struct Cec2017Suite {
     choice: Option<InstanceChoice>,
     data: OnceLock<Result<cec2017_constrained::Suite, String>>,
+    fidelity: Fidelity,
 }
 
 impl Cec2017Suite {
@@ -180,7 +181,22 @@ impl Cec2017Suite {
         Self {
             choice: Some(choice),
             data: OnceLock::new(),
+            fidelity: Fidelity::Exact,
         }
+    }
+
+    /// The same suite whose problems evaluate populations with `fidelity`
+    /// (default [`Fidelity::Exact`]: the libm's bits; [`Fidelity::Fast`] for the
+    /// studies' `--fast`).
+    #[must_use]
+    pub fn with_fidelity(self, fidelity: Fidelity) -> Self {
+        Self { fidelity, ..self }
+    }
+
+    /// The `sin`/`cos` of its problems' batch evaluation.
+    #[must_use]
+    pub fn fidelity(&self) -> Fidelity {
+        self.fidelity
     }
 
     /// The suite without instance data: numbers, labels and groups only (what a report
@@ -260,7 +276,9 @@ impl Suite for Cec2017Suite {
         if problem_spec(id).is_none() {
             return Err(self.unknown(id));
         }
-        Ok(Arc::new(self.data()?.problem(id, dim)?))
+        Ok(Arc::new(
+            self.data()?.problem(id, dim)?.with_fidelity(self.fidelity),
+        ))
     }
 }
 

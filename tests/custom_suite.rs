@@ -70,6 +70,7 @@ fn spec(problems: Vec<usize>) -> StudySpec {
         shard: None,
         threads: Some(2),
         progress: false,
+        fast: false,
     }
 }
 

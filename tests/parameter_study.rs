@@ -34,6 +34,7 @@ fn row(config: &str, problem: usize, run: usize, f: f64, v: f64) -> RunRow {
         }],
         seconds: 0.0,
         platform: None,
+        fast: false,
         format: RECORD_FORMAT,
         setting: None,
     }
