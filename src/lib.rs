@@ -45,6 +45,7 @@ pub mod html;
 pub mod optimizer;
 pub mod paper;
 pub mod params;
+pub mod paths;
 pub mod plots;
 pub mod report;
 pub mod status;
