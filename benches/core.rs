@@ -10,7 +10,7 @@
 //! unavoidable parts (`M Z`, the rank-μ product, the λ offspring evaluations), measured
 //! in the same run, is printed (from criterion's saved estimates).
 
-use cec2017_constrained::{BatchKernel, Cec2017Problem, Suite};
+use cec2017_constrained::{BatchKernel, Cec2017Problem, Fidelity, Suite};
 use constraint_handling::linalg::gemm;
 use constraint_handling::ordering::{rank_epsilon_level_into, rank_into, EpsilonLevel};
 use constraint_handling::ConstrainedProblem;
@@ -18,7 +18,7 @@ use criterion::{black_box, criterion_group, BenchmarkId, Criterion, Throughput};
 use ma_es::adaptation::{MaUpdate, MatrixAdaptation, UpdateInput};
 use ma_es::config::BackCalculationSolver;
 use ma_es::linalg::SquareSolver;
-use ma_es::noise::{NoiseSource, RngNoise};
+use ma_es::noise::{FastNoise, NoiseSource, RngNoise};
 use ma_es::{Config, MaEs, Variant};
 use ndarray::linalg::general_mat_vec_mul;
 use ndarray::{s, Array1, Array2, ShapeBuilder};
@@ -51,11 +51,18 @@ fn sampling(c: &mut Criterion) {
     for n in DIMS {
         let lambda = 4 * n;
         let mut z = Array2::<f64>::zeros((n, lambda).f());
-        let mut noise = RngNoise::seed_from_u64(1);
         g.throughput(Throughput::Elements((n * lambda) as u64));
-        g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
-            b.iter(|| noise.fill_normal(black_box(z.as_slice_memory_order_mut().unwrap())));
-        });
+        // Through `dyn NoiseSource`, as the strategy calls them (nothing is inlined
+        // into the benchmark's loop).
+        let sources: [(&str, Box<dyn NoiseSource>); 2] = [
+            ("ziggurat", Box::new(RngNoise::seed_from_u64(1))),
+            ("fast", Box::new(FastNoise::seed_from_u64(1))),
+        ];
+        for (name, mut noise) in sources {
+            g.bench_function(BenchmarkId::new(name, n), |b| {
+                b.iter(|| noise.fill_normal(black_box(z.as_slice_memory_order_mut().unwrap())));
+            });
+        }
     }
     g.finish();
 }
@@ -178,13 +185,17 @@ fn batch_evaluation(c: &mut Criterion) {
     for n in DIMS {
         let lambda = 4 * n;
         for &id in problems {
-            for kernel in [BatchKernel::Auto, BatchKernel::Scalar] {
-                let p = suite.problem(id, n).unwrap().with_batch_kernel(kernel);
+            for (label, kernel, fidelity) in PATHS {
+                let p = suite
+                    .problem(id, n)
+                    .unwrap()
+                    .with_batch_kernel(kernel)
+                    .with_fidelity(fidelity);
                 let x = normals(n, lambda, 8) * 10.0;
                 let mut f = Array1::zeros(lambda);
                 let mut cons = Array2::zeros((p.num_constraints(), lambda).f());
                 g.throughput(Throughput::Elements(lambda as u64));
-                let name = format!("C{id:02}/{}", kernel_name(kernel));
+                let name = format!("C{id:02}/{label}");
                 g.bench_with_input(BenchmarkId::new(name, n), &n, |b, _| {
                     b.iter(|| {
                         p.evaluate_batch(black_box(x.view()), f.view_mut(), cons.view_mut())
@@ -197,15 +208,37 @@ fn batch_evaluation(c: &mut Criterion) {
     g.finish();
 }
 
-fn kernel_name(kernel: BatchKernel) -> &'static str {
-    match kernel {
-        BatchKernel::Scalar => "scalar",
-        _ => "vectorised",
+/// The evaluation paths side by side: the vectorised kernel with the libm's bits (the
+/// default), the same with the fast `sin`/`cos` (`--fast`), and the scalar reference.
+const PATHS: [(&str, BatchKernel, Fidelity); 3] = [
+    ("vectorised", BatchKernel::Auto, Fidelity::Exact),
+    ("fast", BatchKernel::Auto, Fidelity::Fast),
+    ("scalar", BatchKernel::Scalar, Fidelity::Exact),
+];
+
+/// A noise source of the path: the default ziggurat, or `FastNoise` on the fast path.
+fn noise_for(fast: bool, seed: u64) -> Box<dyn NoiseSource> {
+    if fast {
+        Box::new(FastNoise::seed_from_u64(seed))
+    } else {
+        Box::new(RngNoise::seed_from_u64(seed))
     }
 }
 
-/// The parts of one generation at N = 100 and the generation itself, on `problem`.
-fn generation_parts(c: &mut Criterion, problem: &Cec2017Problem, tag: &str) {
+/// The parts of one generation and the generation itself, on `problem`; on the fast
+/// path (`FastNoise`, `Fidelity::Fast`) with `fast`.
+fn generation_parts(c: &mut Criterion, problem: &Cec2017Problem, tag: &str, fast: bool) {
+    let fidelity = if fast {
+        Fidelity::Fast
+    } else {
+        Fidelity::Exact
+    };
+    let problem = &problem.clone().with_fidelity(fidelity);
+    let tag = if fast {
+        format!("{tag}_fast")
+    } else {
+        tag.to_string()
+    };
     let n = problem.dim();
     let lambda = 4 * n;
     let mu = lambda / 3;
@@ -236,10 +269,10 @@ fn generation_parts(c: &mut Criterion, problem: &Cec2017Problem, tag: &str) {
         ..Config::default()
     };
     let mut es = MaEs::new(problem, &config, Variant::EpsMagEs).unwrap();
-    let mut noise = RngNoise::seed_from_u64(12);
-    let mut session = es.start(&mut noise).unwrap();
+    let mut noise = noise_for(fast, 12);
+    let mut session = es.start(&mut *noise).unwrap();
     for _ in 0..300 {
-        session.step(&mut noise).unwrap();
+        session.step(&mut *noise).unwrap();
     }
     // The evaluations of offspring distributed as the session's: ȳ + σ M z, in the box.
     let x = {
@@ -267,18 +300,20 @@ fn generation_parts(c: &mut Criterion, problem: &Cec2017Problem, tag: &str) {
         });
     });
     g.bench_function(BenchmarkId::new("generation", n), |b| {
-        b.iter(|| session.step(&mut noise).unwrap());
+        b.iter(|| session.step(&mut *noise).unwrap());
     });
     g.finish();
 }
 
 fn generation(c: &mut Criterion) {
     let suite = suite();
-    for n in DIMS {
-        let cheap = suite.problem(1, n).unwrap();
-        generation_parts(c, &cheap, "C01");
+    for fast in [false, true] {
+        for n in DIMS {
+            let cheap = suite.problem(1, n).unwrap();
+            generation_parts(c, &cheap, "C01", fast);
+        }
+        generation_parts(c, &suite.problem(21, 100).unwrap(), "C21", fast);
     }
-    generation_parts(c, &suite.problem(21, 100).unwrap(), "C21");
 }
 
 fn full_run(c: &mut Criterion) {
@@ -305,13 +340,18 @@ fn full_run_100(c: &mut Criterion) {
     g.sample_size(10);
     g.warm_up_time(std::time::Duration::from_millis(1));
     for id in [1, 21] {
-        for kernel in [BatchKernel::Auto, BatchKernel::Scalar] {
-            let p = suite.problem(id, 100).unwrap().with_batch_kernel(kernel);
-            let name = format!("eps-mag-es C{id:02}/{}", kernel_name(kernel));
+        for (label, kernel, fidelity) in PATHS {
+            let p = suite
+                .problem(id, 100)
+                .unwrap()
+                .with_batch_kernel(kernel)
+                .with_fidelity(fidelity);
+            let fast = fidelity == Fidelity::Fast;
+            let name = format!("eps-mag-es C{id:02}/{label}");
             g.bench_function(BenchmarkId::new(name, 100), |b| {
                 b.iter(|| {
                     let mut es = MaEs::new(&p, &Config::default(), Variant::EpsMagEs).unwrap();
-                    es.run(&mut RngNoise::seed_from_u64(1)).unwrap()
+                    es.run(&mut *noise_for(fast, 1)).unwrap()
                 });
             });
         }
@@ -352,18 +392,29 @@ fn print_ratios() {
     for id in BATCH_PROBLEMS {
         let group = "batch_evaluation";
         let time = |k: &str| median_ns(group, &format!("C{id:02}_{k}"), "100");
-        if let (Some(fast), Some(scalar)) = (time("vectorised"), time("scalar")) {
+        if let (Some(vec), Some(fast), Some(scalar)) =
+            (time("vectorised"), time("fast"), time("scalar"))
+        {
             println!(
-                "N = 100, C{id:02}, 400 points: vectorised {:.1} µs, scalar {:.1} µs; speed-up {:.2}",
+                "N = 100, C{id:02}, 400 points: vectorised {:.1} µs, fast {:.1} µs, scalar {:.1} µs; speed-up {:.2} (exact), {:.2} (fast)",
+                vec / 1e3,
                 fast / 1e3,
                 scalar / 1e3,
+                scalar / vec,
                 scalar / fast
             );
         }
     }
-    for tag in ["C01", "C21"] {
+    for (tag, n) in [
+        ("C01", "100"),
+        ("C21", "100"),
+        ("C01_fast", "100"),
+        ("C21_fast", "100"),
+        ("C01", "10"),
+        ("C01_fast", "10"),
+    ] {
         let group = format!("generation_{tag}");
-        let part = |f: &str| median_ns(&group, f, "100");
+        let part = |f: &str| median_ns(&group, f, n);
         if let (Some(gen), Some(mz), Some(rmu), Some(ev)) = (
             part("generation"),
             part("mz_product"),
@@ -372,13 +423,14 @@ fn print_ratios() {
         ) {
             let sum = mz + rmu + ev;
             println!(
-                "N = 100, {tag}: generation {:.1} µs; M Z {:.1} µs + rank-μ {:.1} µs + evaluations {:.1} µs = {:.1} µs; ratio {:.2}",
+                "N = {n}, {tag}: generation {:.2} µs; M Z {:.2} µs + rank-μ {:.2} µs + evaluations {:.2} µs = {:.2} µs; ratio {:.2}; generation / evaluations {:.2}",
                 gen / 1e3,
                 mz / 1e3,
                 rmu / 1e3,
                 ev / 1e3,
                 sum / 1e3,
-                gen / sum
+                gen / sum,
+                gen / ev
             );
         }
     }
