@@ -116,9 +116,13 @@ impl MatrixAdaptation for MaUpdate {
         }
         let decay = 1.0 - 0.5 * c1 - 0.5 * c_mu;
         let half_c1 = 0.5 * c1;
-        Zip::indexed(&mut m).for_each(|(i, j), x| {
-            *x = decay * *x + half_c1 * self.q[i] * p_sigma[j];
-        });
+        for (mut col, &pj) in m.columns_mut().into_iter().zip(p_sigma.iter()) {
+            let update = |(x, &qi): (&mut f64, &f64)| *x = decay * *x + half_c1 * qi * pj;
+            match col.as_slice_mut() {
+                Some(col) => col.iter_mut().zip(&self.q).for_each(update),
+                None => col.iter_mut().zip(&self.q).for_each(update),
+            }
+        }
         // + Σ (c_μ/2) w_m d_m z_mᵀ as one product
         gemm(1.0, &self.weighted_d.view(), &z.t(), 1.0, &mut m);
         if needs_reset(m.view()) {

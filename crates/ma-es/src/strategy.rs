@@ -447,24 +447,31 @@ impl<'a> Session<'a> {
         let sigma = self.dist.sigma;
         let lb = self.problem.lower_bounds();
         let ub = self.problem.upper_bounds();
-        for (k, ((mut cand, mut point), d)) in self
+        let n = lb.len();
+        let parent = self.dist.parent.as_slice().expect("contiguous parent");
+        let candidates = self
             .pop
             .candidates
-            .columns_mut()
-            .into_iter()
-            .zip(self.pop.points.columns_mut())
-            .zip(self.pop.d.columns())
+            .as_slice_memory_order_mut()
+            .expect("column-major candidates");
+        let points = self
+            .pop
+            .points
+            .as_slice_memory_order_mut()
+            .expect("column-major population");
+        let d = self.pop.d.as_slice_memory_order().expect("column-major D");
+        // Column by column on slices (ndarray's Zip per column cost more than the
+        // arithmetic at N = 10).
+        for (k, ((cand, point), dk)) in candidates
+            .chunks_exact_mut(n)
+            .zip(points.chunks_exact_mut(n))
+            .zip(d.chunks_exact(n))
             .enumerate()
         {
-            Zip::from(&mut cand)
-                .and(&mut point)
-                .and(&self.dist.parent)
-                .and(&d)
-                .for_each(|c, p, &y, &dk| {
-                    *c = y + sigma * dk;
-                    *p = *c;
-                });
-            let point = point.into_slice().expect("column-major population");
+            for (((c, p), &y), &di) in cand.iter_mut().zip(point.iter_mut()).zip(parent).zip(dk) {
+                *c = y + sigma * di;
+                *p = *c;
+            }
             self.pop.changed[k] = keep_range(point, lb, ub)?;
         }
         self.evaluate_population()?;
@@ -507,13 +514,20 @@ impl<'a> Session<'a> {
     /// Steps 4–9: rank, select, back-calculate, recombine, adapt.
     fn select_and_adapt(&mut self) -> Result<(), MaEsError> {
         self.rank()?;
+        let n = self.pop.z.nrows();
         for (m, &k) in self.pop.ranking[..self.params.mu].iter().enumerate() {
-            self.sel.z.column_mut(m).assign(&self.pop.z.column(k));
-            self.sel.d.column_mut(m).assign(&self.pop.d.column(k));
-            self.sel
-                .points
-                .column_mut(m)
-                .assign(&self.pop.points.column(k));
+            for (to, from) in [
+                (&mut self.sel.z, &self.pop.z),
+                (&mut self.sel.d, &self.pop.d),
+                (&mut self.sel.points, &self.pop.points),
+            ] {
+                let from = from
+                    .as_slice_memory_order()
+                    .expect("column-major population");
+                to.as_slice_memory_order_mut()
+                    .expect("column-major selection")[m * n..(m + 1) * n]
+                    .copy_from_slice(&from[k * n..(k + 1) * n]);
+            }
             self.sel.changed[m] = self.pop.changed[k];
         }
         self.components.back_calculation.back_calculate(Selected {
