@@ -37,15 +37,6 @@ fn main() -> ExitCode {
         let exact = Dataset::load(&args.exact)?;
         let fast = Dataset::load(&args.fast)?;
         let check = PathCheck::compare(&exact, &fast, args.alpha)?;
-        println!(
-            "N = {}: {} cells, {} significant at α = {} ({:.1} expected), P(at least as many) = {:.2}\n",
-            exact.dim,
-            check.cells.len(),
-            check.significant(),
-            check.alpha,
-            check.expected(),
-            check.tail()
-        );
         print!("{}", check.to_markdown(&|p| exact.label(p)));
         Ok(())
     })

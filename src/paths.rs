@@ -137,13 +137,23 @@ impl PathCheck {
         binomial_tail(self.cells.len(), self.alpha, self.significant())
     }
 
-    /// A Markdown summary: per configuration and in total, the cells, the significant
-    /// ones (and in whose favour) and the binomial tail; then the significant cells.
+    /// A Markdown summary: one line in total; per configuration and in total, the
+    /// cells, the significant ones (and in whose favour) and the binomial tail; then
+    /// the significant cells.
     #[must_use]
     pub fn to_markdown(&self, label: &dyn Fn(usize) -> String) -> String {
         let mut configs: Vec<&str> = self.cells.iter().map(|c| c.config.as_str()).collect();
         configs.dedup();
         let mut s = format!(
+            "{} cells, {} significant at α = {} ({:.1} expected), P(at least as many) = {:.2}.\n\n",
+            self.cells.len(),
+            self.significant(),
+            self.alpha,
+            self.expected(),
+            self.tail()
+        );
+        let _ = write!(
+            s,
             "| configuration | cells | significant at α = {} (fast better / worse) | expected | P(at least as many) |\n|---|---|---|---|---|\n",
             self.alpha
         );

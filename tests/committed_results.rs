@@ -102,3 +102,29 @@ fn the_docs_quote_the_committed_n10_study() {
     let dir = root().join("results/ablation-D10-seed1");
     check(&dir, &[dir.join("runs.jsonl.gz")], 10);
 }
+
+/// The committed fast-path study (`results/fast-path-D10/`, `--fast`, seed 1) against
+/// the committed exact one: the rank-sum tests cell by cell give the committed
+/// `path_check.md`, whose first line docs/performance.md quotes, and no more
+/// significant cells than the significance level predicts (binomial tail above α).
+#[test]
+fn the_fast_path_samples_the_exact_paths_distributions() {
+    use emages::paths::PathCheck;
+    let exact = Dataset::load(&[root().join("results/ablation-D10-seed1/runs.jsonl.gz")]).unwrap();
+    let fast = Dataset::load(&[root().join("results/fast-path-D10/runs.jsonl.gz")]).unwrap();
+    assert!(!exact.fast && fast.fast);
+    let check = PathCheck::compare(&exact, &fast, 0.05).unwrap();
+    assert_eq!(check.cells.len(), 7 * 28);
+    let text = check.to_markdown(&|p| exact.label(p));
+    let committed =
+        std::fs::read_to_string(root().join("results/fast-path-D10/path_check.md")).unwrap();
+    assert_eq!(text, committed, "path_check.md is stale");
+    let first = text.lines().next().unwrap();
+    let doc = std::fs::read_to_string(root().join("docs/performance.md")).unwrap();
+    assert!(
+        doc.contains(first),
+        "docs/performance.md does not quote: {first}"
+    );
+    assert!(check.tail() > 0.05, "{first}");
+    println!("fast vs exact, N = 10: {first}");
+}

@@ -1,14 +1,15 @@
 //! One run of a variant on a CEC2017 problem, with its wall time.
 //!
 //! ```sh
-//! cargo run --release -p ma-es --example single_run -- [PROBLEM] [DIM] [VARIANT] [SEED]
+//! cargo run --release -p ma-es --example single_run -- [PROBLEM] [DIM] [VARIANT] [SEED] [exact|fast]
 //! ```
 //!
-//! Defaults: C01, N = 10, `eps-mag-es`, seed 1, budget 20000·N. The instance data comes
-//! from `CEC2017_DATA_DIR` (default `../shared/cec2017/text`).
+//! Defaults: C01, N = 10, `eps-mag-es`, seed 1, budget 20000·N, the exact path (`fast`:
+//! `FastNoise` normals and `Fidelity::Fast` evaluation, as the studies' `--fast`). The
+//! instance data comes from `CEC2017_DATA_DIR` (default `../shared/cec2017/text`).
 
-use cec2017_constrained::Suite;
-use ma_es::noise::RngNoise;
+use cec2017_constrained::{Fidelity, Suite};
+use ma_es::noise::{FastNoise, NoiseSource, RngNoise};
 use ma_es::{Config, MaEs, Variant};
 use std::time::Instant;
 
@@ -31,20 +32,34 @@ fn main() {
     let seed: u64 = arg(3, "1")
         .parse()
         .unwrap_or_else(|e| fail(format!("seed: {e}")));
+    let fast = match arg(4, "exact").as_str() {
+        "exact" => false,
+        "fast" => true,
+        other => fail(format!("path: expected exact or fast, got {other}")),
+    };
     let data =
         std::env::var("CEC2017_DATA_DIR").unwrap_or_else(|_| "../shared/cec2017/text".into());
     let suite = Suite::official(&data).unwrap_or_else(|e| fail(e.to_string()));
     let p = suite
         .problem(problem, dim)
-        .unwrap_or_else(|e| fail(e.to_string()));
+        .unwrap_or_else(|e| fail(e.to_string()))
+        .with_fidelity(if fast {
+            Fidelity::Fast
+        } else {
+            Fidelity::Exact
+        });
+    let mut noise: Box<dyn NoiseSource> = if fast {
+        Box::new(FastNoise::seed_from_u64(seed))
+    } else {
+        Box::new(RngNoise::seed_from_u64(seed))
+    };
     let mut es = MaEs::new(&p, &Config::default(), variant).unwrap_or_else(|e| fail(e.to_string()));
     let start = Instant::now();
-    let r = es
-        .run(&mut RngNoise::seed_from_u64(seed))
-        .unwrap_or_else(|e| fail(e.to_string()));
+    let r = es.run(&mut *noise).unwrap_or_else(|e| fail(e.to_string()));
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "C{problem:02} N={dim} {variant}: f = {:.6e}, ν̄ = {:.3e}, {} evaluations, {} generations, {:.3} s ({:?})",
+        "C{problem:02} N={dim} {variant} ({} path): f = {:.6e}, ν̄ = {:.3e}, {} evaluations, {} generations, {:.3} s ({:?})",
+        if fast { "fast" } else { "exact" },
         r.best.objective(),
         r.best.violation(),
         r.evaluations,
