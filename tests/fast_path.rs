@@ -13,7 +13,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 fn spec(fast: bool, threads: usize) -> StudySpec {
-    let fidelity = if fast { Fidelity::Fast } else { Fidelity::Exact };
+    let fidelity = if fast {
+        Fidelity::Fast
+    } else {
+        Fidelity::Exact
+    };
     StudySpec {
         dim: 10,
         runs: 4,
@@ -74,7 +78,10 @@ fn the_fast_path_is_recorded_reproducible_and_kept_apart() {
     let text = std::fs::read_to_string(fast.path().join("runs.jsonl")).unwrap();
     assert!(text.lines().all(|l| l.contains("\"fast\":true")));
     let text = std::fs::read_to_string(exact.path().join("runs.jsonl")).unwrap();
-    assert!(!text.contains("\"fast\""), "exact records keep format 4 as it was");
+    assert!(
+        !text.contains("\"fast\""),
+        "exact records keep format 4 as it was"
+    );
 
     // One results file holds one path.
     let err = run_study(&spec(false, 2), fast.path()).unwrap_err();
@@ -88,7 +95,10 @@ fn the_fast_path_is_recorded_reproducible_and_kept_apart() {
         fast.path().join("runs.jsonl"),
     ];
     let err = Dataset::load(&files).unwrap_err();
-    assert!(err.to_string().contains("mix runs of the fast path"), "{err}");
+    assert!(
+        err.to_string().contains("mix runs of the fast path"),
+        "{err}"
+    );
 
     // The statistical comparison takes one of each, in that order.
     let de = Dataset::load(&files[..1]).unwrap();
