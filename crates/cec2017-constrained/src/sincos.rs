@@ -195,12 +195,20 @@ pub(crate) fn sin_or_cos_lanes<const COS: bool>(x: &[f64; WIDTH]) -> [f64; WIDTH
         out[i] = if tiny { tiny_value::<COS>(x[i]) } else { v };
         pending |= u32::from(!((in_range & ok) | tiny)) << i;
     }
+    with_libm(pending, |i| {
+        out[i] = if COS { x[i].cos() } else { x[i].sin() }
+    });
+    out
+}
+
+/// Calls `recompute(i)` for every lane `i` whose bit is set in `pending`: the lanes
+/// left to the system libm (rare, hence a loop over set bits, not over lanes).
+#[inline(always)]
+fn with_libm(mut pending: u32, mut recompute: impl FnMut(usize)) {
     while pending != 0 {
-        let i = pending.trailing_zeros() as usize;
-        out[i] = if COS { x[i].cos() } else { x[i].sin() };
+        recompute(pending.trailing_zeros() as usize);
         pending &= pending - 1;
     }
-    out
 }
 
 /// `(sin x_i, cos x_i)` for each lane, as [`sin_or_cos_lanes`] with one fallback pass.
@@ -219,11 +227,7 @@ pub(crate) fn sin_cos_lanes(x: &[f64; WIDTH]) -> ([f64; WIDTH], [f64; WIDTH]) {
         cos[i] = if tiny { tiny_value::<true>(x[i]) } else { c };
         pending |= u32::from(!((in_range & s_ok & c_ok) | tiny)) << i;
     }
-    while pending != 0 {
-        let i = pending.trailing_zeros() as usize;
-        (sin[i], cos[i]) = (x[i].sin(), x[i].cos());
-        pending &= pending - 1;
-    }
+    with_libm(pending, |i| (sin[i], cos[i]) = (x[i].sin(), x[i].cos()));
     (sin, cos)
 }
 
@@ -285,26 +289,20 @@ fn fast_sin_cos(x: f64) -> (f64, f64, bool) {
 }
 
 /// `sin x_i` (`COS = false`) or `cos x_i` (`COS = true`) for each lane by the fast
-/// kernel ([`crate::Fidelity::Fast`]): not always the libm's bits, within about an
-/// ulp of them.
+/// kernel ([`crate::Fidelity::Fast`]): not always the libm's bits, within two ulps of
+/// them. (The kernel yields both; the compiler drops the unused one.)
 #[inline(always)]
 pub(crate) fn fast_sin_or_cos_lanes<const COS: bool>(x: &[f64; WIDTH]) -> [f64; WIDTH] {
-    let mut out = [0.0; WIDTH];
-    let mut pending = 0u32;
-    for i in 0..WIDTH {
-        let (s, c, in_range) = fast_sin_cos(x[i]);
-        out[i] = if COS { c } else { s };
-        pending |= u32::from(!in_range) << i;
+    let (sin, cos) = fast_sin_cos_lanes(x);
+    if COS {
+        cos
+    } else {
+        sin
     }
-    while pending != 0 {
-        let i = pending.trailing_zeros() as usize;
-        out[i] = if COS { x[i].cos() } else { x[i].sin() };
-        pending &= pending - 1;
-    }
-    out
 }
 
-/// `(sin x_i, cos x_i)` for each lane by the fast kernel.
+/// `(sin x_i, cos x_i)` for each lane by the fast kernel; `|x| > 2²⁰` and non-finite
+/// lanes by the libm.
 #[inline(always)]
 pub(crate) fn fast_sin_cos_lanes(x: &[f64; WIDTH]) -> ([f64; WIDTH], [f64; WIDTH]) {
     let mut sin = [0.0; WIDTH];
@@ -316,11 +314,7 @@ pub(crate) fn fast_sin_cos_lanes(x: &[f64; WIDTH]) -> ([f64; WIDTH], [f64; WIDTH
         cos[i] = c;
         pending |= u32::from(!in_range) << i;
     }
-    while pending != 0 {
-        let i = pending.trailing_zeros() as usize;
-        (sin[i], cos[i]) = (x[i].sin(), x[i].cos());
-        pending &= pending - 1;
-    }
+    with_libm(pending, |i| (sin[i], cos[i]) = (x[i].sin(), x[i].cos()));
     (sin, cos)
 }
 

@@ -137,6 +137,16 @@ fn matlab_data_equals_text_data() {
     println!("compared {compared} instances of the MATLAB and text data");
 }
 
+/// `f` and the constraints (`k × count`) of the points (columns) by batch evaluation.
+fn batch(p: &Cec2017Problem, points: &Array2<f64>) -> (Array1<f64>, Array2<f64>) {
+    let count = points.ncols();
+    let mut f = Array1::zeros(count);
+    let mut c = Array2::zeros((p.num_constraints(), count).f());
+    p.evaluate_batch(points.view(), f.view_mut(), c.view_mut())
+        .expect("batch");
+    (f, c)
+}
+
 /// The vectorised batch kernel gives the bits of the scalar one: on the reference
 /// vectors (all of one problem and dimension in one population) and on random points
 /// of each box, at 10 and 100 dimensions and in populations whose size is not a
@@ -175,13 +185,7 @@ fn batch_kernels_agree_bit_for_bit() {
             let count = columns.len();
             let points = Array2::from_shape_fn((dim, count).f(), |(i, j)| columns[j][i]);
             let k = fast.num_constraints();
-            let run = |p: &Cec2017Problem| {
-                let mut f = Array1::zeros(count);
-                let mut c = Array2::zeros((k, count).f());
-                p.evaluate_batch(points.view(), f.view_mut(), c.view_mut())
-                    .expect("batch");
-                (f, c)
-            };
+            let run = |p: &Cec2017Problem| batch(p, &points);
             let (fs, cs) = run(&scalar);
             let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
             for (label, (fa, ca)) in [("auto", run(&fast)), ("avx2", run(&avx2))] {
@@ -239,13 +243,7 @@ fn fast_fidelity_agrees_to_1e_12_relative() {
             let count = mine.len();
             let points = Array2::from_shape_fn((dim, count).f(), |(i, j)| mine[j].x[i]);
             let k = exact.num_constraints();
-            let run = |p: &Cec2017Problem| {
-                let mut f = Array1::zeros(count);
-                let mut c = Array2::zeros((k, count).f());
-                p.evaluate_batch(points.view(), f.view_mut(), c.view_mut())
-                    .expect("batch");
-                (f, c)
-            };
+            let run = |p: &Cec2017Problem| batch(p, &points);
             let (fe, ce) = run(&exact);
             for kernel in [BatchKernel::Auto, BatchKernel::Avx2] {
                 let fast = exact
