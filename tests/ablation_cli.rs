@@ -443,3 +443,34 @@ fn synthetic_instance_is_flagged_everywhere() {
         "SYNTHETIC INSTANCE",
     );
 }
+
+/// `--fast` end to end: the records say so, the tables carry the mark, and the same
+/// directory refuses a run of the exact path with one line.
+#[test]
+fn the_fast_path_from_the_command_line() {
+    let data = data_dir();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("fast");
+    let o = out.to_str().unwrap();
+    let mut args = study_args(o, &data);
+    args.push("--fast");
+    ok(&ablation(&args));
+    let runs = read(&out, "runs.jsonl");
+    assert_eq!(runs.lines().count(), 7 * 3 * 5);
+    assert!(runs.lines().all(|l| l.contains("\"fast\":true")));
+    assert_marked(
+        &out,
+        &[
+            "table1.md",
+            "table2.md",
+            "stats_eps-mag-es.md",
+            "report.html",
+        ],
+        "fast path (--fast)",
+    );
+    args.pop();
+    one_line_error(
+        &ablation(&args),
+        "holds results of another study (runs of the fast path (--fast) (this study: the exact path))",
+    );
+}
