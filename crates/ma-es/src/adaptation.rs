@@ -78,12 +78,17 @@ impl MaUpdate {
 /// Whether the reset rule of step 8 fires for `m`.
 #[must_use]
 pub fn needs_reset(m: ArrayView2<'_, f64>) -> bool {
-    let mut high = 0usize;
-    let mut low = 0usize;
-    for &x in m {
+    let (mut high, mut low) = (0usize, 0usize);
+    let mut count = |x: f64| {
         let bad = !x.is_finite();
         high += usize::from(x > 1e12 || bad);
         low += usize::from(x < -1e12 || bad);
+    };
+    // A contiguous M (the strategy's) as one slice: ndarray's element iterator does not
+    // vectorise, and this runs on N² entries every generation.
+    match m.as_slice_memory_order() {
+        Some(all) => all.iter().for_each(|&x| count(x)),
+        None => m.iter().for_each(|&x| count(x)),
     }
     high > 1 || low > 1
 }
