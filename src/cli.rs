@@ -254,14 +254,10 @@ impl StudyArgs {
             configs,
             budget_per_dim: self.budget_per_dim,
             seed: self.seed,
-            suite: Arc::new(
-                Cec2017Suite::new(InstanceChoice::resolve(self.data.clone(), self.synthetic)?)
-                    .with_fidelity(if self.fast {
-                        cec2017_constrained::Fidelity::Fast
-                    } else {
-                        cec2017_constrained::Fidelity::Exact
-                    }),
-            ),
+            suite: Arc::new(Cec2017Suite::new(InstanceChoice::resolve(
+                self.data.clone(),
+                self.synthetic,
+            )?)),
             dynamics_problems,
             shard: self.shard,
             threads: self.threads,

@@ -233,9 +233,10 @@ pub struct StudySpec {
     pub progress: bool,
     /// The fast path (`--fast`): optimizers may trade bit-faithfulness for speed
     /// ([`crate::optimizer::Task::fast`]; the εMAg-ES draws its normals from
-    /// [`ma_es::noise::FastNoise`]). Build the suite with its fast evaluation to match
-    /// (`Cec2017Suite::with_fidelity(Fidelity::Fast)`). Recorded in every run record;
-    /// a results file holds runs of one path only.
+    /// [`ma_es::noise::FastNoise`]) and the problems come from
+    /// [`Suite::fast_problem`] (CEC2017: `sin`/`cos` of
+    /// [`cec2017_constrained::Fidelity::Fast`]). Recorded in every run record; a
+    /// results file holds runs of one path only.
     pub fast: bool,
 }
 
@@ -425,7 +426,12 @@ impl StudySpec {
         self.validate()?;
         let mut problems = BTreeMap::new();
         for &p in &self.problems {
-            problems.insert(p, self.suite.problem(p, self.dim)?);
+            let problem = if self.fast {
+                self.suite.fast_problem(p, self.dim)?
+            } else {
+                self.suite.problem(p, self.dim)?
+            };
+            problems.insert(p, problem);
         }
         std::fs::create_dir_all(out).map_err(|e| StudyError::io(out, e))?;
         let files = self.files(out);

@@ -112,6 +112,16 @@ pub trait Suite: Debug + Send + Sync {
     /// or bad instance data.
     fn problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError>;
 
+    /// Problem `id` for the fast path (`StudySpec::fast`, `--fast`): an evaluation
+    /// that may round differently from [`Suite::problem`]'s for speed. The default is
+    /// [`Suite::problem`] itself (a suite without a faster evaluation).
+    ///
+    /// # Errors
+    /// As [`Suite::problem`].
+    fn fast_problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
+        self.problem(id, dim)
+    }
+
     /// The error for a problem number this suite does not have.
     fn unknown(&self, id: usize) -> StudyError {
         StudyError::Invalid(format!(
@@ -144,6 +154,9 @@ impl<S: Suite + ?Sized> Suite for Arc<S> {
     fn problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
         (**self).problem(id, dim)
     }
+    fn fast_problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
+        (**self).fast_problem(id, dim)
+    }
 }
 
 /// The name CEC2017 records carry (and records written before suites were recorded
@@ -171,7 +184,6 @@ pub const CEC2017: &str = "cec2017";
 pub struct Cec2017Suite {
     choice: Option<InstanceChoice>,
     data: OnceLock<Result<cec2017_constrained::Suite, String>>,
-    fidelity: Fidelity,
 }
 
 impl Cec2017Suite {
@@ -181,22 +193,7 @@ impl Cec2017Suite {
         Self {
             choice: Some(choice),
             data: OnceLock::new(),
-            fidelity: Fidelity::Exact,
         }
-    }
-
-    /// The same suite whose problems evaluate populations with `fidelity`
-    /// (default [`Fidelity::Exact`]: the libm's bits; [`Fidelity::Fast`] for the
-    /// studies' `--fast`).
-    #[must_use]
-    pub fn with_fidelity(self, fidelity: Fidelity) -> Self {
-        Self { fidelity, ..self }
-    }
-
-    /// The `sin`/`cos` of its problems' batch evaluation.
-    #[must_use]
-    pub fn fidelity(&self) -> Fidelity {
-        self.fidelity
     }
 
     /// The suite without instance data: numbers, labels and groups only (what a report
@@ -276,8 +273,16 @@ impl Suite for Cec2017Suite {
         if problem_spec(id).is_none() {
             return Err(self.unknown(id));
         }
+        Ok(Arc::new(self.data()?.problem(id, dim)?))
+    }
+
+    /// The problem with the fast `sin`/`cos` of [`Fidelity::Fast`].
+    fn fast_problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
+        if problem_spec(id).is_none() {
+            return Err(self.unknown(id));
+        }
         Ok(Arc::new(
-            self.data()?.problem(id, dim)?.with_fidelity(self.fidelity),
+            self.data()?.problem(id, dim)?.with_fidelity(Fidelity::Fast),
         ))
     }
 }
@@ -364,5 +369,33 @@ mod tests {
         );
         assert!(cec.problem(8, 7).is_err(), "C08 needs an even N");
         assert_eq!(ranges(&[1, 2, 3, 7, 9, 10]), "1–3, 7, 9–10");
+        assert!(cec.fast_problem(29, 10).is_err());
+    }
+
+    /// The fast path's CEC2017 problems evaluate with the fast `sin`/`cos`: other bits
+    /// for some points, the same values to 1e-12.
+    #[test]
+    fn cec_fast_problems_use_the_fast_sin_cos() {
+        use ndarray::{Array1, Array2, ShapeBuilder};
+        let cec = Cec2017Suite::new(InstanceChoice::Synthetic {
+            seed: 1,
+            requested: true,
+        });
+        let (exact, fast) = (
+            cec.problem(1, 10).unwrap(),
+            cec.fast_problem(1, 10).unwrap(),
+        );
+        let x = Array2::from_shape_fn((10, 64).f(), |(i, j)| ((i * 64 + j) as f64).sin() * 90.0);
+        let eval = |p: &SharedProblem| {
+            let (mut f, mut c) = (Array1::zeros(64), Array2::zeros((1, 64).f()));
+            p.evaluate_batch(x.view(), f.view_mut(), c.view_mut())
+                .unwrap();
+            c
+        };
+        let (a, b) = (eval(&exact), eval(&fast));
+        assert!(a.iter().zip(&b).any(|(u, v)| u != v), "no bit differs");
+        for (u, v) in a.iter().zip(&b) {
+            assert!((u - v).abs() <= 1e-12 * u.abs().max(1.0), "{u} vs {v}");
+        }
     }
 }

@@ -2,7 +2,6 @@
 //! whatever the thread count, other runs than the exact path's, and never mixed with
 //! them in one results file or dataset.
 
-use cec2017_constrained::Fidelity;
 use emages::dataset::Dataset;
 use emages::paths::PathCheck;
 use emages::store::{load_runs, RunRow};
@@ -13,11 +12,6 @@ use std::path::Path;
 use std::sync::Arc;
 
 fn spec(fast: bool, threads: usize) -> StudySpec {
-    let fidelity = if fast {
-        Fidelity::Fast
-    } else {
-        Fidelity::Exact
-    };
     StudySpec {
         dim: 10,
         runs: 4,
@@ -29,13 +23,10 @@ fn spec(fast: bool, threads: usize) -> StudySpec {
         )],
         budget_per_dim: 400,
         seed: 3,
-        suite: Arc::new(
-            Cec2017Suite::new(InstanceChoice::Synthetic {
-                seed: 7,
-                requested: true,
-            })
-            .with_fidelity(fidelity),
-        ),
+        suite: Arc::new(Cec2017Suite::new(InstanceChoice::Synthetic {
+            seed: 7,
+            requested: true,
+        })),
         dynamics_problems: vec![],
         shard: None,
         threads: Some(threads),
