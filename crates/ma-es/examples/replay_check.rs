@@ -8,7 +8,9 @@
 //! cargo run --release -p ma-es --example replay_check -- ../shared/fixtures/replay/epsMAgES_C12_D10_s12345.jsonl
 //! ```
 //!
-//! Add `pinv` to use the pseudo-inverse back-calculation everywhere. The fixtures come
+//! Add `pinv` to use the pseudo-inverse back-calculation everywhere, `fast` to evaluate
+//! populations with the fast `sin`/`cos` (`Fidelity::Fast`, the studies' `--fast`;
+//! the noise is the reference's either way). The fixtures come
 //! from `MAES_REPLAY_DIR` (default `../shared/fixtures/replay`), the instance data from
 //! `CEC2017_DATA_DIR` (default `../shared/cec2017/text`). Useful to see how a BLAS
 //! build's rounding (e.g. `OPENBLAS_CORETYPE`) moves the chaotic trajectories.
@@ -16,7 +18,7 @@
 #[path = "../tests/support/fixture.rs"]
 mod fixture;
 
-use cec2017_constrained::Suite;
+use cec2017_constrained::{Fidelity, Suite};
 use fixture::{deviation, parse_line, reals, traced, Header};
 use ma_es::noise::ReplayNoise;
 use ma_es::observer::GenerationReport;
@@ -45,14 +47,19 @@ fn replay(
     path: &Path,
     rows: &[Value],
     suite: &Suite,
-    pinv: bool,
+    (pinv, fast): (bool, bool),
     visit: &mut dyn FnMut(&Value, &GenerationReport<'_>),
 ) {
     let header: Header = serde_json::from_value(rows[0].clone())
         .unwrap_or_else(|e| fail(format!("{}: header: {e}", path.display())));
     let problem = suite
         .problem(header.problem, header.dim)
-        .unwrap_or_else(|e| fail(e.to_string()));
+        .unwrap_or_else(|e| fail(e.to_string()))
+        .with_fidelity(if fast {
+            Fidelity::Fast
+        } else {
+            Fidelity::Exact
+        });
     let variant = header.variant().unwrap_or_else(|e| fail(e));
     let solver = if pinv {
         BackCalculationSolver::PseudoInverse
@@ -74,7 +81,8 @@ fn replay(
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let pinv = args.iter().any(|a| a == "pinv");
-    let file = args.iter().find(|a| *a != "pinv");
+    let fast = args.iter().any(|a| a == "fast");
+    let file = args.iter().find(|a| *a != "pinv" && *a != "fast");
     let data =
         std::env::var("CEC2017_DATA_DIR").unwrap_or_else(|_| "../shared/cec2017/text".into());
     let suite = Suite::official(&data).unwrap_or_else(|e| fail(e.to_string()));
@@ -88,7 +96,7 @@ fn main() {
 
     if let Some(file) = file {
         let path = Path::new(file);
-        replay(path, &load(path), &suite, pinv, &mut |e, r| {
+        replay(path, &load(path), &suite, (pinv, fast), &mut |e, r| {
             let deviations: Vec<String> = traced(r)
                 .iter()
                 .map(|(k, v)| {
@@ -125,7 +133,7 @@ fn main() {
         let rows = load(&f);
         let window = rows[0]["compare_generations"].as_u64().unwrap_or(1) as usize;
         let mut margin: f64 = 0.0;
-        replay(&f, &rows, &suite, pinv, &mut |e, r| {
+        replay(&f, &rows, &suite, (pinv, fast), &mut |e, r| {
             if r.generation >= window {
                 return;
             }

@@ -8,7 +8,7 @@
 #[path = "support/fixture.rs"]
 mod fixture;
 
-use cec2017_constrained::Suite;
+use cec2017_constrained::{Fidelity, Suite};
 use emages_test_support::{cec2017_data, shared};
 use fixture::{close, parse_line, real, reals, traced, Header};
 use ma_es::noise::ReplayNoise;
@@ -36,7 +36,12 @@ fn line_of(r: &GenerationReport<'_>) -> Line {
 }
 
 /// Replays one fixture; returns the number of trace lines compared, or the mismatches.
-fn replay(path: &Path, suite: &Suite, solver: BackCalculationSolver) -> Result<usize, Vec<String>> {
+fn replay(
+    path: &Path,
+    suite: &Suite,
+    solver: BackCalculationSolver,
+    fidelity: Fidelity,
+) -> Result<usize, Vec<String>> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
     let header: Header =
@@ -53,7 +58,10 @@ fn replay(path: &Path, suite: &Suite, solver: BackCalculationSolver) -> Result<u
     );
 
     let variant = header.variant().expect("variant name");
-    let problem = suite.problem(header.problem, header.dim).expect("problem");
+    let problem = suite
+        .problem(header.problem, header.dim)
+        .expect("problem")
+        .with_fidelity(fidelity);
     let config = header.config(solver);
     let mut es = MaEs::new(&problem, &config, variant).expect("strategy");
     let mut seen = Vec::new();
@@ -139,7 +147,7 @@ fn replay(path: &Path, suite: &Suite, solver: BackCalculationSolver) -> Result<u
     }
 }
 
-fn replay_all(solver: BackCalculationSolver) -> (usize, usize) {
+fn replay_all(solver: BackCalculationSolver, fidelity: Fidelity) -> (usize, usize) {
     let dir = shared("MAES_REPLAY_DIR", "fixtures/replay");
     let suite = Suite::official(cec2017_data()).expect("instance data");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -151,7 +159,7 @@ fn replay_all(solver: BackCalculationSolver) -> (usize, usize) {
     assert!(!files.is_empty(), "no replay fixtures in {}", dir.display());
     let (mut fixtures, mut lines, mut failures) = (0, 0, Vec::new());
     for f in &files {
-        match replay(f, &suite, solver) {
+        match replay(f, &suite, solver, fidelity) {
             Ok(n) => {
                 fixtures += 1;
                 lines += n;
@@ -174,12 +182,21 @@ fn replay_all(solver: BackCalculationSolver) -> (usize, usize) {
 
 #[test]
 fn replay_fixtures() {
-    let (fixtures, lines) = replay_all(BackCalculationSolver::default());
+    let (fixtures, lines) = replay_all(BackCalculationSolver::default(), Fidelity::Exact);
     println!("replayed {fixtures} fixtures, {lines} trace lines compared");
+}
+
+/// The fast path's `sin`/`cos` (`Fidelity::Fast`, not the libm's bits) stay within
+/// every comparison window too (docs/performance.md: worst margin 0.67 against 0.86 on
+/// the exact path); the fast path's other change, its normals, cannot be replayed.
+#[test]
+fn replay_fixtures_with_the_fast_sin_cos() {
+    let (fixtures, lines) = replay_all(BackCalculationSolver::default(), Fidelity::Fast);
+    println!("replayed {fixtures} fixtures, {lines} trace lines compared (fast sin/cos)");
 }
 
 #[test]
 fn replay_fixtures_with_the_pseudo_inverse_everywhere() {
-    let (fixtures, lines) = replay_all(BackCalculationSolver::PseudoInverse);
+    let (fixtures, lines) = replay_all(BackCalculationSolver::PseudoInverse, Fidelity::Exact);
     println!("replayed {fixtures} fixtures, {lines} trace lines compared (pseudo-inverse back-calculation)");
 }
