@@ -103,22 +103,21 @@ fn the_docs_quote_the_committed_n10_study() {
     check(&dir, &[dir.join("runs.jsonl.gz")], 10);
 }
 
-/// The committed fast-path study (`results/fast-path-D10/`, `--fast`, seed 1) against
-/// the committed exact one: the rank-sum tests cell by cell give the committed
-/// `path_check.md`, whose first line docs/performance.md quotes, and no more
-/// significant cells than the significance level predicts (binomial tail above α).
-#[test]
-fn the_fast_path_samples_the_exact_paths_distributions() {
+/// The committed fast-path studies (`results/fast-path-D10/`: all seven variants,
+/// `results/fast-path-D100/`: εMAg-ES; `--fast`, seed 1) against the committed exact
+/// ones: the rank-sum tests cell by cell give the committed `path_check.md`, whose
+/// first line docs/performance.md quotes, and no more significant cells than the
+/// significance level predicts (binomial tail above α).
+fn check_fast_path(exact: &[PathBuf], fast_dir: &str, cells: usize) {
     use emages::paths::PathCheck;
-    let exact = Dataset::load(&[root().join("results/ablation-D10-seed1/runs.jsonl.gz")]).unwrap();
-    let fast = Dataset::load(&[root().join("results/fast-path-D10/runs.jsonl.gz")]).unwrap();
+    let exact = Dataset::load(exact).unwrap();
+    let fast = Dataset::load(&[root().join(fast_dir).join("runs.jsonl.gz")]).unwrap();
     assert!(!exact.fast && fast.fast);
     let check = PathCheck::compare(&exact, &fast, 0.05).unwrap();
-    assert_eq!(check.cells.len(), 7 * 28);
+    assert_eq!(check.cells.len(), cells);
     let text = check.to_markdown(&|p| exact.label(p));
-    let committed =
-        std::fs::read_to_string(root().join("results/fast-path-D10/path_check.md")).unwrap();
-    assert_eq!(text, committed, "path_check.md is stale");
+    let committed = std::fs::read_to_string(root().join(fast_dir).join("path_check.md")).unwrap();
+    assert_eq!(text, committed, "{fast_dir}/path_check.md is stale");
     let first = text.lines().next().unwrap();
     let doc = std::fs::read_to_string(root().join("docs/performance.md")).unwrap();
     assert!(
@@ -126,5 +125,19 @@ fn the_fast_path_samples_the_exact_paths_distributions() {
         "docs/performance.md does not quote: {first}"
     );
     assert!(check.tail() > 0.05, "{first}");
-    println!("fast vs exact, N = 10: {first}");
+    println!("fast vs exact, N = {}: {first}", exact.dim);
+}
+
+#[test]
+fn the_fast_path_samples_the_exact_paths_distributions() {
+    check_fast_path(
+        &[root().join("results/ablation-D10-seed1/runs.jsonl.gz")],
+        "results/fast-path-D10",
+        7 * 28,
+    );
+    check_fast_path(
+        &shard_files(&root().join("results/ablation-D100")),
+        "results/fast-path-D100",
+        28,
+    );
 }
