@@ -86,8 +86,13 @@
 //! within a point), and `sin`/`cos` return a vectorised value only where it is certainly
 //! the value the system libm returns (a correctly-rounding test with a margin that
 //! covers glibc's own deviations from correct rounding), calling the libm for the
-//! others (about 6 %). On CPUs without AVX2 the scalar path runs. The 2–3.4× faster
+//! others (about 6 %). On CPUs without AVX2 the scalar path runs. The 2–3.5× faster
 //! batch does not change a study's results.
+//!
+//! [`Fidelity::Fast`] ([`Cec2017Problem::with_fidelity`]) gives up those bits for
+//! another 1.5–3×: a plain double `sin`/`cos` within 2 ulps that never calls the libm
+//! (1e-12 of the exact values on the reference vectors; a switch for throughput, off
+//! by default).
 //!
 //! ```
 //! use cec2017_constrained::{BatchKernel, Suite};

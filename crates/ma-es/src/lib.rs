@@ -11,7 +11,7 @@
 //! | σ cap (9) | [`adaptation::SigmaCap`] | [`adaptation::CappedSigma`], [`adaptation::UncappedSigma`] |
 //! | matrix adaptation (7–8) | [`adaptation::MatrixAdaptation`] | [`adaptation::MaUpdate`], [`adaptation::FrozenMatrix`] |
 //! | ordering (4, 12) | [`constraint_handling::EpsilonSchedule`] | ε-level schedule, lexicographic |
-//! | randomness | [`noise::NoiseSource`] | [`noise::RngNoise`] (default), [`noise::ReplayNoise`] |
+//! | randomness | [`noise::NoiseSource`] | [`noise::RngNoise`] (default), [`noise::FastNoise`], [`noise::ReplayNoise`] |
 //!
 //! [`Variant`] names the seven presets (`eps-mag-es`, `eps-ma-es`, `eps-mag-es-wo`,
 //! `eps-mag-es-nl`, `eps-sag-es`, `lex-mag-es`, `lex-ma-es`); a [`ComponentSpec`]
