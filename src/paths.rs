@@ -22,7 +22,7 @@
 
 use crate::dataset::Dataset;
 use crate::error::StudyError;
-use bench_stats::cec::compare_runs;
+use bench_stats::cec::{compare_runs, reference_order};
 use bench_stats::wilcoxon::ranksum_with_alpha;
 use std::cmp::Ordering;
 use std::fmt::Write as _;
@@ -86,16 +86,12 @@ impl PathCheck {
                     continue;
                 }
                 // Positions in the CEC order (ties share one), as the test's values.
-                let all: Vec<_> = a.iter().chain(&b).collect();
-                let mut order: Vec<usize> = (0..all.len()).collect();
-                order.sort_by(|&i, &j| compare_runs(all[i], all[j]));
+                let all: Vec<_> = a.iter().chain(&b).copied().collect();
+                let order = reference_order(&all);
                 let mut value = vec![0.0; all.len()];
-                let mut level = 0.0;
-                for (k, w) in order.iter().enumerate() {
-                    if k > 0 && compare_runs(all[order[k - 1]], all[*w]) != Ordering::Equal {
-                        level += 1.0;
-                    }
-                    value[*w] = level;
+                for pair in order.windows(2) {
+                    let tie = compare_runs(&all[pair[0]], &all[pair[1]]) == Ordering::Equal;
+                    value[pair[1]] = value[pair[0]] + if tie { 0.0 } else { 1.0 };
                 }
                 let (va, vb) = value.split_at(a.len());
                 let test = ranksum_with_alpha(va, vb, alpha)
