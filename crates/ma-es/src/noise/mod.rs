@@ -12,11 +12,12 @@
 //! (MINSTD uniforms, Box–Muller normals), so anyone can replay its trajectories.
 
 mod fast;
+mod ziggurat;
 
 pub use fast::FastNoise;
+pub use ziggurat::fill_standard_normal;
 
 use rand::{Rng, SeedableRng};
-use rand_distr::StandardNormal;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// A source of uniform and standard normal random numbers.
@@ -92,9 +93,7 @@ impl<R: Rng> NoiseSource for RngNoise<R> {
     }
 
     fn fill_normal(&mut self, out: &mut [f64]) {
-        for x in out {
-            *x = self.rng.sample(StandardNormal);
-        }
+        fill_standard_normal(&mut self.rng, out);
     }
 }
 
