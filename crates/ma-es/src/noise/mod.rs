@@ -49,7 +49,8 @@ impl<S: NoiseSource + ?Sized> NoiseSource for &mut S {
 }
 
 /// Noise from a [`rand::Rng`]: uniforms in `[0, 1)`, normals by the ziggurat method of
-/// `rand_distr`.
+/// `rand_distr` — exactly `rng.sample(StandardNormal)`, drawn by
+/// [`fill_standard_normal`].
 ///
 /// ```
 /// use ma_es::noise::{NoiseSource, RngNoise};
