@@ -23,36 +23,58 @@
 //! constant is copied. Tests compare 10⁷ normals and all 256 layers with
 //! `rand_distr`.
 
-use rand::{Rng, RngCore};
+use rand::{Rng, RngCore, SeedableRng};
 use rand_distr::StandardNormal;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::OnceLock;
 
-/// `X_0 … X_256` of `rand_distr`'s normal ziggurat (`X_256 = 0`).
-fn layers() -> &'static [f64; 257] {
-    static LAYERS: OnceLock<[f64; 257]> = OnceLock::new();
-    LAYERS.get_or_init(|| {
-        let mut x = [0.0; 257];
-        for (i, xi) in x.iter_mut().enumerate().take(256) {
-            // ⌊b / 2¹²⌋ = 2⁵¹ + 2⁴¹: u = 2·(1.5 + 2⁻¹¹) − 3 = 2⁻¹⁰. Layer 255 (and any
-            // layer whose |x| is not below the next bound) goes through the wedge
-            // test: the second word, all ones, draws the uniform just below 1, where
-            // the test accepts `x` (pdf(2⁻¹⁰ X_i) > f_i).
-            let first = (((1u64 << 51) + (1u64 << 41)) << 12) | i as u64;
-            let mut words = Words {
-                words: [first, u64::MAX],
-                next: 0,
-            };
-            let v: f64 = words.sample(StandardNormal);
-            *xi = v * 1024.0;
-        }
-        x
-    })
+/// `X_0 … X_256` of `rand_distr`'s normal ziggurat (`X_256 = 0`), if reading them
+/// worked (see the module documentation).
+fn layers() -> Option<&'static [f64; 257]> {
+    static LAYERS: OnceLock<Option<[f64; 257]>> = OnceLock::new();
+    LAYERS
+        .get_or_init(|| read_layers().filter(draws_agree))
+        .as_ref()
 }
 
-/// A generator that returns fixed words (the last one repeatedly).
+/// The bounds as `rand_distr` draws them; `None` if they do not look like a ziggurat's.
+fn read_layers() -> Option<[f64; 257]> {
+    let mut x = [0.0; 257];
+    for (i, xi) in x.iter_mut().enumerate().take(256) {
+        // ⌊b / 2¹²⌋ = 2⁵¹ + 2⁴¹: u = 2·(1.5 + 2⁻¹¹) − 3 = 2⁻¹⁰. Layer 255 (and any
+        // layer whose |x| is not below the next bound) goes through the wedge
+        // test: the second word, all ones, draws the uniform just below 1, where
+        // the test accepts `x` (pdf(2⁻¹⁰ X_i) > f_i).
+        let first = (((1u64 << 51) + (1u64 << 41)) << 12) | i as u64;
+        let mut words = Words {
+            words: [first, u64::MAX],
+            next: 0,
+            rest: Xoshiro256PlusPlus::seed_from_u64(i as u64),
+        };
+        let v: f64 = words.sample(StandardNormal);
+        *xi = v * 1024.0;
+    }
+    let decreasing = x.windows(2).all(|w| w[0] > w[1]) && x[256] == 0.0;
+    (decreasing && x[0].is_finite()).then_some(x)
+}
+
+/// Whether 4096 draws with the bounds `x` equal `rand_distr`'s.
+fn draws_agree(x: &[f64; 257]) -> bool {
+    let mut a = Xoshiro256PlusPlus::seed_from_u64(0x5EED);
+    let mut b = a.clone();
+    let mut z = [0.0; 4096];
+    fill_with(x, &mut a, &mut z);
+    z.iter().all(|&zi| {
+        let expected: f64 = b.sample(StandardNormal);
+        zi.to_bits() == expected.to_bits()
+    }) && a == b
+}
+
+/// A generator that returns two chosen words, then those of `rest`.
 struct Words {
     words: [u64; 2],
     next: usize,
+    rest: Xoshiro256PlusPlus,
 }
 
 impl RngCore for Words {
@@ -60,9 +82,13 @@ impl RngCore for Words {
         self.next_u64() as u32
     }
     fn next_u64(&mut self) -> u64 {
-        let w = self.words[self.next.min(1)];
-        self.next += 1;
-        w
+        match self.words.get(self.next) {
+            Some(&w) => {
+                self.next += 1;
+                w
+            }
+            None => self.rest.next_u64(),
+        }
     }
     fn fill_bytes(&mut self, dest: &mut [u8]) {
         for chunk in dest.chunks_mut(8) {
@@ -129,7 +155,14 @@ fn finish_draw<R: Rng + ?Sized>(rng: &mut R, bits: u64) -> f64 {
 /// assert_eq!(a, b);
 /// ```
 pub fn fill_standard_normal<R: Rng + ?Sized>(rng: &mut R, out: &mut [f64]) {
-    let x = layers();
+    match layers() {
+        Some(x) => fill_with(x, rng, out),
+        None => out.iter_mut().for_each(|z| *z = rng.sample(StandardNormal)),
+    }
+}
+
+/// The loop of [`fill_standard_normal`] with the layer bounds `x`.
+fn fill_with<R: Rng + ?Sized>(x: &[f64; 257], rng: &mut R, out: &mut [f64]) {
     for z in out {
         let bits = rng.next_u64();
         let i = (bits & 0xff) as usize;
@@ -152,11 +185,27 @@ mod tests {
 
     #[test]
     fn layers_are_decreasing_and_end_at_zero() {
-        let x = layers();
+        let x = layers().expect("the bounds read from rand_distr are used");
         assert!(x.windows(2).all(|w| w[0] > w[1]), "{x:?}");
         assert_eq!(x[256], 0.0);
         // X_1 is the ziggurat's r (rand_distr: 3.654152885361008796)
         assert!((x[1] - 3.654_152_885_361_009).abs() < 1e-14);
+    }
+
+    /// The guard: bounds that scale one layer's values by a few ulps, or that come in
+    /// another order, are refused.
+    #[test]
+    fn the_guard_refuses_wrong_bounds() {
+        let x = *layers().expect("bounds");
+        assert!(draws_agree(&x));
+        for i in [0, 1, 100, 254] {
+            let mut wrong = x;
+            wrong[i] *= 1.0 + 4.0 * f64::EPSILON;
+            assert!(!draws_agree(&wrong), "a wrong bound X_{i} was accepted");
+        }
+        let mut reversed = x;
+        reversed[..256].reverse();
+        assert!(!draws_agree(&reversed));
     }
 
     /// Every layer, both signs, the fast case and the slow one: words built to land
@@ -188,7 +237,8 @@ mod tests {
                     "layer {i}, word {first:#x}"
                 );
                 let u = f64::from_bits((first >> 12) | 0x4000_0000_0000_0000) - 3.0;
-                slow += usize::from((u * layers()[i as usize]).abs() >= layers()[i as usize + 1]);
+                let x = layers().expect("bounds");
+                slow += usize::from((u * x[i as usize]).abs() >= x[i as usize + 1]);
                 checked += 1;
             }
         }
