@@ -22,6 +22,9 @@ use ma_es::noise::{FastNoise, NoiseSource, RngNoise};
 use ma_es::{Config, MaEs, Variant};
 use ndarray::linalg::general_mat_vec_mul;
 use ndarray::{s, Array1, Array2, ShapeBuilder};
+use rand::{Rng, SeedableRng};
+use rand_distr::StandardNormal;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::PathBuf;
 
 const DIMS: [usize; 3] = [10, 30, 100];
@@ -63,6 +66,16 @@ fn sampling(c: &mut Criterion) {
                 b.iter(|| noise.fill_normal(black_box(z.as_slice_memory_order_mut().unwrap())));
             });
         }
+        // The same numbers as "ziggurat", one `sample` call per normal (RngNoise before
+        // `fill_standard_normal`).
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        g.bench_function(BenchmarkId::new("ziggurat_per_call", n), |b| {
+            b.iter(|| {
+                for x in black_box(z.as_slice_memory_order_mut().unwrap()) {
+                    *x = rng.sample(StandardNormal);
+                }
+            });
+        });
     }
     g.finish();
 }
