@@ -181,6 +181,24 @@ mod tests {
         }
     }
 
+    /// The studies' numbers: `RngNoise`'s normals are `rand_distr`'s, drawn one after
+    /// the other from the same generator (uniforms interleaved as the strategy does).
+    #[test]
+    fn rng_noise_draws_rand_distr_normals() {
+        use rand::Rng;
+        let mut noise = RngNoise::seed_from_u64(11);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut z = vec![0.0; 400];
+        for _ in 0..250 {
+            noise.fill_normal(&mut z);
+            for &zi in &z {
+                let expected: f64 = rng.sample(rand_distr::StandardNormal);
+                assert_eq!(zi.to_bits(), expected.to_bits());
+            }
+            assert_eq!(noise.uniform().to_bits(), rng.random::<f64>().to_bits());
+        }
+    }
+
     #[test]
     fn uniforms_stay_in_the_unit_interval() {
         let mut r = ReplayNoise::new(0);
