@@ -53,8 +53,8 @@ const TWO_52_BITS: u64 = 0x4330_0000_0000_0000;
 /// per uniform, and tails cut at `√(2 · 52 ln 2) ≈ 8.49` (probability `2.2 · 10⁻¹⁷`
 /// per normal beyond it).
 ///
-/// About three times faster than [`super::RngNoise`] (1.3 ns against 4.1 ns per
-/// normal, both called through `dyn NoiseSource` as the strategy calls them), it is
+/// Faster than [`super::RngNoise`] (1.3 ns against 2.1 ns per normal, both called
+/// through `dyn NoiseSource` as the strategy calls them), it is
 /// the noise of the **fast path** (`--fast` of the study commands); the default path
 /// keeps [`super::RngNoise`], whose stream the committed results were drawn from.
 ///
