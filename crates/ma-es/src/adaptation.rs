@@ -247,6 +247,29 @@ mod tests {
         assert!(!needs_reset(m.view()));
     }
 
+    /// One `MaUpdate` step on `m` and `p` with the selected `d`, `z` (columns) and
+    /// `(c_1, c_μ)`; whether M was reset.
+    fn adapt(
+        m: ndarray::ArrayViewMut2<'_, f64>,
+        p: ndarray::ArrayViewMut1<'_, f64>,
+        d: &Array2<f64>,
+        z: &Array2<f64>,
+        weights: &[f64],
+        (c1, c_mu): (f64, f64),
+    ) -> bool {
+        MaUpdate::new(m.nrows(), d.ncols()).adapt(
+            m,
+            p,
+            UpdateInput {
+                d: d.view(),
+                z: z.view(),
+                weights,
+                c1,
+                c_mu,
+            },
+        )
+    }
+
     #[test]
     fn update_matches_the_formula() {
         let mut m = array![[1.0, 0.5], [0.0, 2.0]];
@@ -265,18 +288,7 @@ mod tests {
                 }
             }
         }
-        let mut up = MaUpdate::new(2, 2);
-        let reset = up.adapt(
-            m.view_mut(),
-            p.view_mut(),
-            UpdateInput {
-                d: d.view(),
-                z: z.view(),
-                weights: &w,
-                c1,
-                c_mu: cmu,
-            },
-        );
+        let reset = adapt(m.view_mut(), p.view_mut(), &d, &z, &w, (c1, cmu));
         assert!(!reset);
         for (a, b) in m.iter().zip(expected.iter()) {
             assert!((a - b).abs() < 1e-15);
@@ -296,18 +308,7 @@ mod tests {
         let w = [0.5, 0.3, 0.2];
         let run = |mut m: ndarray::ArrayViewMut2<'_, f64>| {
             let mut p = ndarray::Array1::from_shape_fn(n, |i| f(i, 2) * 0.4);
-            let mut up = MaUpdate::new(n, 3);
-            up.adapt(
-                m.view_mut(),
-                p.view_mut(),
-                UpdateInput {
-                    d: d.view(),
-                    z: z.view(),
-                    weights: &w,
-                    c1: 0.013,
-                    c_mu: 0.0,
-                },
-            );
+            adapt(m.view_mut(), p.view_mut(), &d, &z, &w, (0.013, 0.0));
             m.to_owned()
         };
         let mut row_major = Array2::from_shape_fn((n, n), |(i, j)| f(i, j));
