@@ -269,20 +269,29 @@ impl Suite for Cec2017Suite {
     }
 
     fn problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
-        // Checked here, before any data is read (the catalogue has none).
-        if problem_spec(id).is_none() {
-            return Err(self.unknown(id));
-        }
-        Ok(Arc::new(self.data()?.problem(id, dim)?))
+        self.problem_with(id, dim, Fidelity::Exact)
     }
 
     /// The problem with the fast `sin`/`cos` of [`Fidelity::Fast`].
     fn fast_problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
+        self.problem_with(id, dim, Fidelity::Fast)
+    }
+}
+
+impl Cec2017Suite {
+    /// Problem `id` in dimension `dim` evaluating populations with `fidelity`.
+    fn problem_with(
+        &self,
+        id: usize,
+        dim: usize,
+        fidelity: Fidelity,
+    ) -> Result<SharedProblem, StudyError> {
+        // Checked here, before any data is read (the catalogue has none).
         if problem_spec(id).is_none() {
             return Err(self.unknown(id));
         }
         Ok(Arc::new(
-            self.data()?.problem(id, dim)?.with_fidelity(Fidelity::Fast),
+            self.data()?.problem(id, dim)?.with_fidelity(fidelity),
         ))
     }
 }
