@@ -450,6 +450,12 @@ fn print_ratios() {
 }
 
 fn main() {
+    // The kernel the studies run with (restarts when OpenBLAS picked another one and
+    // OPENBLAS_CORETYPE is unset); the figures name it.
+    emages::cli::use_canonical_blas_kernel();
+    if let Some(k) = constraint_handling::linalg::kernel::BlasKernel::current() {
+        eprintln!("OpenBLAS kernel: {k}");
+    }
     // Benchmarks measure one core: OpenBLAS on one thread, as in the studies.
     emages::study::pin_blas_to_one_thread();
     // criterion's plots render text with plotters: give it a font that needs no system fonts.

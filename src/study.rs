@@ -630,36 +630,27 @@ pub(crate) fn check_compatible(
     Ok(())
 }
 
-/// Limits OpenBLAS to one thread: the runs are parallel, BLAS within a run is not.
+/// Limits OpenBLAS to one thread: the runs are parallel, BLAS within a run is not (and
+/// a product's bits depend on its thread count,
+/// [`constraint_handling::linalg::kernel::set_num_threads`]).
 pub fn pin_blas_to_one_thread() {
-    extern "C" {
-        fn openblas_set_num_threads(n: std::os::raw::c_int);
-    }
-    // SAFETY: OpenBLAS is linked (feature openblas-system); the call only sets a count.
-    unsafe { openblas_set_num_threads(1) };
+    constraint_handling::linalg::kernel::set_num_threads(1);
 }
 
 /// Where the numbers of a run come from beyond its seed: the OpenBLAS kernel family
-/// (chosen at run time from the CPU; its rounding shapes the chaotic trajectories, so
-/// the same seed can give other runs on another CPU) and the batch evaluation kernel
-/// (which does not change a bit). Recorded in every run record, e.g.
-/// `"openblas Cooperlake; batch avx512"`.
+/// (chosen when OpenBLAS loads, from the CPU or `OPENBLAS_CORETYPE`; its rounding shapes
+/// the chaotic trajectories, so the same seed gives other runs under another family,
+/// [`constraint_handling::linalg::kernel`]) and the batch evaluation kernel (which does
+/// not change a bit). Recorded in every run record, e.g. `"openblas Haswell; batch
+/// avx512"`.
 #[must_use]
 pub fn platform() -> String {
-    extern "C" {
-        fn openblas_get_corename() -> *mut std::os::raw::c_char;
-    }
-    // SAFETY: OpenBLAS is linked; the call returns a static NUL-terminated string.
-    let core = unsafe {
-        let p = openblas_get_corename();
-        if p.is_null() {
-            "unknown".to_string()
-        } else {
-            std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
-        }
-    };
+    let blas = constraint_handling::linalg::kernel::BlasKernel::current().map_or_else(
+        || "blas unknown".to_string(),
+        |k| format!("openblas {}", k.name()),
+    );
     format!(
-        "openblas {core}; batch {}",
+        "{blas}; batch {}",
         cec2017_constrained::BatchKernel::Auto.resolved()
     )
 }

@@ -191,6 +191,8 @@ impl Cec2017Problem {
     /// errors of reading the data files.
     pub fn new(id: usize, dim: usize, source: &InstanceSource) -> Result<Self, CecError> {
         let spec = problem_spec(id).ok_or(CecError::UnknownProblem(id))?;
+        // A pre-FMA fallback kernel rounds the rotations differently: say so, once.
+        constraint_handling::linalg::kernel::warn_once();
         let data = source.load(spec, dim)?;
         Self::from_data(id, dim, Arc::new(data))
     }

@@ -19,6 +19,7 @@
 mod fixture;
 
 use cec2017_constrained::{Fidelity, Suite};
+use constraint_handling::linalg::kernel;
 use fixture::{deviation, parse_line, reals, traced, Header};
 use ma_es::noise::ReplayNoise;
 use ma_es::observer::GenerationReport;
@@ -79,6 +80,13 @@ fn replay(
 }
 
 fn main() {
+    // The canonical OpenBLAS kernel unless OPENBLAS_CORETYPE names another one.
+    if let Err(e) = kernel::use_canonical_kernel() {
+        eprintln!("warning: could not restart with the canonical BLAS kernel: {e}");
+    }
+    if let Some(k) = kernel::BlasKernel::current() {
+        eprintln!("OpenBLAS kernel: {k}");
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let pinv = args.iter().any(|a| a == "pinv");
     let fast = args.iter().any(|a| a == "fast");

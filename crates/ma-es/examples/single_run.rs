@@ -1,4 +1,5 @@
-//! One run of a variant on a CEC2017 problem, with its wall time.
+//! One run of a variant on a CEC2017 problem, with its wall time and the OpenBLAS kernel
+//! it ran with.
 //!
 //! ```sh
 //! cargo run --release -p ma-es --example single_run -- [PROBLEM] [DIM] [VARIANT] [SEED] [exact|fast]
@@ -9,11 +10,19 @@
 //! instance data comes from `CEC2017_DATA_DIR` (default `../shared/cec2017/text`).
 
 use cec2017_constrained::{Fidelity, Suite};
+use constraint_handling::linalg::kernel::{self, BlasKernel};
 use ma_es::noise::{FastNoise, NoiseSource, RngNoise};
 use ma_es::{Config, MaEs, Variant};
 use std::time::Instant;
 
 fn main() {
+    // The canonical OpenBLAS kernel unless OPENBLAS_CORETYPE says otherwise (restarts
+    // the program when OpenBLAS picked another one).
+    if let Err(e) = kernel::use_canonical_kernel() {
+        eprintln!("warning: could not restart with the canonical BLAS kernel: {e}");
+    }
+    // One BLAS thread, as in the studies (the products' bits depend on the count).
+    kernel::set_num_threads(1);
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.to_string());
     let fail = |msg: String| -> ! {
@@ -58,8 +67,9 @@ fn main() {
     let r = es.run(&mut *noise).unwrap_or_else(|e| fail(e.to_string()));
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "C{problem:02} N={dim} {variant} ({} path): f = {:.6e}, ν̄ = {:.3e}, {} evaluations, {} generations, {:.3} s ({:?})",
+        "C{problem:02} N={dim} {variant} ({} path, OpenBLAS {}): f = {:.6e}, ν̄ = {:.3e}, {} evaluations, {} generations, {:.3} s ({:?})",
         if fast { "fast" } else { "exact" },
+        BlasKernel::current().map_or_else(|| "unknown".to_string(), |k| k.to_string()),
         r.best.objective(),
         r.best.violation(),
         r.evaluations,

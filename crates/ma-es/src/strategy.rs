@@ -116,6 +116,9 @@ impl<P: ConstrainedProblem> MaEs<P> {
             .into());
         }
         validate_bounds(lb, ub)?;
+        // A pre-FMA fallback kernel is slower and leaves the reference's trajectories:
+        // say so, once per process.
+        constraint_handling::linalg::kernel::warn_once();
         if lb.iter().chain(ub).any(|b| !b.is_finite()) {
             return Err(ProblemError::InvalidBounds(
                 "the initial population needs finite bounds".into(),
