@@ -9,6 +9,7 @@
 mod fixture;
 
 use cec2017_constrained::{Fidelity, Suite};
+use constraint_handling::linalg::kernel::{BlasKernel, VERIFIED_KERNELS};
 use emages_test_support::{cec2017_data, shared};
 use fixture::{close, parse_line, real, reals, traced, Header};
 use ma_es::noise::ReplayNoise;
@@ -35,12 +36,69 @@ fn line_of(r: &GenerationReport<'_>) -> Line {
     }
 }
 
+/// How many leading trace lines of each fixture this process's BLAS kernel can be held
+/// to.
+#[derive(Debug, Clone, PartialEq)]
+enum Window {
+    /// The fixture's own `compare_generations`: the kernel is one of the FMA families
+    /// with which the windows are known to hold.
+    Full,
+    /// Only the first [`REDUCED_WINDOW`] lines (the initialisation and the first
+    /// generations, before the chaos has amplified a rounding difference), because the
+    /// kernel cannot hold the full windows: the reason.
+    Reduced(String),
+}
+
+/// The lines every kernel reproduces (with OpenBLAS's pre-FMA kernels the earliest
+/// departure from a window is at g = 3).
+const REDUCED_WINDOW: usize = 3;
+
+/// The window the running OpenBLAS kernel can be held to; panics with the fix when
+/// OpenBLAS fell back to a pre-FMA kernel on a CPU with FMA (the workspace's cargo
+/// runner, scripts/openblas-kernel, prevents that: this test checks that it did).
+fn window() -> Window {
+    let Some(k) = BlasKernel::current() else {
+        return Window::Reduced(
+            "the BLAS provider is not the system OpenBLAS, whose FMA kernels the windows were \
+             checked with"
+                .into(),
+        );
+    };
+    if let Some(w) = k.warning().filter(|_| k.is_fallback()) {
+        panic!(
+            "{w}. `cargo test` starts the tests through scripts/openblas-kernel \
+             (.cargo/config.toml), which selects those kernels: was the test binary started \
+             some other way?"
+        );
+    }
+    if k.is_verified() {
+        return Window::Full;
+    }
+    let why = if k.cpu_has_avx2_fma() {
+        format!(
+            "OPENBLAS_CORETYPE={} selects them",
+            k.requested().unwrap_or("?")
+        )
+    } else {
+        "this CPU has no AVX2/FMA (or is not x86-64)".to_string()
+    };
+    Window::Reduced(format!(
+        "OpenBLAS runs its `{}` kernels ({why}); the comparison windows hold with its FMA \
+         kernels {VERIFIED_KERNELS:?} only: the trajectories are chaotic (the repair's \
+         forward differences amplify last-bit differences by 1/η = 1e4) and these kernels \
+         round the SVD inside the repair differently (docs/deviations.md, \
+         \"Floating-point agreement\")",
+        k.name()
+    ))
+}
+
 /// Replays one fixture; returns the number of trace lines compared, or the mismatches.
 fn replay(
     path: &Path,
     suite: &Suite,
     solver: BackCalculationSolver,
     fidelity: Fidelity,
+    window: &Window,
 ) -> Result<usize, Vec<String>> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
@@ -75,7 +133,10 @@ fn replay(
 
     let name = path.file_name().unwrap().to_string_lossy().to_string();
     let mut errors = Vec::new();
-    let count = header.compare_generations.max(1).min(trace.len());
+    let mut count = header.compare_generations.max(1).min(trace.len());
+    if *window != Window::Full {
+        count = count.min(REDUCED_WINDOW);
+    }
     for (expected, got) in trace.iter().take(count).zip(&seen) {
         let g = expected["g"].as_u64().unwrap() as usize;
         let int = |key: &str| expected[key].as_u64().unwrap() as usize;
@@ -106,7 +167,7 @@ fn replay(
             seen.len()
         ));
     }
-    if path.to_string_lossy().contains("_budget") {
+    if path.to_string_lossy().contains("_budget") && *window == Window::Full {
         if result.generations != header.trace_lines - 1 {
             errors.push(format!(
                 "{name}: the run ended after {} generations, expected {}",
@@ -157,9 +218,15 @@ fn replay_all(solver: BackCalculationSolver, fidelity: Fidelity) -> (usize, usiz
         .collect();
     files.sort();
     assert!(!files.is_empty(), "no replay fixtures in {}", dir.display());
+    let window = window();
+    if let Window::Reduced(why) = &window {
+        eprintln!(
+            "NOTE: each fixture is compared over its first {REDUCED_WINDOW} trace lines only: {why}."
+        );
+    }
     let (mut fixtures, mut lines, mut failures) = (0, 0, Vec::new());
     for f in &files {
-        match replay(f, &suite, solver, fidelity) {
+        match replay(f, &suite, solver, fidelity, &window) {
             Ok(n) => {
                 fixtures += 1;
                 lines += n;
@@ -169,15 +236,20 @@ fn replay_all(solver: BackCalculationSolver, fidelity: Fidelity) -> (usize, usiz
     }
     assert!(
         failures.is_empty(),
-        "{} mismatches:\n{}\n\nThe trajectories are chaotic: the repair's forward differences amplify \
-         last-bit differences by 1/η = 1e4. If only the last compared generations of a few fixtures \
-         miss, suspect the BLAS kernels' rounding: the windows hold with OpenBLAS's FMA kernels \
-         (OPENBLAS_CORETYPE=Haswell), not with its pre-FMA ones; `cargo run --release -p ma-es \
-         --example replay_check` shows each fixture's margin.",
+        "{} mismatches (OpenBLAS kernel {}):\n{}\n\nThe trajectories are chaotic: the repair's \
+         forward differences amplify last-bit differences by 1/η = 1e4. If only the last \
+         compared generations of a few fixtures miss, suspect the BLAS kernels' rounding; \
+         `cargo run --release -p ma-es --example replay_check` shows each fixture's margin.",
         failures.len(),
+        kernel_name(),
         failures.join("\n")
     );
+    eprintln!("OpenBLAS kernel: {}", kernel_name());
     (fixtures, lines)
+}
+
+fn kernel_name() -> String {
+    BlasKernel::current().map_or_else(|| "unknown".into(), |k| k.to_string())
 }
 
 #[test]
