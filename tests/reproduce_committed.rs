@@ -191,3 +191,14 @@ fn a_changed_bit_is_caught() {
     };
     assert_ne!(fingerprint(&a), fingerprint(&c));
 }
+
+/// The same sample of the fast-path study (`--fast`: other normals and `sin`/`cos`).
+#[test]
+fn the_n10_fast_path_study_reproduces() {
+    reproduce(
+        "ablation",
+        &["--runs", "1", "--threads", "2", "--fast"],
+        &committed("results/fast-path-D10"),
+        196,
+    );
+}
