@@ -91,7 +91,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
             };
             let tables: Vec<&bench_stats::Table> = report.beside_paper.iter().collect();
             let text = comparison::to_markdown(&tables, &report.figures, &prefix);
-            comparison::replace_block(doc, data.dim, &text)?;
+            comparison::DocBlock::ablation(data.dim).replace(doc, &text)?;
             emages::say!("wrote the comparison with the paper into {}", doc.display());
         }
         emages::show!("\n{}", report.table1.to_markdown());

@@ -11,6 +11,15 @@
 //! its counter `g` (0-based, as in REFERENCE.md §5), whether `g mod N = 0` (a repair
 //! generation), and whether offspring were repaired in it (evaluations beyond λ).
 //! Writes `nl_divergence.md` and `.csv` to `--out` (default `results/nl-divergence-D{N}`).
+//!
+//! `--docs FILE` writes the table into the file's block `nl_divergence: N = {N}`
+//! (docs/reproduction.md has N = 10, 30 and 100; `tests/committed_results.rs` checks them
+//! against the committed files).
+//!
+//! `--study FILES` names the study's results files: every replayed run is then checked
+//! to end exactly as the study's record of the same run (f, ν̄, evaluations,
+//! generations, bit for bit), and the summary says how many did — so the table speaks of
+//! the committed runs, not of others drawn with another kernel or build.
 
 use clap::Parser;
 use emages::cli::{main_with, problems_arg, Problems};
@@ -46,6 +55,20 @@ struct Args {
     /// Output directory.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Do not show progress (accepted for the study scripts; this tool shows none).
+    #[arg(long, hide = true)]
+    no_progress: bool,
+    /// The ablation study's results files (e.g. its shards): check that every replayed
+    /// run ends as the study's record of it.
+    #[arg(long, num_args = 1..)]
+    study: Vec<PathBuf>,
+    /// Also write the table into the marked block of this Markdown file (e.g.
+    /// docs/reproduction.md; the block of N is `nl_divergence: N = 10`).
+    #[arg(long)]
+    docs: Option<PathBuf>,
 }
 
 /// What one run did.
@@ -59,6 +82,8 @@ struct Divergence {
     repaired: bool,
     /// Whether ȳ became non-finite at some point.
     parent_non_finite: bool,
+    /// How the run ended: (f, ν̄) as bits, evaluations, generations.
+    end: (u64, u64, usize, usize),
 }
 
 fn watch(
@@ -96,7 +121,13 @@ fn watch(
         previous_evals = r.evaluations;
         ControlFlow::Continue(())
     };
-    es.run_observed(&mut RngNoise::seed_from_u64(seed), &mut observer)?;
+    let r = es.run_observed(&mut RngNoise::seed_from_u64(seed), &mut observer)?;
+    out.end = (
+        r.best.objective().to_bits(),
+        r.best.violation().to_bits(),
+        r.evaluations,
+        r.generations,
+    );
     Ok(out)
 }
 
@@ -109,10 +140,18 @@ fn run(args: &Args) -> Result<(), StudyError> {
         .iter()
         .flat_map(|&p| (0..args.runs).map(move |r| (p, r)))
         .collect();
-    let results: Vec<((usize, usize), Divergence)> = jobs
-        .par_iter()
-        .map(|&(p, r)| watch(p, r, args, &suite).map(|d| ((p, r), d)))
-        .collect::<Result<_, _>>()?;
+    if args.threads == Some(0) {
+        return Err(StudyError::Invalid("--threads must be at least 1".into()));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| StudyError::Other(e.to_string()))?;
+    let results: Vec<((usize, usize), Divergence)> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(p, r)| watch(p, r, args, &suite).map(|d| ((p, r), d)))
+            .collect::<Result<_, _>>()
+    })?;
     let mut md = format!(
         "| problem | diverged (of {}) | first divergence: generation g (median, min–max) | in a g mod N = 0 generation | with repaired offspring | ȳ non-finite |\n|---|---|---|---|---|---|\n",
         args.runs
@@ -162,8 +201,20 @@ fn run(args: &Args) -> Result<(), StudyError> {
         ));
     }
     md.push_str(&format!(
-        "\nN = {}, seed {}, {} runs per problem: {total} runs diverged (σ > 1e50 or σ, ȳ not finite); {total_repair} of them first in a generation with g mod N = 0, {total_repaired} in a generation with repaired offspring.\n",
-        args.dim, args.seed, args.runs
+        "\nN = {}, seed {}, {} runs per problem: {total} of {} runs diverged (σ > 1e50 or σ, ȳ not finite) on {} of {} problems; {total_repair} of them first in a generation with g mod N = 0, {total_repaired} in a generation with repaired offspring. OpenBLAS kernel: {}.{}\n",
+        args.dim,
+        args.seed,
+        args.runs,
+        results.len(),
+        args.problems
+            .0
+            .iter()
+            .filter(|&&p| results.iter().any(|((q, _), d)| *q == p && d.generation.is_some()))
+            .count(),
+        args.problems.0.len(),
+        constraint_handling::linalg::kernel::BlasKernel::current()
+            .map_or_else(|| "unknown".to_string(), |k| k.name().to_string()),
+        study_check(args, &results)?
     ));
     let out = args
         .out
@@ -176,8 +227,57 @@ fn run(args: &Args) -> Result<(), StudyError> {
         std::fs::write(&path, text)
             .map_err(|e| StudyError::Other(format!("{}: {e}", path.display())))?;
     }
+    if let Some(doc) = &args.docs {
+        emages::comparison::DocBlock::nl_divergence(args.dim).replace(doc, &md)?;
+    }
     emages::show!("{md}");
     Ok(())
+}
+
+/// With `--study`: " The replayed runs are the study's: K of R end exactly as their
+/// records in FILES." (an error if a run has no record); else nothing.
+fn study_check(
+    args: &Args,
+    results: &[((usize, usize), Divergence)],
+) -> Result<String, StudyError> {
+    if args.study.is_empty() {
+        return Ok(String::new());
+    }
+    let label = Variant::EpsMagEsNl.name();
+    let mut records = std::collections::HashMap::new();
+    for f in &args.study {
+        for r in emages::store::load_runs(f)? {
+            if r.config == label && r.dim == args.dim {
+                records.insert((r.problem, r.run), r);
+            }
+        }
+    }
+    let mut equal = 0;
+    for ((p, run), d) in results {
+        let r = records.get(&(*p, *run)).ok_or_else(|| {
+            StudyError::Invalid(format!(
+                "the study has no record of {label} C{p:02} run {run}"
+            ))
+        })?;
+        let (f, v, evals, generations) = d.end;
+        if r.best.objective().to_bits() == f
+            && r.best.violation().to_bits() == v
+            && r.evals == evals
+            && r.generations == generations
+        {
+            equal += 1;
+        }
+    }
+    let files: Vec<String> = args.study.iter().map(|f| f.display().to_string()).collect();
+    let shown = match files.as_slice() {
+        [one] => one.clone(),
+        [first, .., last] => format!("{} files ({first} … {last})", files.len()),
+        [] => unreachable!(),
+    };
+    Ok(format!(
+        " The replayed runs are the study's: {equal} of {} end exactly as their records in {shown}.",
+        results.len()
+    ))
 }
 
 fn main() -> ExitCode {

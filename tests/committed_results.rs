@@ -5,7 +5,7 @@
 //! docs/reproduction.md and the committed `paper_comparison.md`. A change of the
 //! statistics, the report or the data that would make the docs stale fails here.
 
-use emages::comparison::{read_block, to_markdown};
+use emages::comparison::{to_markdown, DocBlock};
 use emages::dataset::Dataset;
 use emages::report::{ablation_report, ReportOptions};
 use std::path::{Path, PathBuf};
@@ -58,7 +58,8 @@ fn check(dir: &Path, files: &[PathBuf], dim: usize) {
     // docs/reproduction.md links the committed plots from docs/.
     let rel = dir.strip_prefix(root()).unwrap().display().to_string();
     let docs = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
-    let quoted = read_block(&docs, dim)
+    let quoted = DocBlock::ablation(dim)
+        .read(&docs)
         .unwrap_or_else(|| panic!("docs/reproduction.md has no N = {dim} block"));
     let rendered = to_markdown(&tables, &report.figures, &format!("../{rel}/plots/"));
     assert!(
@@ -140,4 +141,38 @@ fn the_fast_path_samples_the_exact_paths_distributions() {
         "results/fast-path-D100",
         28,
     );
+}
+
+/// The nl divergence tables docs/reproduction.md quotes are the committed ones, and
+/// those of a committed study were measured on that study's runs (the replayed runs end
+/// exactly as the study's records).
+fn check_nl_table(dim: usize, study: Option<&str>) {
+    let docs = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let file = format!("results/nl-divergence-D{dim}/nl_divergence.md");
+    let committed = std::fs::read_to_string(root().join(&file)).unwrap();
+    let quoted = DocBlock::nl_divergence(dim)
+        .read(&docs)
+        .unwrap_or_else(|| panic!("docs/reproduction.md has no nl_divergence block for N = {dim}"));
+    assert!(
+        quoted == committed,
+        "docs/reproduction.md's nl table of N = {dim} differs from {file}; regenerate it with nl_divergence --dim {dim} --docs docs/reproduction.md"
+    );
+    let rows = committed.lines().filter(|l| l.starts_with("| C")).count();
+    assert_eq!(rows, 28, "{file}: one row per problem");
+    if let Some(study) = study {
+        let claim = format!(
+            "The replayed runs are the study's: 700 of 700 end exactly as their records in {study}"
+        );
+        assert!(
+            committed.contains(&claim),
+            "{file} was not measured on the committed study's runs (expected: {claim})"
+        );
+    }
+    println!("N = {dim}: the nl table quoted by the docs is {file}");
+}
+
+#[test]
+fn the_docs_quote_the_committed_nl_tables() {
+    check_nl_table(10, Some("results/ablation-D10-seed1/runs.jsonl.gz"));
+    check_nl_table(30, None);
 }
