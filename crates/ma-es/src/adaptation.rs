@@ -1,5 +1,5 @@
-//! The matrix adaptation component (REFERENCE.md §5, steps 7–8), the step-size rule and
-//! the σ cap (step 9).
+//! The matrix adaptation component (REFERENCE.md §5, steps 7–8); step 9, the step size,
+//! is [`crate::step_size`].
 //!
 //! MA-ES update, with the **new** `p_σ` and the (possibly back-calculated) selected
 //! `d`, `z`:
@@ -13,9 +13,7 @@
 
 use constraint_handling::linalg::gemm;
 use ndarray::linalg::general_mat_vec_mul;
-use ndarray::{
-    Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder, Zip,
-};
+use ndarray::{Array1, Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder, Zip};
 
 /// The inputs of one matrix update.
 pub struct UpdateInput<'a> {
@@ -164,66 +162,6 @@ impl MatrixAdaptation for MaUpdate {
     }
 }
 
-/// The mutation-strength rule of step 9 (before the cap): the new `σ` from the old one
-/// and the updated evolution path `p_σ`.
-pub trait StepSizeRule: Send {
-    /// The new `σ`.
-    fn update(&mut self, sigma: f64, p_sigma: ArrayView1<'_, f64>, c_sigma: f64) -> f64;
-}
-
-/// Cumulative step-size adaptation as in the reference (REFERENCE.md §5, step 9):
-///
-/// ```text
-/// σ ← σ · exp((c_σ/2) (‖p_σ‖²/N − 1))
-/// ```
-///
-/// ```
-/// use ma_es::adaptation::{Csa, StepSizeRule};
-/// let p = ndarray::array![1.0, 1.0]; // ‖p‖²/N = 1: σ unchanged
-/// assert_eq!(Csa.update(0.5, p.view(), 0.3), 0.5);
-/// let p = ndarray::array![2.0, 0.0]; // ‖p‖²/N = 2: σ·e^{0.15}
-/// assert!((Csa.update(1.0, p.view(), 0.3) - 0.15f64.exp()).abs() < 1e-15);
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Csa;
-
-impl StepSizeRule for Csa {
-    fn update(&mut self, sigma: f64, p_sigma: ArrayView1<'_, f64>, c_sigma: f64) -> f64 {
-        let norm2: f64 = p_sigma.iter().map(|x| x * x).sum();
-        let n = p_sigma.len() as f64;
-        sigma * ((c_sigma / 2.0) * (norm2 / n - 1.0)).exp()
-    }
-}
-
-/// The σ cap of step 9.
-pub trait SigmaCap: Send {
-    /// The mutation strength after the cap.
-    fn apply(&self, sigma: f64) -> f64;
-}
-
-/// `σ ← min(σ, σ_max)`; a NaN `σ` becomes `σ_max` (as MATLAB's `min` ignores NaN).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CappedSigma {
-    /// `σ_max`.
-    pub sigma_max: f64,
-}
-
-impl SigmaCap for CappedSigma {
-    fn apply(&self, sigma: f64) -> f64 {
-        sigma.min(self.sigma_max)
-    }
-}
-
-/// No cap (εMAg-ES nl): `σ` may grow to `+∞`.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct UncappedSigma;
-
-impl SigmaCap for UncappedSigma {
-    fn apply(&self, sigma: f64) -> f64 {
-        sigma
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,12 +261,5 @@ mod tests {
             assert_eq!(x.to_bits(), y.to_bits());
             assert_eq!(x.to_bits(), v.to_bits());
         }
-    }
-
-    #[test]
-    fn caps() {
-        assert_eq!(CappedSigma { sigma_max: 100.0 }.apply(f64::INFINITY), 100.0);
-        assert_eq!(CappedSigma { sigma_max: 100.0 }.apply(f64::NAN), 100.0);
-        assert_eq!(UncappedSigma.apply(f64::INFINITY), f64::INFINITY);
     }
 }

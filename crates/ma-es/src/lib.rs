@@ -8,15 +8,18 @@
 //! |---|---|---|
 //! | repair (step 3.3) | [`repair::Repair`] | [`repair::PeriodicRepair`], [`repair::NoRepair`] |
 //! | back-calculation (3.4) | [`back_calculation::BackCalculation`] | pseudo-inverse (or LU), identity, none |
-//! | σ cap (9) | [`adaptation::SigmaCap`] | [`adaptation::CappedSigma`], [`adaptation::UncappedSigma`] |
+//! | ranking (4) | [`ranking::PopulationRanking`] | [`ranking::EpsilonLevelRanking`], [`ranking::ObjectiveRanking`] |
+//! | threshold schedule (4, 12) | [`constraint_handling::EpsilonSchedule`] | ε-level schedule, lexicographic (ε ≡ 0) |
 //! | matrix adaptation (7–8) | [`adaptation::MatrixAdaptation`] | [`adaptation::MaUpdate`], [`adaptation::FrozenMatrix`] |
-//! | ordering (4, 12) | [`constraint_handling::EpsilonSchedule`] | ε-level schedule, lexicographic |
+//! | step-size rule (9) | [`step_size::StepSizeRule`] | [`step_size::Csa`], [`step_size::MedianSuccessRule`], [`step_size::ConstantSigma`] |
+//! | σ cap (9) | [`step_size::SigmaCap`] | [`step_size::CappedSigma`], [`step_size::UncappedSigma`] |
 //! | randomness | [`noise::NoiseSource`] | [`noise::RngNoise`] (default), [`noise::FastNoise`], [`noise::ReplayNoise`] |
 //!
 //! [`Variant`] names the seven presets (`eps-mag-es`, `eps-ma-es`, `eps-mag-es-wo`,
 //! `eps-mag-es-nl`, `eps-sag-es`, `lex-mag-es`, `lex-ma-es`); a [`ComponentSpec`]
-//! composes any other combination, and [`variant::Components`] takes hand-written
-//! implementations of the traits.
+//! composes any other combination as data (serde, or the text form
+//! `eps-mag-es:step-size=median-success`), and [`variant::Components`] takes
+//! hand-written implementations of the traits.
 //!
 //! The strategy works for any [`ConstrainedProblem`]; it does not depend on the CEC
 //! suite.
@@ -70,6 +73,7 @@ pub mod observer;
 pub mod ranking;
 pub mod repair;
 pub mod result;
+pub mod step_size;
 pub mod strategy;
 pub mod variant;
 

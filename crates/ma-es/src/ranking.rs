@@ -58,3 +58,47 @@ impl PopulationRanking for EpsilonLevelRanking {
         )
     }
 }
+
+/// Ranks by the objective alone, ignoring the violations and the threshold: the
+/// selection of the unconstrained MA-ES. Stable (ties keep index order), NaN last.
+///
+/// ```
+/// use ma_es::ranking::{ObjectiveRanking, PopulationRanking};
+/// let mut perm = [0; 3];
+/// ObjectiveRanking::default()
+///     .rank(0.0, &[3.0, 1.0, 2.0], &[0.0, 9.0, 0.0], &mut perm)
+///     .unwrap();
+/// assert_eq!(perm, [1, 2, 0]);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct ObjectiveRanking {
+    zeros: Vec<f64>,
+    keys: Vec<EpsilonLevelKey>,
+}
+
+impl PopulationRanking for ObjectiveRanking {
+    fn rank(
+        &mut self,
+        _epsilon: f64,
+        objectives: &[f64],
+        violations: &[f64],
+        permutation: &mut [usize],
+    ) -> Result<(), RankingError> {
+        if violations.len() != objectives.len() {
+            return Err(RankingError::LengthMismatch {
+                objectives: objectives.len(),
+                violations: violations.len(),
+                permutation: permutation.len(),
+            });
+        }
+        // With every ν̄ = 0, the ε-level order is the order of f (NaN last).
+        self.zeros.resize(objectives.len(), 0.0);
+        rank_epsilon_level_into(
+            &EpsilonLevel::new(0.0),
+            objectives,
+            &self.zeros,
+            permutation,
+            &mut self.keys,
+        )
+    }
+}

@@ -569,7 +569,20 @@ impl<'a> Session<'a> {
         let sigma = self
             .components
             .step_size
-            .update(self.dist.sigma, self.dist.p_sigma.view(), cs);
+            .update(&crate::step_size::StepSizeContext {
+                sigma: self.dist.sigma,
+                p_sigma: self.dist.p_sigma.view(),
+                c_sigma: cs,
+                generation: self.progress.generation,
+                epsilon: self.dist.epsilon,
+                objectives: self
+                    .pop
+                    .objectives
+                    .as_slice()
+                    .expect("contiguous objectives"),
+                violations: &self.pop.violations,
+                ranking: &self.pop.ranking,
+            });
         self.dist.sigma = self.components.sigma_cap.apply(sigma);
         Ok(())
     }

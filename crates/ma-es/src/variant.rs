@@ -9,17 +9,23 @@
 //! | `eps-sag-es` | εSAg-ES | yes | `M⁺ = I` | yes | **no** | ε-level |
 //! | `lex-mag-es` | lexMAg-ES | yes | `M⁺` | yes | yes | lexicographic |
 //! | `lex-ma-es` | lexMA-ES | no | `M⁺` | yes | yes | lexicographic |
+//!
+//! Every preset adapts σ by CSA and ranks by the ε-level order with its schedule's
+//! threshold. A [`ComponentSpec`] is data (serde, and the text form
+//! `PRESET[:KEY=VALUE]…`, e.g. `eps-mag-es:step-size=median-success`), so a study can
+//! select any combination by name and record it; [`Components`] holds the objects,
+//! built from a spec or by hand.
 
-use crate::adaptation::{
-    CappedSigma, Csa, FrozenMatrix, MaUpdate, MatrixAdaptation, SigmaCap, StepSizeRule,
-    UncappedSigma,
-};
+use crate::adaptation::{FrozenMatrix, MaUpdate, MatrixAdaptation};
 use crate::back_calculation::{
     BackCalculation, IdentityBackCalculation, NoBackCalculation, PseudoInverseBackCalculation,
 };
 use crate::config::Parameters;
-use crate::ranking::{EpsilonLevelRanking, PopulationRanking};
+use crate::ranking::{EpsilonLevelRanking, ObjectiveRanking, PopulationRanking};
 use crate::repair::{NoRepair, PeriodicRepair, Repair};
+use crate::step_size::{
+    CappedSigma, ConstantSigma, Csa, MedianSuccessRule, SigmaCap, StepSizeRule, UncappedSigma,
+};
 use crate::MaEsError;
 use constraint_handling::epsilon::{EpsilonLevelSchedule, EpsilonSchedule, Lexicographic};
 use serde::{Deserialize, Serialize};
@@ -48,15 +54,50 @@ pub enum OrderingKind {
     Lexicographic,
 }
 
+/// Which step-size rule adapts σ (step 9, before the cap; [`crate::step_size`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StepSizeKind {
+    /// Cumulative step-size adaptation ([`Csa`]), the reference's.
+    #[default]
+    Csa,
+    /// The median success rule ([`MedianSuccessRule`]).
+    MedianSuccess,
+    /// σ stays σ₀ ([`ConstantSigma`]).
+    Constant,
+}
+
+/// How the offspring are ranked given the threshold (step 4; [`crate::ranking`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RankingKind {
+    /// The ε-level order with the schedule's threshold ([`EpsilonLevelRanking`]; with
+    /// the lexicographic schedule, ε = 0).
+    #[default]
+    EpsilonLevel,
+    /// By the objective alone, constraints ignored ([`ObjectiveRanking`]): the
+    /// unconstrained MA-ES's selection, a baseline for what the constraint handling of
+    /// the ranking contributes.
+    Objective,
+}
+
 /// A choice of components: what the presets are made of, and what a user composes.
 ///
 /// ```
 /// use ma_es::{ComponentSpec, Variant};
-/// use ma_es::variant::{BackCalculationKind, OrderingKind};
+/// use ma_es::variant::{BackCalculationKind, OrderingKind, StepSizeKind};
 /// // εMAg-ES without repair and without σ cap (not one of the paper's seven):
 /// let spec = ComponentSpec { repair: false, sigma_cap: false, ..Variant::EpsMagEs.spec() };
 /// assert_eq!(spec.back_calculation, BackCalculationKind::PseudoInverse);
 /// assert_eq!(spec.ordering, OrderingKind::EpsilonLevel);
+/// // Its text form names what differs from εMAg-ES, and parses back:
+/// assert_eq!(spec.to_string(), "eps-mag-es:repair=off:sigma-cap=off");
+/// assert_eq!("eps-mag-es:repair=off:sigma-cap=off".parse::<ComponentSpec>().unwrap(), spec);
+/// // A preset's text form is its name.
+/// let msr: ComponentSpec = "eps-mag-es:step-size=median-success".parse().unwrap();
+/// assert_eq!(msr.step_size, StepSizeKind::MedianSuccess);
+/// assert_eq!(Variant::LexMaEs.spec().to_string(), "lex-ma-es");
+/// assert_eq!(Variant::LexMaEs.spec().preset(), Some(Variant::LexMaEs));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ComponentSpec {
@@ -68,8 +109,161 @@ pub struct ComponentSpec {
     pub sigma_cap: bool,
     /// Adapt `M` (else `M` stays `I`).
     pub matrix_adaptation: bool,
-    /// The ordering.
+    /// The ordering's threshold schedule.
     pub ordering: OrderingKind,
+    /// The step-size rule (CSA when absent from a serialised spec).
+    #[serde(default)]
+    pub step_size: StepSizeKind,
+    /// The population ranking (ε-level when absent from a serialised spec).
+    #[serde(default)]
+    pub ranking: RankingKind,
+}
+
+impl ComponentSpec {
+    /// The preset with exactly these components, if any.
+    #[must_use]
+    pub fn preset(&self) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.spec() == *self)
+    }
+
+    /// The `(key, value)` pairs of the text form, in a fixed order.
+    fn entries(&self) -> [(&'static str, &'static str); 7] {
+        let on = |b: bool| if b { "on" } else { "off" };
+        [
+            ("repair", on(self.repair)),
+            (
+                "back-calculation",
+                match self.back_calculation {
+                    BackCalculationKind::Off => "off",
+                    BackCalculationKind::PseudoInverse => "pseudo-inverse",
+                    BackCalculationKind::Identity => "identity",
+                },
+            ),
+            ("sigma-cap", on(self.sigma_cap)),
+            ("matrix-adaptation", on(self.matrix_adaptation)),
+            (
+                "ordering",
+                match self.ordering {
+                    OrderingKind::EpsilonLevel => "epsilon-level",
+                    OrderingKind::Lexicographic => "lexicographic",
+                },
+            ),
+            (
+                "step-size",
+                match self.step_size {
+                    StepSizeKind::Csa => "csa",
+                    StepSizeKind::MedianSuccess => "median-success",
+                    StepSizeKind::Constant => "constant",
+                },
+            ),
+            (
+                "ranking",
+                match self.ranking {
+                    RankingKind::EpsilonLevel => "epsilon-level",
+                    RankingKind::Objective => "objective",
+                },
+            ),
+        ]
+    }
+
+    /// Sets `key` to `value` (the text form's names).
+    fn set(&mut self, key: &str, value: &str) -> Result<(), UnknownVariant> {
+        let bad = || {
+            UnknownVariant(format!(
+                "{key}={value}: {}",
+                match key {
+                    "repair" | "sigma-cap" | "matrix-adaptation" => "expected on or off",
+                    "back-calculation" => "expected off, pseudo-inverse or identity",
+                    "ordering" => "expected epsilon-level or lexicographic",
+                    "step-size" => "expected csa, median-success or constant",
+                    "ranking" => "expected epsilon-level or objective",
+                    _ => "unknown component (repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking)",
+                }
+            ))
+        };
+        let switch = |v: &str| match v {
+            "on" => Ok(true),
+            "off" => Ok(false),
+            _ => Err(bad()),
+        };
+        match key {
+            "repair" => self.repair = switch(value)?,
+            "sigma-cap" => self.sigma_cap = switch(value)?,
+            "matrix-adaptation" => self.matrix_adaptation = switch(value)?,
+            "back-calculation" => {
+                self.back_calculation = match value {
+                    "off" => BackCalculationKind::Off,
+                    "pseudo-inverse" => BackCalculationKind::PseudoInverse,
+                    "identity" => BackCalculationKind::Identity,
+                    _ => return Err(bad()),
+                }
+            }
+            "ordering" => {
+                self.ordering = match value {
+                    "epsilon-level" => OrderingKind::EpsilonLevel,
+                    "lexicographic" => OrderingKind::Lexicographic,
+                    _ => return Err(bad()),
+                }
+            }
+            "step-size" => {
+                self.step_size = match value {
+                    "csa" => StepSizeKind::Csa,
+                    "median-success" => StepSizeKind::MedianSuccess,
+                    "constant" => StepSizeKind::Constant,
+                    _ => return Err(bad()),
+                }
+            }
+            "ranking" => {
+                self.ranking = match value {
+                    "epsilon-level" => RankingKind::EpsilonLevel,
+                    "objective" => RankingKind::Objective,
+                    _ => return Err(bad()),
+                }
+            }
+            _ => return Err(bad()),
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for ComponentSpec {
+    /// The preset's name, or `eps-mag-es` followed by `:key=value` for every component
+    /// that differs from it (a canonical form: equal specs print alike).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(v) = self.preset() {
+            return f.write_str(v.name());
+        }
+        f.write_str(Variant::EpsMagEs.name())?;
+        let base = Variant::EpsMagEs.spec().entries();
+        for ((key, value), (_, default)) in self.entries().into_iter().zip(base) {
+            if value != default {
+                write!(f, ":{key}={value}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for ComponentSpec {
+    type Err = UnknownVariant;
+
+    /// `PRESET[:KEY=VALUE]…`: a preset (any name [`Variant`] parses) with components
+    /// changed, e.g. `lex-ma-es:step-size=constant`. Keys: `repair`, `sigma-cap`,
+    /// `matrix-adaptation` (`on`/`off`), `back-calculation` (`off`, `pseudo-inverse`,
+    /// `identity`), `ordering` (`epsilon-level`, `lexicographic`), `step-size` (`csa`,
+    /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut parts = s.trim().split(':');
+        let preset: Variant = parts.next().unwrap_or_default().parse()?;
+        let mut spec = preset.spec();
+        for part in parts {
+            let (key, value) = part.split_once('=').ok_or_else(|| {
+                UnknownVariant(format!("{part:?} in {s:?}: expected KEY=VALUE after a ':'"))
+            })?;
+            spec.set(key.trim(), value.trim())?;
+        }
+        Ok(spec)
+    }
 }
 
 /// The component objects of a strategy.
@@ -146,8 +340,15 @@ impl Components {
             sigma_cap,
             adaptation,
             schedule,
-            step_size: Box::new(Csa),
-            ranking: Box::new(EpsilonLevelRanking::default()),
+            step_size: match spec.step_size {
+                StepSizeKind::Csa => Box::new(Csa),
+                StepSizeKind::MedianSuccess => Box::new(MedianSuccessRule::default()),
+                StepSizeKind::Constant => Box::new(ConstantSigma),
+            },
+            ranking: match spec.ranking {
+                RankingKind::EpsilonLevel => Box::new(EpsilonLevelRanking::default()),
+                RankingKind::Objective => Box::new(ObjectiveRanking::default()),
+            },
         })
     }
 }
@@ -235,6 +436,8 @@ impl Variant {
             sigma_cap: true,
             matrix_adaptation: true,
             ordering: OrderingKind::EpsilonLevel,
+            step_size: StepSizeKind::Csa,
+            ranking: RankingKind::EpsilonLevel,
         };
         match self {
             Self::EpsMagEs => full,

@@ -3,9 +3,9 @@
 
 use cec2017_constrained::Suite;
 use constraint_handling::{ConstrainedProblem, FnProblem, ProblemError};
-use ma_es::adaptation::SigmaCap;
 use ma_es::noise::{NoiseSource, RngNoise};
 use ma_es::observer::GenerationReport;
+use ma_es::step_size::SigmaCap;
 use ma_es::{Components, Config, MaEs, MaEsError, RunResult, Termination, Variant};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -103,6 +103,37 @@ fn solves_a_user_problem_with_every_variant() {
         assert_eq!(r.termination, Termination::Budget);
         assert_eq!(r.checkpoints.len(), 3);
     }
+}
+
+/// The step-size rules and the ranking beside the presets' are selectable by spec and
+/// do what they say inside the strategy.
+#[test]
+fn the_other_step_size_rules_and_rankings_run_inside_the_strategy() {
+    use ma_es::ComponentSpec;
+    let run = |spec: &str| {
+        let spec: ComponentSpec = spec.parse().unwrap();
+        let config = Config {
+            record_dynamics: true,
+            ..small(20_000)
+        };
+        let mut es = MaEs::with_spec(Simplex::new(4), &config, &spec).unwrap();
+        es.run(&mut RngNoise::seed_from_u64(3)).unwrap()
+    };
+    // The median success rule adapts σ well enough to solve the problem.
+    let r = run("eps-mag-es:step-size=median-success");
+    assert!(r.best.violation() <= 1e-3, "ν̄ = {}", r.best.violation());
+    assert!((r.best.objective() - 1.0).abs() < 0.05, "f = {}", r.best.objective());
+    let sigmas: Vec<f64> = r.dynamics.as_ref().unwrap().iter().map(|d| d.sigma).collect();
+    assert!(sigmas.last().unwrap() < &1e-2, "σ shrinks: {:?}", sigmas.last());
+    // A constant σ stays σ₀ = 1 in every generation.
+    let r = run("eps-mag-es:step-size=constant");
+    let d = r.dynamics.as_ref().unwrap();
+    assert!(d.len() > 100 && d.iter().all(|d| d.sigma == 1.0));
+    // Ranking by f alone, constraints ignored: the population is drawn to the
+    // unconstrained optimum x = 1 (f = 0), which violates Σ x ≤ 2; the repair and the
+    // best-so-far rule still keep a feasible best.
+    let r = run("eps-mag-es:ranking=objective");
+    assert!(r.best.objective() > 0.5, "f = {}", r.best.objective());
 }
 
 fn run_c01(seed: u64, variant: Variant) -> RunResult {
@@ -359,8 +390,16 @@ fn evaluation_errors_are_returned() {
 #[test]
 fn generations_do_not_allocate() {
     let p = Suite::synthetic(5).problem(21, 10).unwrap();
-    for variant in Variant::ALL {
-        let mut es = MaEs::new(&p, &small(40_000), variant).unwrap();
+    let mut specs: Vec<ma_es::ComponentSpec> = Variant::ALL.iter().map(|v| v.spec()).collect();
+    for s in [
+        "eps-mag-es:step-size=median-success",
+        "eps-mag-es:step-size=constant",
+        "eps-mag-es:ranking=objective",
+    ] {
+        specs.push(s.parse().unwrap());
+    }
+    for variant in specs {
+        let mut es = MaEs::with_spec(&p, &small(40_000), &variant).unwrap();
         let mut last = 0usize;
         let mut allocating = Vec::new();
         let mut obs = |r: &GenerationReport<'_>| {
