@@ -13,10 +13,11 @@ use bench_stats::pairwise::Significance;
 use clap::{Parser, ValueEnum};
 use emages::cli::{main_with, problems_arg, variants_arg, Problems, StudyArgs, Variants};
 use emages::comparison;
+use emages::optimizer::MaEsOptimizer;
 use emages::report::{ablation_report, ReportOptions};
 use emages::study::StudyConfig;
 use emages::StudyError;
-use ma_es::{Config, Variant};
+use ma_es::Variant;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -34,7 +35,10 @@ enum TestChoice {
 struct Args {
     #[command(flatten)]
     study: StudyArgs,
-    /// Variants (preset names, comma-separated) or "all"; the baseline eps-mag-es is always included.
+    /// Variants, comma-separated: preset names, or a preset with components changed
+    /// (PRESET:KEY=VALUE…, e.g. eps-mag-es:step-size=median-success; keys repair,
+    /// back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking), or
+    /// "all" (the seven presets); the baseline eps-mag-es is always included.
     #[arg(long, default_value = "all", value_parser = variants_arg)]
     variants: Variants,
     /// Record dynamics for every selected problem (the plot problems always record them).
@@ -104,13 +108,16 @@ fn run(args: &Args) -> Result<(), StudyError> {
     };
 
     let mut variants = args.variants.0.clone();
-    if !variants.contains(&Variant::EpsMagEs) && args.study.report.is_none() {
+    let baseline = Variant::EpsMagEs.spec();
+    if !variants.contains(&baseline) && args.study.report.is_none() {
         emages::say!("note: adding the baseline eps-mag-es, against which the tables compare");
-        variants.insert(0, Variant::EpsMagEs);
+        variants.insert(0, baseline);
     }
+    // Each configuration is labelled by its spec's text form (a preset's name): the
+    // label enters the run seeds and the tables.
     let configs = variants
         .iter()
-        .map(|&v| StudyConfig::preset(v.name(), v, Config::default()))
+        .map(|spec| StudyConfig::custom(spec.to_string(), MaEsOptimizer::with_spec(*spec)))
         .collect();
     let mut dynamics = args.plot_problems.0.clone();
     if args.dynamics {

@@ -16,7 +16,7 @@
 use clap::Parser;
 use constraint_handling::ordering::{CandidateOrder, EpsilonLevel, Fitness};
 use emages::cli::{main_with, problems_arg, Problems, StudyArgs};
-use emages::optimizer::{Optimizer, Outcome, Task, Tracker};
+use emages::optimizer::{Optimizer, Outcome, StopReason, Task, Tracker};
 use emages::report::{comparison_report, Contender, Lineup, ReportOptions};
 use emages::study::StudyConfig;
 use emages::StudyError;
@@ -123,7 +123,7 @@ impl Optimizer for EpsilonDe {
             generations += 1;
             tracker.trace(f64::NAN);
         }
-        Ok(tracker.finish(generations, "budget"))
+        Ok(tracker.finish(generations, StopReason::Budget))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Command-line helpers shared by the examples: list parsing and error reporting.
 
 use crate::error::StudyError;
-use ma_es::Variant;
+use ma_es::{ComponentSpec, Variant};
 use std::process::ExitCode;
 
 /// Parses a problem selection such as `1-28`, `3,7,27` or `1-5,9`: sorted, without
@@ -49,17 +49,27 @@ pub fn parse_problems(s: &str) -> Result<Vec<usize>, String> {
     Ok(out)
 }
 
-/// Parses a variant selection: `all`, or preset names separated by commas.
+/// Parses a variant selection: `all` (the seven presets), or component specs separated
+/// by commas — preset names, or a preset with components changed
+/// (`eps-mag-es:step-size=median-success`, [`ma_es::ComponentSpec`]'s text form).
+///
+/// ```
+/// use emages::cli::parse_variants;
+/// let v = parse_variants("eps-ma-es, eps-mag-es:step-size=constant").unwrap();
+/// assert_eq!(v[0].to_string(), "eps-ma-es");
+/// assert_eq!(v[1].to_string(), "eps-mag-es:step-size=constant");
+/// assert!(parse_variants("eps-mag-es:step-size=fast").unwrap_err().contains("step-size=fast"));
+/// ```
 ///
 /// # Errors
-/// A message naming the unknown variant.
-pub fn parse_variants(s: &str) -> Result<Vec<Variant>, String> {
+/// A message naming the unknown variant or component.
+pub fn parse_variants(s: &str) -> Result<Vec<ComponentSpec>, String> {
     if s.trim().eq_ignore_ascii_case("all") {
-        return Ok(Variant::ALL.to_vec());
+        return Ok(Variant::ALL.iter().map(|v| v.spec()).collect());
     }
     let mut out = Vec::new();
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let v: Variant = part
+        let v: ComponentSpec = part
             .parse()
             .map_err(|e: ma_es::variant::UnknownVariant| e.to_string())?;
         if !out.contains(&v) {
@@ -137,7 +147,7 @@ pub struct Problems(pub Vec<usize>);
 
 /// A variant selection as a command-line value (see [`parse_variants`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Variants(pub Vec<Variant>);
+pub struct Variants(pub Vec<ComponentSpec>);
 
 /// `clap` value parser for [`Problems`].
 ///

@@ -12,7 +12,7 @@
 //! task asks for.
 //!
 //! ```
-//! use emages::optimizer::{Optimizer, Outcome, Task, Tracker};
+//! use emages::optimizer::{Optimizer, Outcome, StopReason, Task, Tracker};
 //! use emages::StudyError;
 //!
 //! /// Pure random search in the box.
@@ -34,7 +34,7 @@
 //!             tracker.evaluate(&x)?;
 //!         }
 //!         let iterations = tracker.evaluations();
-//!         Ok(tracker.finish(iterations, "budget"))
+//!         Ok(tracker.finish(iterations, StopReason::Budget))
 //!     }
 //! }
 //!
@@ -51,8 +51,9 @@ use constraint_handling::ordering::improves_best_so_far;
 use constraint_handling::ConstrainedProblem;
 pub use constraint_handling::{Checkpoint, Fitness, Snapshot};
 use ma_es::noise::{FastNoise, RngNoise};
-use ma_es::{Config, MaEs, Termination, Variant};
+use ma_es::{ComponentSpec, Components, Config, MaEs, MaEsError, Parameters, Termination, Variant};
 use std::fmt::Debug;
+use std::sync::Arc;
 
 /// A run the harness asks for.
 #[derive(Clone, Copy)]
@@ -122,6 +123,74 @@ pub struct TracePoint {
     pub sigma: f64,
 }
 
+/// Why a run stopped. Recorded in every run record as text (`budget`,
+/// `generation-limit`, `observer`, or the optimizer's own word), which is what the
+/// earlier record formats hold.
+///
+/// ```
+/// use emages::optimizer::StopReason;
+/// assert_eq!(StopReason::Budget.to_string(), "budget");
+/// assert_eq!("generation-limit".parse::<StopReason>().unwrap(), StopReason::IterationLimit);
+/// assert_eq!("converged".parse::<StopReason>().unwrap(), StopReason::Other("converged".into()));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", from = "String")]
+pub enum StopReason {
+    /// The evaluation budget was used up.
+    Budget,
+    /// The optimizer's iteration (generation) limit was reached.
+    IterationLimit,
+    /// Stopped from outside (an observer, a user's request).
+    Interrupted,
+    /// The optimizer's own reason (e.g. `converged`).
+    Other(String),
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Budget => "budget",
+            Self::IterationLimit => "generation-limit",
+            Self::Interrupted => "observer",
+            Self::Other(s) => s,
+        })
+    }
+}
+
+impl From<String> for StopReason {
+    fn from(s: String) -> Self {
+        match s.as_str() {
+            "budget" => Self::Budget,
+            "generation-limit" | "iteration-limit" => Self::IterationLimit,
+            "observer" | "interrupted" => Self::Interrupted,
+            _ => Self::Other(s),
+        }
+    }
+}
+
+impl From<StopReason> for String {
+    fn from(r: StopReason) -> Self {
+        r.to_string()
+    }
+}
+
+impl std::str::FromStr for StopReason {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Self::from(s.to_string()))
+    }
+}
+
+impl From<Termination> for StopReason {
+    fn from(t: Termination) -> Self {
+        match t {
+            Termination::Budget => Self::Budget,
+            Termination::GenerationLimit => Self::IterationLimit,
+            Termination::Observer => Self::Interrupted,
+        }
+    }
+}
+
 /// What a run reports to the harness: the types of `constraint-handling`, which the
 /// store writes and the statistics read unchanged.
 #[derive(Clone, Debug, PartialEq)]
@@ -136,8 +205,8 @@ pub struct Outcome {
     pub evaluations: usize,
     /// Iterations (generations) done.
     pub iterations: usize,
-    /// Why the run stopped (e.g. `budget`).
-    pub termination: String,
+    /// Why the run stopped.
+    pub termination: StopReason,
     /// The trajectory, if the task asked for it.
     pub trace: Option<Vec<TracePoint>>,
 }
@@ -260,13 +329,14 @@ impl<'t> Tracker<'t> {
         }
     }
 
-    /// The outcome after `iterations` iterations, stopped for `termination`.
+    /// The outcome after `iterations` iterations, stopped for `termination`
+    /// (e.g. [`StopReason::Budget`]).
     ///
     /// # Panics
     /// Never for a run that evaluated at least one point; a run without evaluations
     /// reports NaN values.
     #[must_use]
-    pub fn finish(mut self, iterations: usize, termination: &str) -> Outcome {
+    pub fn finish(mut self, iterations: usize, termination: StopReason) -> Outcome {
         let best = self
             .best
             .unwrap_or_else(|| Snapshot::new(f64::NAN, f64::NAN).found_at(0));
@@ -281,19 +351,57 @@ impl<'t> Tracker<'t> {
             checkpoints: self.checkpoints,
             evaluations: self.evaluations,
             iterations,
-            termination: termination.to_string(),
+            termination,
             trace: self.trace,
         }
     }
 }
 
-/// εMAg-ES or one of its reduced variants with a configuration: the strategy of the
-/// paper behind the [`Optimizer`] seam.
+/// Where an [`MaEsOptimizer`] gets its components.
+#[derive(Clone)]
+pub enum MaEsComponents {
+    /// Built from a spec (the paper's presets are specs): recorded as the spec's text
+    /// form, e.g. `eps-mag-es` or `eps-mag-es:step-size=median-success`.
+    Spec(ComponentSpec),
+    /// Built by a user's function for every run, from the run's resolved parameters —
+    /// any implementations of the component traits, e.g. a step-size rule of one's own.
+    Factory {
+        /// The name recorded as the runs' `variant` (say what the components are).
+        name: String,
+        /// Builds the components of one run.
+        make: ComponentFactory,
+    },
+}
+
+/// A user's function that builds the strategy's components for one run
+/// ([`MaEsComponents::Factory`]).
+pub type ComponentFactory = Arc<dyn Fn(&Parameters) -> Result<Components, MaEsError> + Send + Sync>;
+
+impl std::fmt::Debug for MaEsComponents {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Spec(spec) => write!(f, "Spec({spec})"),
+            Self::Factory { name, .. } => write!(f, "Factory({name})"),
+        }
+    }
+}
+
+/// The MA-ES of the paper behind the [`Optimizer`] seam: any combination of its
+/// components, chosen by a [`ComponentSpec`] (the seven presets are specs) or built by
+/// a user's factory, with a configuration.
+///
+/// ```
+/// use emages::optimizer::{MaEsOptimizer, Optimizer};
+/// use ma_es::Variant;
+/// assert_eq!(MaEsOptimizer::preset(Variant::EpsMagEsNl).kind(), "eps-mag-es-nl");
+/// let msr = MaEsOptimizer::with_spec("eps-mag-es:step-size=median-success".parse().unwrap());
+/// assert_eq!(msr.kind(), "eps-mag-es:step-size=median-success");
+/// ```
 #[derive(Clone, Debug)]
 pub struct MaEsOptimizer {
-    /// The preset.
-    pub variant: Variant,
-    /// The configuration (its budget and dynamics flag are set per task).
+    components: MaEsComponents,
+    kind: String,
+    /// The configuration (its budget, checkpoints and dynamics flag are set per task).
     pub config: Config,
 }
 
@@ -301,16 +409,66 @@ impl MaEsOptimizer {
     /// A preset with the default configuration.
     #[must_use]
     pub fn preset(variant: Variant) -> Self {
+        Self::with_spec(variant.spec())
+    }
+
+    /// The components of `spec`, default configuration.
+    #[must_use]
+    pub fn with_spec(spec: ComponentSpec) -> Self {
         Self {
-            variant,
+            kind: spec.to_string(),
+            components: MaEsComponents::Spec(spec),
             config: Config::default(),
         }
+    }
+
+    /// Components built by `make` for every run, recorded under `name`; default
+    /// configuration.
+    ///
+    /// ```
+    /// use emages::optimizer::{MaEsOptimizer, Optimizer};
+    /// use ma_es::step_size::ConstantSigma;
+    /// use ma_es::{Components, Variant};
+    /// // εMAg-ES with σ held at σ₀, as a hand-made component.
+    /// let opt = MaEsOptimizer::with_factory("eps-mag-es, σ held", |params| {
+    ///     let mut c = Components::from_spec(&Variant::EpsMagEs.spec(), params)?;
+    ///     c.step_size = Box::new(ConstantSigma);
+    ///     Ok(c)
+    /// });
+    /// assert_eq!(opt.kind(), "eps-mag-es, σ held");
+    /// ```
+    #[must_use]
+    pub fn with_factory(
+        name: impl Into<String>,
+        make: impl Fn(&Parameters) -> Result<Components, MaEsError> + Send + Sync + 'static,
+    ) -> Self {
+        let name = name.into();
+        Self {
+            kind: name.clone(),
+            components: MaEsComponents::Factory {
+                name,
+                make: Arc::new(make),
+            },
+            config: Config::default(),
+        }
+    }
+
+    /// The same optimizer with another configuration.
+    #[must_use]
+    pub fn with_config(self, config: Config) -> Self {
+        Self { config, ..self }
+    }
+
+    /// Where its components come from.
+    #[must_use]
+    pub fn components(&self) -> &MaEsComponents {
+        &self.components
     }
 }
 
 impl Optimizer for MaEsOptimizer {
     fn kind(&self) -> &str {
-        self.variant.name()
+        &self.kind
     }
 
     fn validate(&self, dim: usize) -> Result<(), StudyError> {
@@ -328,7 +486,16 @@ impl Optimizer for MaEsOptimizer {
             checkpoints: Some(task.checkpoints.to_vec()),
             ..self.config.clone()
         };
-        let mut es = MaEs::new(task.problem, &config, self.variant)?;
+        let mut es = match &self.components {
+            MaEsComponents::Spec(spec) => MaEs::with_spec(task.problem, &config, spec)?,
+            MaEsComponents::Factory { make, .. } => {
+                let params = config
+                    .resolve(task.problem.dim())
+                    .map_err(MaEsError::from)?;
+                let components = make(&params)?;
+                MaEs::with_components(task.problem, params, components)?
+            }
+        };
         let result = if task.fast {
             es.run(&mut FastNoise::seed_from_u64(task.seed))?
         } else {
@@ -339,12 +506,7 @@ impl Optimizer for MaEsOptimizer {
             checkpoints: result.checkpoints,
             evaluations: result.evaluations,
             iterations: result.generations,
-            termination: match result.termination {
-                Termination::Budget => "budget",
-                Termination::GenerationLimit => "generation-limit",
-                Termination::Observer => "observer",
-            }
-            .to_string(),
+            termination: result.termination.into(),
             trace: result.dynamics.map(|d| {
                 d.iter()
                     .map(|r| TracePoint {
@@ -391,7 +553,7 @@ mod tests {
             t.evaluate(&[1.0, 2.0]).is_err(),
             "a point of the wrong dimension"
         );
-        let out = t.finish(2, "budget");
+        let out = t.finish(2, StopReason::Budget);
         assert_eq!(out.best.fitness, Fitness::new(2.0, 0.0));
         assert_eq!(out.best.found_at, Some(4));
         let cps: Vec<(usize, f64)> = out

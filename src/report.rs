@@ -110,12 +110,14 @@ impl Lineup {
         }
     }
 
-    /// The ablation study's lineup for the variants in `data`: εMAg-ES against the
-    /// reduced variants present, in the paper's order.
+    /// The ablation study's lineup for the configurations in `data`: εMAg-ES against
+    /// the reduced variants present, in the paper's order, then any other combination of
+    /// components (configurations labelled by a [`ma_es::ComponentSpec`]'s text form,
+    /// e.g. `eps-mag-es:step-size=median-success`), in label order.
     ///
     /// # Errors
-    /// [`StudyError::Incompatible`] if εMAg-ES is missing or a configuration is not an
-    /// ablation variant.
+    /// [`StudyError::Incompatible`] if εMAg-ES is missing or a configuration is not a
+    /// component spec.
     pub fn ablation(data: &Dataset) -> Result<Self, StudyError> {
         let present = data.configs();
         let baseline = Variant::EpsMagEs;
@@ -125,15 +127,23 @@ impl Lineup {
                 baseline.name()
             )));
         }
-        if let Some(u) = present.iter().find(|c| c.parse::<Variant>().is_err()) {
-            return Err(StudyError::Incompatible(format!(
-                "the results hold configuration {u:?}, which is not an ablation variant (a parameter study?)"
-            )));
+        let mut custom = Vec::new();
+        for c in &present {
+            match c.parse::<ma_es::ComponentSpec>() {
+                Ok(spec) if spec.preset().is_some() => {}
+                Ok(_) => custom.push(Contender::new(c.clone(), c.clone())),
+                Err(_) => {
+                    return Err(StudyError::Incompatible(format!(
+                        "the results hold configuration {c:?}, which is not an ablation variant or component spec (a parameter study?)"
+                    )))
+                }
+            }
         }
         let others = Variant::ALL[1..]
             .iter()
             .filter(|v| present.contains(v.name()))
             .map(|&v| Contender::variant(v))
+            .chain(custom)
             .collect();
         Ok(Self {
             baseline: Contender::variant(baseline),
@@ -167,6 +177,28 @@ pub struct ReportOutput {
     pub beside_paper: Vec<Table>,
     /// The dynamics figures (file names in `plots/`).
     pub figures: Vec<comparison::FigureLink>,
+}
+
+/// A configuration label as part of a file name: letters, digits, `.`, `-` and `_`
+/// stay, anything else (the `:` and `=` of a component spec) becomes `_`.
+///
+/// ```
+/// use emages::report::file_stem;
+/// assert_eq!(file_stem("eps-mag-es"), "eps-mag-es");
+/// assert_eq!(file_stem("eps-mag-es:step-size=constant"), "eps-mag-es_step-size_constant");
+/// ```
+#[must_use]
+pub fn file_stem(label: &str) -> String {
+    label
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// Formats a real like the paper's tables: `3.98790e+00`.
@@ -746,7 +778,13 @@ pub fn comparison_report(
     for c in lineup.all() {
         let (md, csv) =
             statistics_tables(data, &c.key, &c.name, &inputs.problems, warning.as_deref())?;
-        write_table(out, &format!("stats_{}", c.key), &md, &csv, &mut files)?;
+        write_table(
+            out,
+            &format!("stats_{}", file_stem(&c.key)),
+            &md,
+            &csv,
+            &mut files,
+        )?;
         stats_tables.push((c, md));
     }
 

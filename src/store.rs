@@ -73,7 +73,7 @@ pub struct RunRow {
     /// Generations done.
     pub generations: usize,
     /// Why the run stopped.
-    pub termination: String,
+    pub termination: crate::optimizer::StopReason,
     /// Checkpoints at 10 %, 50 %, 100 % of the budget.
     pub checkpoints: Vec<CheckpointRecord>,
     /// Wall time of the run.
@@ -186,7 +186,7 @@ mod legacy {
         best_evals: Option<usize>,
         evals: usize,
         generations: usize,
-        termination: String,
+        termination: crate::optimizer::StopReason,
         checkpoints: Vec<AnyCheckpoint>,
         seconds: f64,
         #[serde(default)]

@@ -148,7 +148,7 @@ impl StudyConfig {
     pub fn preset(label: impl Into<String>, variant: Variant, config: Config) -> Self {
         Self {
             label: label.into(),
-            optimizer: Arc::new(MaEsOptimizer { variant, config }),
+            optimizer: Arc::new(MaEsOptimizer::preset(variant).with_config(config)),
             setting: None,
         }
     }

@@ -332,6 +332,17 @@ fn bad_input_gives_one_clear_line() {
         "unknown variant",
     );
     one_line_error(
+        &ablation(&[
+            "--variants",
+            "eps-mag-es:step-size=fast",
+            "--out",
+            o,
+            "--data",
+            &data,
+        ]),
+        "step-size=fast: expected csa, median-success or constant",
+    );
+    one_line_error(
         &ablation(&["--problems", "1,29", "--out", o, "--data", &data]),
         "problem 29 does not exist",
     );
@@ -473,4 +484,86 @@ fn the_fast_path_from_the_command_line() {
         &ablation(&args),
         "holds results of another study (runs of the fast path (--fast) (this study: the exact path))",
     );
+}
+
+/// A combination of components that is no preset, chosen on the command line: recorded
+/// under its spec (label and variant), compared with εMAg-ES in every table, its
+/// statistics in a file whose name has no `:` or `=`; the reduced variants keep their
+/// preset names and seeds.
+#[test]
+fn component_specs_from_the_command_line() {
+    let data = data_dir();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("specs");
+    let o = out.to_str().unwrap();
+    let spec = "eps-mag-es:step-size=median-success";
+    ok(&ablation(&[
+        "--variants",
+        &format!("eps-ma-es,{spec},eps-mag-es:step-size=constant:sigma-cap=off"),
+        "--runs",
+        "3",
+        "--problems",
+        "1,3",
+        "--budget-per-dim",
+        "500",
+        "--plot-problems",
+        "3",
+        "--out",
+        o,
+        "--data",
+        &data,
+    ]));
+    let runs = read(&out, "runs.jsonl");
+    let rows: Vec<serde_json::Value> = runs
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 4 * 2 * 3);
+    let of = |label: &str| rows.iter().filter(|r| r["config"] == label).count();
+    assert_eq!(of(spec), 6);
+    // Labels are the canonical text form: keys in a fixed order, whatever the order typed.
+    assert_eq!(of("eps-mag-es:sigma-cap=off:step-size=constant"), 6);
+    for r in &rows {
+        assert_eq!(
+            r["config"], r["variant"],
+            "the spec is the recorded variant"
+        );
+    }
+    // The same preset runs as in a study of presets only: the same seeds.
+    let presets = tmp.path().join("presets");
+    ok(&ablation(&[
+        "--variants",
+        "eps-ma-es",
+        "--runs",
+        "3",
+        "--problems",
+        "1,3",
+        "--budget-per-dim",
+        "500",
+        "--plot-problems",
+        "3",
+        "--out",
+        presets.to_str().unwrap(),
+        "--data",
+        &data,
+    ]));
+    let seeds = |text: &str, label: &str| -> Vec<u64> {
+        text.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|r| r["config"] == label)
+            .map(|r| r["seed"].as_u64().unwrap())
+            .collect()
+    };
+    let other = read(&presets, "runs.jsonl");
+    for label in ["eps-mag-es", "eps-ma-es"] {
+        let (mut a, mut b) = (seeds(&runs, label), seeds(&other, label));
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b, "{label}");
+    }
+    let table1 = read(&out, "table1.md");
+    assert!(table1.contains(&format!("| {spec} |")), "{table1}");
+    assert!(out
+        .join("stats_eps-mag-es_step-size_median-success.md")
+        .is_file());
 }

@@ -24,7 +24,7 @@ fn row(config: &str, problem: usize, run: usize, f: f64, v: f64) -> RunRow {
         best: Snapshot::new(f, v).found_at(500),
         evals: 1000,
         generations: 10,
-        termination: "budget".into(),
+        termination: emages::optimizer::StopReason::Budget,
         checkpoints: vec![CheckpointRecord {
             fraction: 1.0,
             checkpoint: Checkpoint {
