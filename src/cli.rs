@@ -292,6 +292,7 @@ impl StudyArgs {
             threads: self.threads,
             progress: !self.no_progress,
             fast: self.fast,
+            checkpoint_fractions: crate::study::DEFAULT_CHECKPOINT_FRACTIONS.to_vec(),
         };
         let out = self.out.clone().unwrap_or(default_out);
         if self.status {

@@ -23,6 +23,9 @@ pub struct Dataset {
     pub instance: String,
     /// The runs took the fast path (`--fast`; a dataset holds runs of one path).
     pub fast: bool,
+    /// The fractions of the budget at which every run reported its best-so-far (the
+    /// study's checkpoints; every run has the same).
+    pub checkpoint_fractions: Vec<f64>,
     runs: BTreeMap<(String, usize), Vec<RunRow>>,
     dynamics: BTreeMap<(String, usize), Vec<DynamicsRow>>,
     /// Set by [`Dataset::allow_incomplete`] when runs were missing: what the tables say.
@@ -76,6 +79,7 @@ impl Dataset {
         let (dim, budget) = (first.dim, first.budget);
         let (suite, instance) = (by_name(&first.suite), first.instance.clone());
         let fast = first.fast;
+        let fractions: Vec<f64> = first.checkpoints.iter().map(|c| c.fraction).collect();
         let mut runs: BTreeMap<(String, usize), Vec<RunRow>> = BTreeMap::new();
         for r in rows {
             if r.dim != dim
@@ -92,6 +96,17 @@ impl Dataset {
                 return Err(StudyError::Incompatible(
                     "the results mix runs of the fast path (--fast) and of the exact path".into(),
                 ));
+            }
+            if !r
+                .checkpoints
+                .iter()
+                .map(|c| c.fraction)
+                .eq(fractions.iter().copied())
+            {
+                return Err(StudyError::Incompatible(format!(
+                    "the results mix checkpoints at {fractions:?} of the budget and at {:?}",
+                    r.checkpoints.iter().map(|c| c.fraction).collect::<Vec<_>>()
+                )));
             }
             let group = runs.entry((r.config.clone(), r.problem)).or_default();
             if let Some(prev) = group.iter().find(|p| p.run == r.run) {
@@ -132,6 +147,7 @@ impl Dataset {
             suite,
             instance,
             fast,
+            checkpoint_fractions: fractions,
             runs,
             dynamics: dyn_map,
             incomplete: None,

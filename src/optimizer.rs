@@ -483,7 +483,7 @@ impl Optimizer for MaEsOptimizer {
         let config = Config {
             budget: Some(task.budget),
             record_dynamics: task.record_trace,
-            checkpoints: Some(task.checkpoints.to_vec()),
+            checkpoints: task.checkpoints.to_vec(),
             ..self.config.clone()
         };
         let mut es = match &self.components {
@@ -519,8 +519,6 @@ impl Optimizer for MaEsOptimizer {
         })
     }
 }
-
-pub use ma_es::config::checkpoint_evaluations;
 
 #[cfg(test)]
 mod tests {

@@ -929,7 +929,7 @@ pub fn statistics_tables(
     ]);
     let mut finals = Vec::new();
     for &p in problems {
-        for fraction in ma_es::CHECKPOINT_FRACTIONS {
+        for &fraction in &data.checkpoint_fractions {
             let s = CecStatistics::compute(&data.records(config, p, fraction))?;
             let c = s.median_counts;
             csv.push([
@@ -951,6 +951,10 @@ pub fn statistics_tables(
             if fraction == 1.0 {
                 finals.push((p, s));
             }
+        }
+        if !data.checkpoint_fractions.contains(&1.0) {
+            // The final best-so-far, though no checkpoint was asked for at the budget.
+            finals.push((p, CecStatistics::compute(&data.records(config, p, 1.0))?));
         }
     }
     let mut headers = vec![String::new()];

@@ -5,13 +5,13 @@
 //! problem, dimension, run)`; thread count, shard and order of execution do not enter.
 
 use crate::error::StudyError;
-use crate::optimizer::{checkpoint_evaluations, MaEsOptimizer, Optimizer, Task, TracePoint};
+use crate::optimizer::{MaEsOptimizer, Optimizer, Task, TracePoint};
 use crate::store::{
     Appender, CheckpointRecord, DynamicsRow, RunKey, RunRow, Setting, RECORD_FORMAT,
 };
 use crate::suite::{SharedProblem, Suite};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ma_es::{Config, Variant, CHECKPOINT_FRACTIONS};
+use ma_es::{Config, Variant};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -238,6 +238,69 @@ pub struct StudySpec {
     /// [`cec2017_constrained::Fidelity::Fast`]). Recorded in every run record; a
     /// results file holds runs of one path only.
     pub fast: bool,
+    /// The fractions of the budget (ascending, in (0, 1]) at which every run reports its
+    /// best-so-far: the checkpoints of the statistics, default
+    /// [`DEFAULT_CHECKPOINT_FRACTIONS`] (the CEC's 10/50/100 %). Each is taken after the
+    /// iteration in which the evaluation count reaches [`checkpoint_evaluations`] and
+    /// recorded with its fraction.
+    pub checkpoint_fractions: Vec<f64>,
+}
+
+/// The CEC2017 competition's checkpoints: the best-so-far at 10 %, 50 % and 100 % of the
+/// budget (REFERENCE.md §5, step 14), the statistics' default.
+pub const DEFAULT_CHECKPOINT_FRACTIONS: [f64; 3] = [0.1, 0.5, 1.0];
+
+/// The evaluation count of the checkpoint at `fraction` of `budget`:
+/// `⌈fraction · budget⌉` (the reference takes it after the generation in which the
+/// count reaches `fraction · budget`).
+///
+/// ```
+/// use emages::study::checkpoint_evaluations;
+/// assert_eq!(checkpoint_evaluations(0.1, 200_000), 20_000);
+/// assert_eq!(checkpoint_evaluations(0.5, 1001), 501);
+/// ```
+#[must_use]
+pub fn checkpoint_evaluations(fraction: f64, budget: usize) -> usize {
+    (fraction * budget as f64).ceil() as usize
+}
+
+impl StudySpec {
+    /// A study of `configs` on every problem of `suite` in dimension `dim`, with the
+    /// paper's defaults: 25 runs, a budget of 20000·N, base seed 1, the CEC checkpoints,
+    /// the exact path, all cores, no dynamics, no shard, no progress bar. Change fields
+    /// with struct update syntax:
+    ///
+    /// ```
+    /// use emages::study::{StudyConfig, StudySpec};
+    /// use emages::suite::Cec2017Suite;
+    /// use std::sync::Arc;
+    /// let suite = Arc::new(Cec2017Suite::synthetic(1));
+    /// let spec = StudySpec {
+    ///     runs: 5,
+    ///     problems: vec![1, 3],
+    ///     ..StudySpec::new(suite, 10, vec![StudyConfig::preset("eps-mag-es", ma_es::Variant::EpsMagEs, ma_es::Config::default())])
+    /// };
+    /// assert_eq!(spec.budget(), 200_000);
+    /// assert_eq!(spec.checkpoint_fractions, [0.1, 0.5, 1.0]);
+    /// ```
+    #[must_use]
+    pub fn new(suite: Arc<dyn Suite>, dim: usize, configs: Vec<StudyConfig>) -> Self {
+        Self {
+            dim,
+            runs: 25,
+            problems: suite.problems(),
+            configs,
+            budget_per_dim: 20_000,
+            seed: 1,
+            suite,
+            dynamics_problems: Vec::new(),
+            shard: None,
+            threads: None,
+            progress: false,
+            fast: false,
+            checkpoint_fractions: DEFAULT_CHECKPOINT_FRACTIONS.to_vec(),
+        }
+    }
 }
 
 /// One run to do.
@@ -396,6 +459,15 @@ impl StudySpec {
                 "the study has no problems or no configurations".into(),
             ));
         }
+        let f = &self.checkpoint_fractions;
+        if f.is_empty()
+            || f.iter().any(|&x| !(x > 0.0 && x <= 1.0))
+            || f.windows(2).any(|w| w[0] >= w[1])
+        {
+            return Err(StudyError::Invalid(format!(
+                "checkpoint fractions {f:?}: expected at least one, strictly ascending, in (0, 1]"
+            )));
+        }
         let mut labels = HashSet::new();
         for c in &self.configs {
             if !labels.insert(&c.label) {
@@ -442,7 +514,7 @@ impl StudySpec {
             )));
         }
         let (existing, runs) = Appender::open_with::<RunRow>(&files.runs)?;
-        check_compatible(self, &files.runs, &existing)?;
+        check_compatible(self, &files.runs, &existing, true)?;
         let dynamics = Appender::open(&files.dynamics)?;
         let done: HashSet<RunKey> = existing.iter().map(RunRow::key).collect();
         let jobs = self.jobs();
@@ -503,7 +575,8 @@ fn execute(
 ) -> Result<(RunRow, Option<DynamicsRow>), StudyError> {
     let sc = &spec.configs[job.config];
     let budget = spec.budget();
-    let checkpoints: Vec<usize> = CHECKPOINT_FRACTIONS
+    let checkpoints: Vec<usize> = spec
+        .checkpoint_fractions
         .iter()
         .map(|&f| checkpoint_evaluations(f, budget))
         .collect();
@@ -547,7 +620,7 @@ fn execute(
         checkpoints: result
             .checkpoints
             .into_iter()
-            .zip(CHECKPOINT_FRACTIONS)
+            .zip(spec.checkpoint_fractions.iter().copied())
             .map(|(checkpoint, fraction)| CheckpointRecord {
                 fraction,
                 checkpoint,
@@ -572,15 +645,40 @@ fn execute(
 }
 
 /// Checks that existing records belong to this study.
+///
+/// With `same_kernel`, runs made with another OpenBLAS kernel family than this process's
+/// are refused too: appending to them would mix trajectories of two roundings in one
+/// study (reading them, e.g. for `--status`, is fine).
 pub(crate) fn check_compatible(
     spec: &StudySpec,
     path: &Path,
     rows: &[RunRow],
+    same_kernel: bool,
 ) -> Result<(), StudyError> {
     let labels: BTreeMap<&str, &StudyConfig> =
         spec.configs.iter().map(|c| (c.label.as_str(), c)).collect();
+    let platform_here = platform();
+    let here = blas_kernel_of(&platform_here);
     for r in rows {
-        let mismatch = if r.fast != spec.fast {
+        let kernel = r.platform.as_deref().and_then(blas_kernel_of);
+        let fractions: Vec<f64> = r.checkpoints.iter().map(|c| c.fraction).collect();
+        let mismatch = if let (true, Some(theirs), Some(ours)) = (same_kernel, kernel, here) {
+            (theirs != ours).then(|| {
+                format!(
+                    "runs made with OpenBLAS's {theirs} kernels, this process runs {ours}: the same seeds give other runs; set OPENBLAS_CORETYPE={theirs} to continue it"
+                )
+            })
+        } else {
+            None
+        };
+        let mismatch = if mismatch.is_some() {
+            mismatch
+        } else if fractions != spec.checkpoint_fractions {
+            Some(format!(
+                "checkpoints at {fractions:?} of the budget (this study: {:?})",
+                spec.checkpoint_fractions
+            ))
+        } else if r.fast != spec.fast {
             let path = |fast: bool| {
                 if fast {
                     "the fast path (--fast)"
@@ -628,6 +726,15 @@ pub(crate) fn check_compatible(
         }
     }
     Ok(())
+}
+
+/// The OpenBLAS kernel family of a `platform` text (`"openblas Haswell; batch avx2"` →
+/// `Haswell`).
+fn blas_kernel_of(platform: &str) -> Option<&str> {
+    platform
+        .strip_prefix("openblas ")
+        .and_then(|p| p.split(';').next())
+        .map(str::trim)
 }
 
 /// Limits OpenBLAS to one thread: the runs are parallel, BLAS within a run is not (and

@@ -196,6 +196,16 @@ impl Cec2017Suite {
         }
     }
 
+    /// The suite over a synthetic instance generated from `seed` (flagged as synthetic
+    /// in every table; for tests and for machines without the official data).
+    #[must_use]
+    pub fn synthetic(seed: u64) -> Self {
+        Self::new(InstanceChoice::Synthetic {
+            seed,
+            requested: true,
+        })
+    }
+
     /// The suite without instance data: numbers, labels and groups only (what a report
     /// of recorded runs needs); building a problem is an error. Also the `Default`.
     #[must_use]

@@ -55,22 +55,18 @@ impl Suite for Bowls {
 }
 
 fn spec(problems: Vec<usize>) -> StudySpec {
+    let configs = vec![
+        StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, Config::default()),
+        StudyConfig::preset("eps-sag-es", Variant::EpsSagEs, Config::default()),
+    ];
     StudySpec {
-        dim: 4,
         runs: 3,
         problems,
-        configs: vec![
-            StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, Config::default()),
-            StudyConfig::preset("eps-sag-es", Variant::EpsSagEs, Config::default()),
-        ],
         budget_per_dim: 300,
         seed: 5,
-        suite: Arc::new(Bowls),
         dynamics_problems: vec![2],
-        shard: None,
         threads: Some(2),
-        progress: false,
-        fast: false,
+        ..StudySpec::new(Arc::new(Bowls), 4, configs)
     }
 }
 

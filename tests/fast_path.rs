@@ -5,33 +5,26 @@
 use emages::dataset::Dataset;
 use emages::paths::PathCheck;
 use emages::store::{load_runs, RunRow};
-use emages::study::{run_study, InstanceChoice, StudyConfig, StudySpec};
+use emages::study::{run_study, StudyConfig, StudySpec};
 use emages::suite::Cec2017Suite;
 use ma_es::{Config, Variant};
 use std::path::Path;
 use std::sync::Arc;
 
 fn spec(fast: bool, threads: usize) -> StudySpec {
+    let configs = vec![StudyConfig::preset(
+        "eps-mag-es",
+        Variant::EpsMagEs,
+        Config::default(),
+    )];
     StudySpec {
-        dim: 10,
         runs: 4,
         problems: vec![1, 5, 21],
-        configs: vec![StudyConfig::preset(
-            "eps-mag-es",
-            Variant::EpsMagEs,
-            Config::default(),
-        )],
         budget_per_dim: 400,
         seed: 3,
-        suite: Arc::new(Cec2017Suite::new(InstanceChoice::Synthetic {
-            seed: 7,
-            requested: true,
-        })),
-        dynamics_problems: vec![],
-        shard: None,
         threads: Some(threads),
-        progress: false,
         fast,
+        ..StudySpec::new(Arc::new(Cec2017Suite::synthetic(7)), 10, configs)
     }
 }
 

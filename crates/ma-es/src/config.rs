@@ -97,11 +97,11 @@ pub struct Config {
     pub back_calculation: BackCalculationSolver,
     /// Record the per-generation dynamics in the result.
     pub record_dynamics: bool,
-    /// Evaluation counts (ascending) at which to report the best-so-far; default: the
-    /// reference's `⌈f · budget⌉` for `f` in [`crate::CHECKPOINT_FRACTIONS`]
-    /// (10/50/100 %). A checkpoint is taken after the generation that reaches its
-    /// count; one at or beyond the budget holds the final best-so-far.
-    pub checkpoints: Option<Vec<usize>>,
+    /// Evaluation counts (strictly ascending) at which to report the best-so-far
+    /// (step 14; none by default — a study asks for the CEC's ⌈f · budget⌉, f = 10, 50,
+    /// 100 %). A checkpoint is taken after the generation that reaches its count; one at
+    /// or beyond the budget holds the final best-so-far.
+    pub checkpoints: Vec<usize>,
 }
 
 impl Default for Config {
@@ -126,7 +126,7 @@ impl Default for Config {
             max_generations: None,
             back_calculation: BackCalculationSolver::default(),
             record_dynamics: false,
-            checkpoints: None,
+            checkpoints: Vec::new(),
         }
     }
 }
@@ -309,22 +309,15 @@ impl Config {
             return Err(invalid("budget", budget, "must be at least 1 evaluation"));
         }
         let max_generations = self.max_generations.unwrap_or(2000 * dim);
-        let checkpoints = match &self.checkpoints {
-            Some(c) => {
-                if c.windows(2).any(|w| w[0] >= w[1]) {
-                    return Err(invalid(
-                        "checkpoints",
-                        format!("{c:?}"),
-                        "must be strictly ascending",
-                    ));
-                }
-                c.clone()
-            }
-            None => crate::CHECKPOINT_FRACTIONS
-                .iter()
-                .map(|&f| checkpoint_evaluations(f, budget))
-                .collect(),
-        };
+        let c = &self.checkpoints;
+        if c.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(invalid(
+                "checkpoints",
+                format!("{c:?}"),
+                "must be strictly ascending",
+            ));
+        }
+        let checkpoints = c.clone();
         Ok(Parameters {
             dim,
             lambda,
@@ -354,19 +347,6 @@ impl Config {
             checkpoints,
         })
     }
-}
-
-/// The evaluation count of the checkpoint at `fraction` of `budget`:
-/// `⌈fraction · budget⌉` (the reference takes it after the generation in which the
-/// count reaches `fraction · budget`).
-///
-/// ```
-/// assert_eq!(ma_es::config::checkpoint_evaluations(0.1, 200_000), 20_000);
-/// assert_eq!(ma_es::config::checkpoint_evaluations(0.5, 1001), 501);
-/// ```
-#[must_use]
-pub fn checkpoint_evaluations(fraction: f64, budget: usize) -> usize {
-    (fraction * budget as f64).ceil() as usize
 }
 
 /// The logarithmic recombination weights `w_i = (ln(μ + ½) − ln i) / Σ_j (ln(μ + ½) − ln j)`.

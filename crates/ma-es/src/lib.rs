@@ -81,7 +81,7 @@ pub use config::{BackCalculationSolver, Config, ConfigError, Parameters};
 pub use constraint_handling::ConstrainedProblem;
 pub use constraint_handling::{Checkpoint, Fitness, Snapshot};
 pub use result::{BestSoFar, DynamicsRecord, RunResult, Termination};
-pub use strategy::{MaEs, Session, CHECKPOINT_FRACTIONS};
+pub use strategy::{MaEs, Session};
 pub use variant::{ComponentSpec, Components, Variant};
 
 use constraint_handling::epsilon::ScheduleError;

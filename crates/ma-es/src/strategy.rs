@@ -38,9 +38,6 @@ use constraint_handling::{ConstrainedProblem, ProblemError};
 use ndarray::linalg::general_mat_vec_mul;
 use ndarray::{Array1, Array2, ShapeBuilder, Zip};
 
-/// The fractions of the budget at which CEC checkpoints are taken.
-pub const CHECKPOINT_FRACTIONS: [f64; 3] = [0.1, 0.5, 1.0];
-
 /// A matrix adaptation evolution strategy for one problem.
 ///
 /// ```
@@ -48,7 +45,12 @@ pub const CHECKPOINT_FRACTIONS: [f64; 3] = [0.1, 0.5, 1.0];
 /// use ma_es::{Config, MaEs, Variant, noise::RngNoise};
 ///
 /// let problem = Suite::synthetic(1).problem(1, 10).unwrap();
-/// let config = Config { budget: Some(4_000), ..Config::default() };
+/// // The best-so-far also at 400, 2000 and 4000 evaluations (the CEC's 10/50/100 %).
+/// let config = Config {
+///     budget: Some(4_000),
+///     checkpoints: vec![400, 2_000, 4_000],
+///     ..Config::default()
+/// };
 /// let mut es = MaEs::new(&problem, &config, Variant::EpsMagEs).unwrap();
 /// let result = es.run(&mut RngNoise::seed_from_u64(42)).unwrap();
 /// assert!(result.evaluations >= 4_000);

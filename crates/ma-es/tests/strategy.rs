@@ -77,9 +77,11 @@ impl ConstrainedProblem for Simplex {
     }
 }
 
+/// A budget, and checkpoints at the CEC's 10/50/100 % of it.
 fn small(budget: usize) -> Config {
     Config {
         budget: Some(budget),
+        checkpoints: vec![budget / 10, budget / 2, budget],
         ..Config::default()
     }
 }
@@ -122,9 +124,23 @@ fn the_other_step_size_rules_and_rankings_run_inside_the_strategy() {
     // The median success rule adapts σ well enough to solve the problem.
     let r = run("eps-mag-es:step-size=median-success");
     assert!(r.best.violation() <= 1e-3, "ν̄ = {}", r.best.violation());
-    assert!((r.best.objective() - 1.0).abs() < 0.05, "f = {}", r.best.objective());
-    let sigmas: Vec<f64> = r.dynamics.as_ref().unwrap().iter().map(|d| d.sigma).collect();
-    assert!(sigmas.last().unwrap() < &1e-2, "σ shrinks: {:?}", sigmas.last());
+    assert!(
+        (r.best.objective() - 1.0).abs() < 0.05,
+        "f = {}",
+        r.best.objective()
+    );
+    let sigmas: Vec<f64> = r
+        .dynamics
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|d| d.sigma)
+        .collect();
+    assert!(
+        sigmas.last().unwrap() < &1e-2,
+        "σ shrinks: {:?}",
+        sigmas.last()
+    );
     // A constant σ stays σ₀ = 1 in every generation.
     let r = run("eps-mag-es:step-size=constant");
     let d = r.dynamics.as_ref().unwrap();
@@ -177,7 +193,7 @@ fn checkpoints_follow_the_budget() {
     // Checkpoints at other evaluation counts, as a harness may ask for them.
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
     let config = Config {
-        checkpoints: Some(vec![1000, 7000]),
+        checkpoints: vec![1000, 7000],
         ..small(30_000)
     };
     let own = MaEs::new(&p, &config, Variant::EpsMagEs)
@@ -189,7 +205,7 @@ fn checkpoints_follow_the_budget() {
     assert!(at[0] >= 1000 && at[0] - lambda < 1000 && at[1] >= 7000 && at[1] - lambda < 7000);
     assert_eq!(own.best, r.best, "the checkpoints do not change the run");
     let bad = Config {
-        checkpoints: Some(vec![500, 500]),
+        checkpoints: vec![500, 500],
         ..small(30_000)
     };
     assert!(MaEs::new(&p, &bad, Variant::EpsMagEs).is_err());

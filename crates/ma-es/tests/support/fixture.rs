@@ -46,6 +46,12 @@ impl Header {
             budget: Some(self.budget),
             max_generations: Some(self.generations),
             back_calculation,
+            // The CEC checkpoints of the reference (REFERENCE.md §5, step 14):
+            // ⌈f · budget⌉ for f = 10, 50, 100 %.
+            checkpoints: [0.1, 0.5, 1.0]
+                .iter()
+                .map(|f| (f * self.budget as f64).ceil() as usize)
+                .collect(),
             ..Config::default()
         }
     }

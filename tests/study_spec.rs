@@ -1,0 +1,102 @@
+//! What a study specification decides beyond its runs: the checkpoints (the spec's, not
+//! the strategy's), and that a study's records stay of one OpenBLAS kernel.
+
+use emages::dataset::Dataset;
+use emages::store::load_runs;
+use emages::study::{run_study, StudyConfig, StudySpec};
+use emages::suite::Cec2017Suite;
+use ma_es::{Config, Variant};
+use std::sync::Arc;
+
+fn spec() -> StudySpec {
+    let configs = vec![StudyConfig::preset(
+        "eps-mag-es",
+        Variant::EpsMagEs,
+        Config::default(),
+    )];
+    StudySpec {
+        runs: 2,
+        problems: vec![1, 3],
+        budget_per_dim: 300,
+        threads: Some(2),
+        ..StudySpec::new(Arc::new(Cec2017Suite::synthetic(4)), 10, configs)
+    }
+}
+
+#[test]
+fn the_study_chooses_the_checkpoints() {
+    let out = tempfile::tempdir().unwrap();
+    let quarters = StudySpec {
+        checkpoint_fractions: vec![0.25, 0.75],
+        ..spec()
+    };
+    run_study(&quarters, out.path()).unwrap();
+    let rows = load_runs(&out.path().join("runs.jsonl")).unwrap();
+    assert_eq!(rows.len(), 4);
+    for r in &rows {
+        let at: Vec<(f64, usize)> = r
+            .checkpoints
+            .iter()
+            .map(|c| (c.fraction, c.checkpoint.evaluations))
+            .collect();
+        assert_eq!(at.len(), 2);
+        // ⌈f · 3000⌉ = 750 and 2250, taken after the generation that reaches them (a
+        // generation spends λ = 40 evaluations and those of its repairs).
+        assert!(
+            at[0].0 == 0.25 && at[0].1 >= 750 && at[0].1 < 2250,
+            "{at:?}"
+        );
+        assert!(
+            at[1].0 == 0.75 && at[1].1 >= 2250 && at[1].1 <= r.evals,
+            "{at:?}"
+        );
+    }
+    let data = Dataset::load(&[out.path().join("runs.jsonl")]).unwrap();
+    assert_eq!(data.checkpoint_fractions, [0.25, 0.75]);
+    // Resuming with other checkpoints is another study.
+    let err = run_study(&spec(), out.path()).unwrap_err().to_string();
+    assert!(err.contains("checkpoints at [0.25, 0.75]"), "{err}");
+    // Bad fractions are refused before anything runs.
+    for bad in [vec![], vec![0.5, 0.5], vec![0.0, 1.0], vec![0.5, 1.5]] {
+        let s = StudySpec {
+            checkpoint_fractions: bad.clone(),
+            ..spec()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let err = run_study(&s, dir.path()).unwrap_err().to_string();
+        assert!(err.contains("checkpoint fractions"), "{bad:?}: {err}");
+    }
+}
+
+/// Records of another kernel family are not continued: the same seeds would give other
+/// runs, and the study would mix two roundings. (The records are made by this process
+/// and relabelled, as if another machine had written them.)
+#[test]
+fn a_study_of_another_kernel_is_not_continued() {
+    let out = tempfile::tempdir().unwrap();
+    let first = StudySpec { runs: 1, ..spec() };
+    run_study(&first, out.path()).unwrap();
+    let path = out.path().join("runs.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let here = emages::study::platform();
+    let kernel = here
+        .strip_prefix("openblas ")
+        .and_then(|p| p.split(';').next())
+        .expect("the platform names the OpenBLAS kernel")
+        .to_string();
+    let other = if kernel == "Cooperlake" {
+        "Sandybridge"
+    } else {
+        "Cooperlake"
+    };
+    std::fs::write(&path, text.replace(&kernel, other)).unwrap();
+    let err = run_study(&spec(), out.path()).unwrap_err().to_string();
+    assert!(
+        err.contains(&format!("OpenBLAS's {other} kernels"))
+            && err.contains(&format!("OPENBLAS_CORETYPE={other}")),
+        "{err}"
+    );
+    // Reading them is fine: --status and reports do not run anything.
+    let status = emages::status::study_status(&first, out.path()).unwrap();
+    assert!(status.to_string().contains("complete"), "{status}");
+}
