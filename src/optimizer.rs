@@ -9,7 +9,8 @@
 //! it evaluates points, counts evaluations, keeps the best-so-far by the reference's
 //! rule (lower `ν̄` first, then lower `f`;
 //! [`constraint_handling::ordering::improves_best_so_far`]), and takes the snapshots the
-//! task asks for.
+//! task asks for — with the same bookkeeping the strategy keeps
+//! ([`constraint_handling::Incumbent`]).
 //!
 //! ```
 //! use emages::optimizer::{Optimizer, Outcome, StopReason, Task, Tracker};
@@ -47,9 +48,8 @@
 //! ```
 
 use crate::error::StudyError;
-use constraint_handling::ordering::improves_best_so_far;
-use constraint_handling::ConstrainedProblem;
 pub use constraint_handling::{Checkpoint, Fitness, Snapshot};
+use constraint_handling::{ConstrainedProblem, Incumbent};
 use ma_es::noise::{FastNoise, RngNoise};
 use ma_es::{ComponentSpec, Components, Config, MaEs, MaEsError, Parameters, Termination, Variant};
 use std::fmt::Debug;
@@ -236,15 +236,17 @@ pub trait Optimizer: Debug + Send + Sync {
 }
 
 /// Book-keeping for an optimizer written from scratch: evaluates points, counts the
-/// evaluations, keeps the best-so-far (by the rule εMAg-ES uses, so that every
-/// optimizer is scored alike) and takes the snapshots a [`Task`] asks for.
+/// evaluations, keeps the best-so-far and takes the checkpoints a [`Task`] asks for —
+/// with the bookkeeping εMAg-ES keeps ([`constraint_handling::Incumbent`]), so that
+/// every optimizer is scored alike. Each evaluation is an iteration of its own here: a
+/// checkpoint is the best-so-far when the count reaches it (the one at the budget is
+/// taken by [`Tracker::finish`]).
 #[derive(Debug)]
 pub struct Tracker<'t> {
     task: &'t Task<'t>,
     constraints: Vec<f64>,
     evaluations: usize,
-    best: Option<Snapshot>,
-    checkpoints: Vec<Checkpoint>,
+    incumbent: Incumbent,
     trace: Option<Vec<TracePoint>>,
 }
 
@@ -256,8 +258,7 @@ impl<'t> Tracker<'t> {
             task,
             constraints: vec![0.0; task.problem.num_constraints()],
             evaluations: 0,
-            best: None,
-            checkpoints: Vec::with_capacity(task.checkpoints.len()),
+            incumbent: Incumbent::new(task.checkpoints),
             trace: task.record_trace.then(Vec::new),
         }
     }
@@ -277,7 +278,7 @@ impl<'t> Tracker<'t> {
     /// The best-so-far, if anything was evaluated.
     #[must_use]
     pub fn best(&self) -> Option<&Snapshot> {
-        self.best.as_ref()
+        self.incumbent.best()
     }
 
     /// Evaluates `x` (one evaluation of the budget) and returns its `(f, ν̄)`;
@@ -293,34 +294,21 @@ impl<'t> Tracker<'t> {
         // ν̄ with the problem's own margin δ, as every algorithm sees it.
         let fitness = Fitness::new(objective, problem.mean_violation(&self.constraints));
         self.evaluations += 1;
-        // The reference's best-so-far rule, as εMAg-ES updates its own.
-        let better = self
-            .best
-            .as_ref()
-            .is_none_or(|b| improves_best_so_far(&fitness, &b.fitness));
-        if better {
-            self.best = Some(Snapshot {
+        if self.incumbent.improves(&fitness) {
+            self.incumbent.replace(Snapshot {
                 fitness,
                 counts: problem.constraint_counts(&self.constraints),
                 found_at: Some(self.evaluations),
             });
         }
-        while let Some(&at) = self.task.checkpoints.get(self.checkpoints.len()) {
-            match self.best {
-                Some(best) if self.evaluations >= at => self.checkpoints.push(Checkpoint {
-                    evaluations: self.evaluations,
-                    best,
-                }),
-                _ => break,
-            }
-        }
+        self.incumbent.reach(self.evaluations, self.task.budget);
         Ok(fitness)
     }
 
     /// Records a trajectory point with the optimizer's step size (call once per
     /// iteration; ignored unless the task asked for a trace).
     pub fn trace(&mut self, sigma: f64) {
-        if let (Some(trace), Some(best)) = (self.trace.as_mut(), self.best.as_ref()) {
+        if let (Some(trace), Some(best)) = (self.trace.as_mut(), self.incumbent.best()) {
             trace.push(TracePoint {
                 evaluations: self.evaluations,
                 best: best.fitness,
@@ -330,25 +318,14 @@ impl<'t> Tracker<'t> {
     }
 
     /// The outcome after `iterations` iterations, stopped for `termination`
-    /// (e.g. [`StopReason::Budget`]).
-    ///
-    /// # Panics
-    /// Never for a run that evaluated at least one point; a run without evaluations
-    /// reports NaN values.
+    /// (e.g. [`StopReason::Budget`]). Checkpoints not reached hold the final
+    /// best-so-far; a run without evaluations reports NaN values.
     #[must_use]
-    pub fn finish(mut self, iterations: usize, termination: StopReason) -> Outcome {
-        let best = self
-            .best
-            .unwrap_or_else(|| Snapshot::new(f64::NAN, f64::NAN).found_at(0));
-        while self.checkpoints.len() < self.task.checkpoints.len() {
-            self.checkpoints.push(Checkpoint {
-                evaluations: self.evaluations,
-                best,
-            });
-        }
+    pub fn finish(self, iterations: usize, termination: StopReason) -> Outcome {
+        let (best, checkpoints) = self.incumbent.into_parts(self.evaluations);
         Outcome {
             best,
-            checkpoints: self.checkpoints,
+            checkpoints,
             evaluations: self.evaluations,
             iterations,
             termination,

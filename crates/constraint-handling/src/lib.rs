@@ -10,6 +10,7 @@
 //! | [`violation`] | violation `ν`, mean violation `ν̄` with the equality margin `δ`, CEC counts `c` | §1 |
 //! | [`reflection`] | box reflection (`keep_range`) | §2 |
 //! | [`quality`] | the result vocabulary: `Fitness` (f, ν̄), `Snapshot` (+ counts c, when found), `Checkpoint` | §6 |
+//! | [`incumbent`] | the best-so-far and checkpoint bookkeeping every optimizer shares | §5 (steps 10, 14) |
 //! | [`ordering`] | ε-level, lexicographic and reference lexicographic orders; stable rankings | §3 |
 //! | [`epsilon`] | the ε-level threshold schedule | §5 (init 2–3, step 12) |
 //! | [`repair`] | Jacobian-based (gradient) repair | §4 |
@@ -54,6 +55,7 @@ extern crate blas_src as _;
 extern crate openblas_src as _;
 
 pub mod epsilon;
+pub mod incumbent;
 #[cfg(feature = "linalg")]
 pub mod linalg;
 pub mod ordering;
@@ -65,6 +67,7 @@ pub mod repair;
 pub mod violation;
 
 pub use epsilon::{EpsilonLevelParams, EpsilonLevelSchedule, EpsilonSchedule, Lexicographic};
+pub use incumbent::Incumbent;
 pub use ordering::{CandidateOrder, EpsilonLevel, ReferenceLexicographic};
 pub use problem::{ConstrainedProblem, FnProblem, ProblemError};
 pub use quality::{Checkpoint, Fitness, Snapshot};

@@ -30,11 +30,11 @@ use crate::result::{BestSoFar, DynamicsRecord, RunResult, Termination};
 use crate::variant::{ComponentSpec, Components, Variant};
 use crate::MaEsError;
 use constraint_handling::linalg::gemm;
-use constraint_handling::ordering::{improves_best_so_far, Fitness};
+use constraint_handling::ordering::Fitness;
 use constraint_handling::problem::validate_bounds;
 use constraint_handling::reflection::keep_range;
-use constraint_handling::{Checkpoint, Snapshot};
 use constraint_handling::{ConstrainedProblem, ProblemError};
+use constraint_handling::{Incumbent, Snapshot};
 use ndarray::linalg::general_mat_vec_mul;
 use ndarray::{Array1, Array2, ShapeBuilder, Zip};
 
@@ -263,9 +263,13 @@ struct Distribution {
 struct Progress {
     generation: usize,
     evaluations: usize,
+    /// The point and constraint values of the best-so-far, and its snapshot (the same
+    /// as the incumbent's): what observers and the result report.
     best: BestSoFar,
+    /// The best-so-far rule and the checkpoints (steps 10 and 14), as every optimizer
+    /// of the workspace keeps them.
+    incumbent: Incumbent,
     resets: usize,
-    checkpoints: Vec<Checkpoint>,
     dynamics: Option<Vec<DynamicsRecord>>,
     epsilon0: f64,
     termination: Option<Termination>,
@@ -330,7 +334,7 @@ impl<'a> Session<'a> {
                     snapshot: Snapshot::new(f64::NAN, f64::NAN).found_at(0),
                 },
                 resets: 0,
-                checkpoints: Vec::with_capacity(params.checkpoints.len()),
+                incumbent: Incumbent::new(&params.checkpoints),
                 dynamics: params.record_dynamics.then(|| {
                     Vec::with_capacity(expected_generations.min(params.max_generations + 2))
                 }),
@@ -388,12 +392,14 @@ impl<'a> Session<'a> {
             .iter_mut()
             .zip(self.pop.constraints.column(k))
             .for_each(|(a, &b)| *a = b);
-        self.progress.best.snapshot = Snapshot::new(self.pop.objectives[k], self.pop.violations[k])
+        let snapshot = Snapshot::new(self.pop.objectives[k], self.pop.violations[k])
             .with_counts(
                 self.problem
                     .constraint_counts(&self.progress.best.constraints),
             )
             .found_at(self.progress.evaluations);
+        self.progress.best.snapshot = snapshot;
+        self.progress.incumbent.replace(snapshot);
     }
 
     fn initialize(&mut self, noise: &mut dyn NoiseSource) -> Result<(), MaEsError> {
@@ -593,28 +599,17 @@ impl<'a> Session<'a> {
     fn update_best(&mut self) {
         let c = self.pop.ranking[0];
         let candidate = Fitness::new(self.pop.objectives[c], self.pop.violations[c]);
-        if improves_best_so_far(&candidate, &self.progress.best.snapshot.fitness) {
+        if self.progress.incumbent.improves(&candidate) {
             self.set_best(c);
-        }
-    }
-
-    fn checkpoint(&self) -> Checkpoint {
-        Checkpoint {
-            evaluations: self.progress.evaluations,
-            best: self.progress.best.snapshot,
         }
     }
 
     /// Step 14: the checkpoints this generation reached, except those at or beyond
     /// the budget (the final one), which [`Session::finish`] takes.
     fn take_checkpoints(&mut self) {
-        while let Some(&at) = self.params.checkpoints.get(self.progress.checkpoints.len()) {
-            if at >= self.params.budget || self.progress.evaluations < at {
-                break;
-            }
-            let cp = self.checkpoint();
-            self.progress.checkpoints.push(cp);
-        }
+        self.progress
+            .incumbent
+            .reach(self.progress.evaluations, self.params.budget);
     }
 
     fn record_dynamics(&mut self) {
@@ -682,14 +677,14 @@ impl<'a> Session<'a> {
     /// The result of the run so far. Checkpoints not reached hold the final
     /// best-so-far.
     #[must_use]
-    pub fn finish(mut self) -> RunResult {
-        while self.progress.checkpoints.len() < self.params.checkpoints.len() {
-            let cp = self.checkpoint();
-            self.progress.checkpoints.push(cp);
-        }
+    pub fn finish(self) -> RunResult {
+        let (_, checkpoints) = self
+            .progress
+            .incumbent
+            .into_parts(self.progress.evaluations);
         RunResult {
             best: self.progress.best,
-            checkpoints: self.progress.checkpoints,
+            checkpoints,
             generations: self.progress.generation,
             evaluations: self.progress.evaluations,
             termination: self.progress.termination.unwrap_or(Termination::Budget),
