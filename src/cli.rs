@@ -229,12 +229,12 @@ impl StudyArgs {
     /// marking the tables) with `--allow-incomplete`.
     ///
     /// # Errors
-    /// As [`crate::dataset::Dataset::load`].
+    /// As [`crate::study::dataset::Dataset::load`].
     pub fn load(
         &self,
         files: &[std::path::PathBuf],
-    ) -> Result<crate::dataset::Dataset, StudyError> {
-        let data = crate::dataset::Dataset::load(files)?;
+    ) -> Result<crate::study::dataset::Dataset, StudyError> {
+        let data = crate::study::dataset::Dataset::load(files)?;
         Ok(if self.allow_incomplete {
             data.allow_incomplete()
         } else {
@@ -255,8 +255,9 @@ impl StudyArgs {
         default_out: std::path::PathBuf,
         build_report: BuildReport<'_>,
     ) -> Result<(), StudyError> {
-        use crate::study::{pin_blas_to_one_thread, InstanceChoice, StudySpec};
-        use crate::suite::{Cec2017Suite, Suite};
+        use crate::study::{pin_blas_to_one_thread, StudySpec};
+        use crate::suites::InstanceChoice;
+        use crate::suites::{Cec2017Suite, Suite};
         use std::sync::Arc;
         if let Some(files) = &self.report {
             let out = self.out.clone().unwrap_or_else(|| {
@@ -297,7 +298,7 @@ impl StudyArgs {
         let out = self.out.clone().unwrap_or(default_out);
         if self.status {
             spec.validate()?;
-            let status = crate::status::study_status(&spec, &out)?;
+            let status = crate::study::status::study_status(&spec, &out)?;
             crate::show!(
                 "{name} in {}: N = {}, {} configurations × {} problems × {} runs",
                 out.display(),

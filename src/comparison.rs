@@ -7,11 +7,11 @@
 //! Markdown file (docs/reproduction.md), so that the documentation quotes the tool's
 //! output rather than numbers typed by hand.
 
-use crate::dataset::Dataset;
 use crate::error::StudyError;
 use crate::paper::{self, Table2Cell};
 use crate::report::sci;
 use crate::report::{Contender, Inputs};
+use crate::study::dataset::Dataset;
 use bench_stats::bootstrap::{quantile_range, resampled_summaries};
 use bench_stats::cec::{compare_runs, median_interval, CecStatistics, Snapshot};
 use bench_stats::pairwise::Summary;

@@ -24,7 +24,7 @@ pub enum StudyError {
         /// What is wrong.
         detail: String,
     },
-    /// Another process holds the results file (see [`crate::store::Appender::open`]).
+    /// Another process holds the results file (see [`crate::study::store::Appender::open`]).
     #[error("{0} is being written by another process (the same study started twice, or a requeued cluster task whose first instance still runs); nothing was written: wait for that process to end or stop it, then rerun the same command to resume")]
     Locked(PathBuf),
     /// Invalid command-line input or study specification.

@@ -39,7 +39,7 @@ macro_rules! show {
 
 pub mod cli;
 pub mod comparison;
-pub mod dataset;
+
 mod error;
 pub mod html;
 pub mod optimizer;
@@ -48,9 +48,8 @@ pub mod params;
 pub mod paths;
 pub mod plots;
 pub mod report;
-pub mod status;
-pub mod store;
+
 pub mod study;
-pub mod suite;
+pub mod suites;
 
 pub use error::StudyError;

@@ -4,11 +4,11 @@
 //! REFERENCE.md §6 describes, and by the significance-aware reading of the paper's text
 //! ([`bench_stats::configurations::rank_on_problem_with_significance`]).
 
-use crate::dataset::Dataset;
 use crate::error::StudyError;
 use crate::html::{Block, Page};
 use crate::plots::heat_map;
 use crate::report::write_table;
+use crate::study::dataset::Dataset;
 use crate::study::StudyConfig;
 use bench_stats::configurations::{
     overall, rank_on_problem, rank_on_problem_with_significance, OverallRanking, ProblemRanking,

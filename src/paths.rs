@@ -20,8 +20,8 @@
 //! assert_eq!(binomial_tail(196, 0.05, 0), 1.0);
 //! ```
 
-use crate::dataset::Dataset;
 use crate::error::StudyError;
+use crate::study::dataset::Dataset;
 use bench_stats::cec::{compare_runs, reference_order};
 use bench_stats::wilcoxon::ranksum_with_alpha;
 use std::cmp::Ordering;

@@ -7,12 +7,12 @@
 //! outputs.
 
 use crate::comparison;
-use crate::dataset::Dataset;
 use crate::error::StudyError;
 use crate::html::{Block, Page};
 use crate::paper;
 use crate::plots::{line_chart, Series};
-use crate::suite::{ProblemGroup, CEC2017};
+use crate::study::dataset::Dataset;
+use crate::suites::{ProblemGroup, CEC2017};
 use bench_stats::cec::CecStatistics;
 use bench_stats::pairwise::{compare, table2_cell, Comparison, Significance, Summary, Tally};
 use bench_stats::Table;
@@ -438,7 +438,7 @@ pub fn table_a1(inputs: &Inputs<'_>) -> (Table, Table) {
     )
 }
 
-/// The tables of one group of problems ([`crate::suite::Suite::groups`]).
+/// The tables of one group of problems ([`crate::suites::Suite::groups`]).
 #[derive(Clone, Debug)]
 pub struct GroupTables {
     /// The group (its present problems only).
@@ -459,7 +459,7 @@ impl GroupTables {
     }
 }
 
-/// One summary per group of the suite ([`crate::suite::Suite::groups`]), numbered from 4: for
+/// One summary per group of the suite ([`crate::suites::Suite::groups`]), numbered from 4: for
 /// CEC2017 the paper's Tables 4 (problems with an equality constraint) and 5 (the
 /// rotated C21–C28), with the paper's columns.
 #[must_use]
@@ -637,7 +637,7 @@ pub fn dynamics_figures(
         let diverged: Vec<bool> = rows.iter().map(|r| diverged(&r.sigma)).collect();
         let k = diverged.iter().filter(|&&d| d).count();
         let all_diverged = k == rows.len();
-        let mean_at = |pick: &dyn Fn(&crate::store::DynamicsRow) -> &Vec<f64>, j: usize| {
+        let mean_at = |pick: &dyn Fn(&crate::study::store::DynamicsRow) -> &Vec<f64>, j: usize| {
             let vals: Vec<f64> = rows
                 .iter()
                 .filter_map(|r| pick(r).get(j).copied())

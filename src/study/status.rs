@@ -2,7 +2,7 @@
 //! files, without locking or changing them.
 
 use crate::error::StudyError;
-use crate::store::{load_runs, RunKey, RunRow};
+use crate::study::store::{load_runs, RunKey, RunRow};
 use crate::study::{Shard, StudySpec};
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
@@ -125,7 +125,7 @@ pub fn study_status(spec: &StudySpec, out: &Path) -> Result<StudyStatus, StudyEr
         };
         let path = part.files(out).readable_runs();
         let rows: Vec<RunRow> = load_runs(&path)?;
-        crate::study::check_compatible(&part, &path, &rows, false)?;
+        crate::study::runner::check_compatible(&part, &path, &rows, false)?;
         for r in &rows {
             per_config_problem
                 .entry((r.config.clone(), r.problem))

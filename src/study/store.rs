@@ -60,7 +60,7 @@ pub struct RunRow {
     pub seed: u64,
     /// The evaluation budget.
     pub budget: usize,
-    /// The benchmark suite ([`crate::suite::Suite::name`]; `cec2017` for records of
+    /// The benchmark suite ([`crate::suites::Suite::name`]; `cec2017` for records of
     /// format 1 and 2, which do not have the field).
     pub suite: String,
     /// The suite's instance data (CEC2017: `official` or `synthetic:SEED`).
@@ -132,7 +132,7 @@ mod legacy {
     }
 
     fn cec2017() -> String {
-        crate::suite::CEC2017.to_string()
+        crate::suites::CEC2017.to_string()
     }
 
     /// A checkpoint of formats 1–3: `{fraction, evals, f, violation, c}`.

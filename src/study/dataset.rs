@@ -2,8 +2,8 @@
 //! checked for consistency and grouped by configuration and problem.
 
 use crate::error::StudyError;
-use crate::store::{load_dynamics, load_runs, DynamicsRow, RunRow};
-use crate::suite::{by_name, Suite};
+use crate::study::store::{load_dynamics, load_runs, DynamicsRow, RunRow};
+use crate::suites::{by_name, Suite};
 use constraint_handling::Snapshot;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -17,7 +17,7 @@ pub struct Dataset {
     /// The evaluation budget.
     pub budget: usize,
     /// The benchmark suite (labels and groups for the tables): by its recorded name
-    /// ([`crate::suite::by_name`]) or attached with [`Dataset::with_suite`].
+    /// ([`crate::suites::by_name`]) or attached with [`Dataset::with_suite`].
     suite: Arc<dyn Suite>,
     /// The instance label (`official` or `synthetic:SEED`).
     pub instance: String,
@@ -214,7 +214,7 @@ impl Dataset {
         let fast = self.fast.then(|| {
             "Runs of the fast path (--fast): other runs than the exact path's, drawn from the same distributions (docs/performance.md).".to_string()
         });
-        let parts: Vec<String> = crate::study::synthetic_warning(&self.instance, false)
+        let parts: Vec<String> = crate::suites::synthetic_warning(&self.instance, false)
             .into_iter()
             .chain(self.incomplete.clone())
             .chain(fast)

@@ -8,7 +8,7 @@
 //! ```
 //! use std::sync::Arc;
 //! use constraint_handling::{ConstrainedProblem, FnProblem};
-//! use emages::suite::{ProblemGroup, SharedProblem, Suite};
+//! use emages::suites::{ProblemGroup, SharedProblem, Suite};
 //! use emages::StudyError;
 //!
 //! #[derive(Debug)]
@@ -37,12 +37,17 @@
 //! assert!(toy.problem(3, 3).is_err());
 //! ```
 
+mod cec2017;
+
+pub use cec2017::{
+    synthetic_warning, Cec2017Suite, InstanceChoice, CEC2017, FALLBACK_SYNTHETIC_SEED,
+    OFFICIAL_DATA_HINT,
+};
+
 use crate::error::StudyError;
-use crate::study::InstanceChoice;
-use cec2017_constrained::{problem_spec, Fidelity};
 use constraint_handling::ConstrainedProblem;
 use std::fmt::Debug;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// A problem the harness can hand to any optimizer, on any thread.
 pub type SharedProblem = Arc<dyn ConstrainedProblem + Send + Sync>;
@@ -159,157 +164,10 @@ impl<S: Suite + ?Sized> Suite for Arc<S> {
     }
 }
 
-/// The name CEC2017 records carry (and records written before suites were recorded
-/// are read as).
-pub const CEC2017: &str = "cec2017";
-
-/// The CEC2017 constrained suite: problems `C01`–`C28`, the groups of the paper's Tables
-/// 4 (at least one equality constraint) and 5 (rotated, C21–C28), over the instance
-/// data of an [`InstanceChoice`], read on first use — or, as the
-/// [`catalogue`](Cec2017Suite::catalogue), without data (labels and groups for reports).
-///
-/// ```
-/// use emages::study::InstanceChoice;
-/// use emages::suite::{Cec2017Suite, Suite};
-/// let cec = Cec2017Suite::catalogue();
-/// assert_eq!(cec.label(7), "C07");
-/// let groups = cec.groups();
-/// assert_eq!(groups[1].problems, (21..=28).collect::<Vec<_>>());
-/// assert!(cec.problem(1, 10).is_err()); // no instance data
-/// let synthetic = Cec2017Suite::new(InstanceChoice::Synthetic { seed: 3, requested: true });
-/// assert_eq!(synthetic.problem(1, 10).unwrap().dim(), 10);
-/// assert!(synthetic.problem(29, 10).is_err());
-/// ```
-#[derive(Debug, Default)]
-pub struct Cec2017Suite {
-    choice: Option<InstanceChoice>,
-    data: OnceLock<Result<cec2017_constrained::Suite, String>>,
-}
-
-impl Cec2017Suite {
-    /// The suite over the data `choice` names (nothing is read yet).
-    #[must_use]
-    pub fn new(choice: InstanceChoice) -> Self {
-        Self {
-            choice: Some(choice),
-            data: OnceLock::new(),
-        }
-    }
-
-    /// The suite over a synthetic instance generated from `seed` (flagged as synthetic
-    /// in every table; for tests and for machines without the official data).
-    #[must_use]
-    pub fn synthetic(seed: u64) -> Self {
-        Self::new(InstanceChoice::Synthetic {
-            seed,
-            requested: true,
-        })
-    }
-
-    /// The suite without instance data: numbers, labels and groups only (what a report
-    /// of recorded runs needs); building a problem is an error. Also the `Default`.
-    #[must_use]
-    pub fn catalogue() -> Self {
-        Self::default()
-    }
-
-    /// Where its data comes from (`None` for the catalogue).
-    #[must_use]
-    pub fn choice(&self) -> Option<&InstanceChoice> {
-        self.choice.as_ref()
-    }
-
-    /// The data suite of `cec2017-constrained` (read on first use).
-    ///
-    /// # Errors
-    /// [`StudyError::Invalid`] for the catalogue or a missing data directory.
-    pub fn data(&self) -> Result<&cec2017_constrained::Suite, StudyError> {
-        let Some(choice) = &self.choice else {
-            return Err(StudyError::Invalid(
-                "the CEC2017 catalogue has no instance data; build the suite with Cec2017Suite::new(InstanceChoice::…)".into(),
-            ));
-        };
-        self.data
-            .get_or_init(|| choice.suite().map_err(|e| e.to_string()))
-            .as_ref()
-            .map_err(|e| StudyError::Invalid(e.clone()))
-    }
-}
-
-impl Suite for Cec2017Suite {
-    fn name(&self) -> &str {
-        CEC2017
-    }
-
-    fn problems(&self) -> Vec<usize> {
-        (1..=28).collect()
-    }
-
-    fn label(&self, id: usize) -> String {
-        format!("C{id:02}")
-    }
-
-    fn groups(&self) -> Vec<ProblemGroup> {
-        let equality = self
-            .problems()
-            .into_iter()
-            .filter(|&p| problem_spec(p).is_some_and(|s| s.equalities > 0))
-            .collect();
-        // The paper's "rotated" problems are C21–C28, the rotated twins of C01–C08
-        // (other problems with a transformation, e.g. C05, are not counted).
-        let rotated = (21..=28).collect();
-        vec![
-            ProblemGroup::new(
-                "equality",
-                "problems with at least one equality constraint",
-                equality,
-            ),
-            ProblemGroup::new("rotated", "rotated problems C21–C28", rotated),
-        ]
-    }
-
-    fn instance(&self) -> String {
-        self.choice
-            .as_ref()
-            .map_or_else(|| "none".into(), InstanceChoice::label)
-    }
-
-    fn warning(&self) -> Option<String> {
-        self.choice.as_ref().and_then(InstanceChoice::warning)
-    }
-
-    fn problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
-        self.problem_with(id, dim, Fidelity::Exact)
-    }
-
-    /// The problem with the fast `sin`/`cos` of [`Fidelity::Fast`].
-    fn fast_problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
-        self.problem_with(id, dim, Fidelity::Fast)
-    }
-}
-
-impl Cec2017Suite {
-    /// Problem `id` in dimension `dim` evaluating populations with `fidelity`.
-    fn problem_with(
-        &self,
-        id: usize,
-        dim: usize,
-        fidelity: Fidelity,
-    ) -> Result<SharedProblem, StudyError> {
-        // Checked here, before any data is read (the catalogue has none).
-        if problem_spec(id).is_none() {
-            return Err(self.unknown(id));
-        }
-        Ok(Arc::new(
-            self.data()?.problem(id, dim)?.with_fidelity(fidelity),
-        ))
-    }
-}
-
 /// The suite a results file names, as far as this crate knows it: the
 /// [`Cec2017Suite::catalogue`] for `cec2017` (labels and groups, no data), else a
 /// [`RecordedSuite`] that knows only the name. A report on another suite's results
-/// attaches the suite itself ([`crate::dataset::Dataset::with_suite`]).
+/// attaches the suite itself ([`crate::study::dataset::Dataset::with_suite`]).
 #[must_use]
 pub fn by_name(name: &str) -> Arc<dyn Suite> {
     if name == CEC2017 {

@@ -1,0 +1,30 @@
+//! Studies: many runs of optimizer configurations on a suite's problems, in parallel,
+//! resumable, shardable, and reproducible whatever the scheduling — and what they leave
+//! behind.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`spec`] | the study: configurations, problems, runs, budget, checkpoints, seeds, shards |
+//! | [`runner`] | preparing and running it, each record appended as its run ends |
+//! | [`store`] | `runs.jsonl` / `dynamics.jsonl`: the record formats, one locked writer per file |
+//! | [`status`] | `--status`: runs done / expected per shard file, the slowest problems, an ETA |
+//! | [`dataset`] | results of one or several files (shards), checked and grouped for the report |
+//! | [`platform`] | the OpenBLAS kernel and batch kernel every record names |
+//!
+//! Every run is determined by its seed, derived from `(base seed, configuration label,
+//! problem, dimension, run)`; thread count, shard and order of execution do not enter.
+
+pub mod dataset;
+pub mod platform;
+pub mod runner;
+pub mod spec;
+pub mod status;
+pub mod store;
+
+pub use dataset::Dataset;
+pub use platform::{pin_blas_to_one_thread, platform};
+pub use runner::{run_study, sample_dynamics, PreparedStudy, StudyOutcome, DYNAMICS_POINTS};
+pub use spec::{
+    checkpoint_evaluations, run_seed, Job, Shard, StudyConfig, StudyFiles, StudySpec,
+    DEFAULT_CHECKPOINT_FRACTIONS,
+};

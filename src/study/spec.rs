@@ -1,0 +1,352 @@
+//! What a study is: configurations (a label and an optimizer) × problems × runs in one
+//! dimension, its budget, checkpoints and base seed, the shards it splits into, and the
+//! seed of every run — derived from `(base seed, configuration label, problem,
+//! dimension, run)`, so that thread count, shard and order of execution do not enter.
+
+use super::store::Setting;
+use crate::error::StudyError;
+use crate::optimizer::{MaEsOptimizer, Optimizer};
+use crate::suites::Suite;
+use ma_es::{Config, Variant};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// One configuration of a study: a label and the optimizer behind it.
+#[derive(Clone, Debug)]
+pub struct StudyConfig {
+    /// Its label in the results (the variant name in the ablation study); it enters
+    /// the run seeds.
+    pub label: String,
+    /// The algorithm (εMAg-ES presets: [`MaEsOptimizer`]; any [`Optimizer`]).
+    pub optimizer: Arc<dyn Optimizer>,
+    /// The studied parameter's value, recorded with every run (parameter studies).
+    pub setting: Option<Setting>,
+}
+
+impl StudyConfig {
+    /// An εMAg-ES preset with a configuration (its budget is set by the study).
+    #[must_use]
+    pub fn preset(label: impl Into<String>, variant: Variant, config: Config) -> Self {
+        Self {
+            label: label.into(),
+            optimizer: Arc::new(MaEsOptimizer::preset(variant).with_config(config)),
+            setting: None,
+        }
+    }
+
+    /// The same configuration, recording `parameter = value` with every run.
+    #[must_use]
+    pub fn with_setting(self, parameter: impl Into<String>, value: usize) -> Self {
+        Self {
+            setting: Some(Setting {
+                parameter: parameter.into(),
+                value,
+            }),
+            ..self
+        }
+    }
+
+    /// Any optimizer under a label.
+    #[must_use]
+    pub fn custom(label: impl Into<String>, optimizer: impl Optimizer + 'static) -> Self {
+        Self {
+            label: label.into(),
+            optimizer: Arc::new(optimizer),
+            setting: None,
+        }
+    }
+}
+
+/// Shard `index` of `count` (1-based): every `count`-th job of the canonical order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based index.
+    pub index: usize,
+    /// Number of shards.
+    pub count: usize,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = StudyError;
+
+    /// Parses `I/N` with `1 ≤ I ≤ N`.
+    fn from_str(s: &str) -> Result<Self, StudyError> {
+        let bad = || {
+            StudyError::Invalid(format!(
+                "invalid shard {s:?}: expected I/N with 1 ≤ I ≤ N, e.g. 2/8"
+            ))
+        };
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Self { index, count })
+    }
+}
+
+/// A study: configurations × problems × runs in one dimension.
+#[derive(Clone, Debug)]
+pub struct StudySpec {
+    /// The dimension `N`.
+    pub dim: usize,
+    /// Runs per configuration and problem.
+    pub runs: usize,
+    /// The problems.
+    pub problems: Vec<usize>,
+    /// The configurations.
+    pub configs: Vec<StudyConfig>,
+    /// Budget per dimension (the budget is `budget_per_dim · N`).
+    pub budget_per_dim: usize,
+    /// The base seed.
+    pub seed: u64,
+    /// The benchmark suite (its problems' numbers, labels and instance data), e.g.
+    /// [`crate::suites::Cec2017Suite`].
+    pub suite: Arc<dyn Suite>,
+    /// Problems whose runs record dynamics (for plots).
+    pub dynamics_problems: Vec<usize>,
+    /// This process's shard, if the study is split.
+    pub shard: Option<Shard>,
+    /// Worker threads (default: all cores).
+    pub threads: Option<usize>,
+    /// Show a progress bar.
+    pub progress: bool,
+    /// The fast path (`--fast`): optimizers may trade bit-faithfulness for speed
+    /// ([`crate::optimizer::Task::fast`]; the εMAg-ES draws its normals from
+    /// [`ma_es::noise::FastNoise`]) and the problems come from
+    /// [`Suite::fast_problem`] (CEC2017: `sin`/`cos` of
+    /// [`cec2017_constrained::Fidelity::Fast`]). Recorded in every run record; a
+    /// results file holds runs of one path only.
+    pub fast: bool,
+    /// The fractions of the budget (ascending, in (0, 1]) at which every run reports its
+    /// best-so-far: the checkpoints of the statistics, default
+    /// [`DEFAULT_CHECKPOINT_FRACTIONS`] (the CEC's 10/50/100 %). Each is taken after the
+    /// iteration in which the evaluation count reaches [`checkpoint_evaluations`] and
+    /// recorded with its fraction.
+    pub checkpoint_fractions: Vec<f64>,
+}
+
+/// The CEC2017 competition's checkpoints: the best-so-far at 10 %, 50 % and 100 % of the
+/// budget (REFERENCE.md §5, step 14), the statistics' default.
+pub const DEFAULT_CHECKPOINT_FRACTIONS: [f64; 3] = [0.1, 0.5, 1.0];
+
+/// The evaluation count of the checkpoint at `fraction` of `budget`:
+/// `⌈fraction · budget⌉` (the reference takes it after the generation in which the
+/// count reaches `fraction · budget`).
+///
+/// ```
+/// use emages::study::checkpoint_evaluations;
+/// assert_eq!(checkpoint_evaluations(0.1, 200_000), 20_000);
+/// assert_eq!(checkpoint_evaluations(0.5, 1001), 501);
+/// ```
+#[must_use]
+pub fn checkpoint_evaluations(fraction: f64, budget: usize) -> usize {
+    (fraction * budget as f64).ceil() as usize
+}
+
+impl StudySpec {
+    /// A study of `configs` on every problem of `suite` in dimension `dim`, with the
+    /// paper's defaults: 25 runs, a budget of 20000·N, base seed 1, the CEC checkpoints,
+    /// the exact path, all cores, no dynamics, no shard, no progress bar. Change fields
+    /// with struct update syntax:
+    ///
+    /// ```
+    /// use emages::study::{StudyConfig, StudySpec};
+    /// use emages::suites::Cec2017Suite;
+    /// use std::sync::Arc;
+    /// let suite = Arc::new(Cec2017Suite::synthetic(1));
+    /// let spec = StudySpec {
+    ///     runs: 5,
+    ///     problems: vec![1, 3],
+    ///     ..StudySpec::new(suite, 10, vec![StudyConfig::preset("eps-mag-es", ma_es::Variant::EpsMagEs, ma_es::Config::default())])
+    /// };
+    /// assert_eq!(spec.budget(), 200_000);
+    /// assert_eq!(spec.checkpoint_fractions, [0.1, 0.5, 1.0]);
+    /// ```
+    #[must_use]
+    pub fn new(suite: Arc<dyn Suite>, dim: usize, configs: Vec<StudyConfig>) -> Self {
+        Self {
+            dim,
+            runs: 25,
+            problems: suite.problems(),
+            configs,
+            budget_per_dim: 20_000,
+            seed: 1,
+            suite,
+            dynamics_problems: Vec::new(),
+            shard: None,
+            threads: None,
+            progress: false,
+            fast: false,
+            checkpoint_fractions: DEFAULT_CHECKPOINT_FRACTIONS.to_vec(),
+        }
+    }
+}
+
+/// One run to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// Index into [`StudySpec::configs`].
+    pub config: usize,
+    /// Problem.
+    pub problem: usize,
+    /// Run index.
+    pub run: usize,
+    /// The run's seed.
+    pub seed: u64,
+}
+
+/// SplitMix64 finaliser.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The seed of one run, from `(base seed, configuration label, problem, dimension, run)`.
+///
+/// ```
+/// use emages::study::run_seed;
+/// assert_eq!(run_seed(1, "eps-mag-es", 3, 10, 0), run_seed(1, "eps-mag-es", 3, 10, 0));
+/// assert_ne!(run_seed(1, "eps-mag-es", 3, 10, 0), run_seed(1, "eps-ma-es", 3, 10, 0));
+/// assert_ne!(run_seed(1, "eps-mag-es", 3, 10, 0), run_seed(1, "eps-mag-es", 3, 10, 1));
+/// ```
+#[must_use]
+pub fn run_seed(base: u64, label: &str, problem: usize, dim: usize, run: usize) -> u64 {
+    // FNV-1a of the label: stable across platforms and releases.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in label.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    let mut s = mix(base);
+    for part in [h, problem as u64, dim as u64, run as u64] {
+        s = mix(s ^ part);
+    }
+    s
+}
+
+/// The files of a study (or of one shard) in `out`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StudyFiles {
+    /// Run records.
+    pub runs: PathBuf,
+    /// Dynamics.
+    pub dynamics: PathBuf,
+}
+
+impl StudyFiles {
+    /// The compressed form of the runs file (`….jsonl.gz`), as committed for a finished
+    /// study part.
+    #[must_use]
+    pub fn compressed_runs(&self) -> PathBuf {
+        let mut name = self.runs.as_os_str().to_owned();
+        name.push(".gz");
+        PathBuf::from(name)
+    }
+
+    /// The runs file to read: the plain one, else its compressed form if only that
+    /// exists.
+    #[must_use]
+    pub fn readable_runs(&self) -> PathBuf {
+        let gz = self.compressed_runs();
+        if !self.runs.exists() && gz.exists() {
+            gz
+        } else {
+            self.runs.clone()
+        }
+    }
+}
+
+impl StudySpec {
+    /// The evaluation budget `budget_per_dim · N`.
+    #[must_use]
+    pub fn budget(&self) -> usize {
+        self.budget_per_dim * self.dim
+    }
+
+    /// The files of this process in `out` (`runs.jsonl`, or `runs.shard-I-of-N.jsonl`).
+    #[must_use]
+    pub fn files(&self, out: &Path) -> StudyFiles {
+        let suffix = self.shard.map_or(String::new(), |s| {
+            format!(".shard-{}-of-{}", s.index, s.count)
+        });
+        StudyFiles {
+            runs: out.join(format!("runs{suffix}.jsonl")),
+            dynamics: out.join(format!("dynamics{suffix}.jsonl")),
+        }
+    }
+
+    /// All jobs of the study in canonical order (problem, configuration, run), then
+    /// those of this shard.
+    #[must_use]
+    pub fn jobs(&self) -> Vec<Job> {
+        let mut all = Vec::new();
+        for &problem in &self.problems {
+            for (config, c) in self.configs.iter().enumerate() {
+                for run in 0..self.runs {
+                    all.push(Job {
+                        config,
+                        problem,
+                        run,
+                        seed: run_seed(self.seed, &c.label, problem, self.dim, run),
+                    });
+                }
+            }
+        }
+        match self.shard {
+            None => all,
+            Some(s) => all
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| i % s.count == s.index - 1)
+                .map(|(_, j)| j)
+                .collect(),
+        }
+    }
+
+    /// Checks the specification: run count, budget, selections, configurations.
+    ///
+    /// # Errors
+    /// [`StudyError::Invalid`] naming the problem.
+    pub fn validate(&self) -> Result<(), StudyError> {
+        if self.runs == 0 {
+            return Err(StudyError::Invalid("--runs must be at least 1".into()));
+        }
+        if self.budget_per_dim == 0 {
+            return Err(StudyError::Invalid(
+                "--budget-per-dim must be at least 1".into(),
+            ));
+        }
+        if self.problems.is_empty() || self.configs.is_empty() {
+            return Err(StudyError::Invalid(
+                "the study has no problems or no configurations".into(),
+            ));
+        }
+        let f = &self.checkpoint_fractions;
+        if f.is_empty()
+            || f.iter().any(|&x| !(x > 0.0 && x <= 1.0))
+            || f.windows(2).any(|w| w[0] >= w[1])
+        {
+            return Err(StudyError::Invalid(format!(
+                "checkpoint fractions {f:?}: expected at least one, strictly ascending, in (0, 1]"
+            )));
+        }
+        let mut labels = HashSet::new();
+        for c in &self.configs {
+            if !labels.insert(&c.label) {
+                return Err(StudyError::Invalid(format!(
+                    "configuration {} appears twice",
+                    c.label
+                )));
+            }
+            c.optimizer
+                .validate(self.dim)
+                .map_err(|e| StudyError::Invalid(format!("{}: {e}", c.label)))?;
+        }
+        Ok(())
+    }
+}
