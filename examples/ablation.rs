@@ -9,25 +9,15 @@
 //!
 //! Re-running the same command resumes: finished runs are skipped.
 
-use bench_stats::pairwise::Significance;
-use clap::{Parser, ValueEnum};
-use emages::cli::{main_with, problems_arg, variants_arg, Problems, StudyArgs, Variants};
-use emages::comparison;
+use clap::Parser;
+use emages::cli::{main_with, variants_arg, Cec2017Args, ReportArgs, StudyArgs, Variants};
 use emages::optimizer::MaEsOptimizer;
-use emages::report::{ablation_report, ReportOptions};
+use emages::reproduction::{self, ablation_report};
 use emages::study::StudyConfig;
 use emages::StudyError;
 use ma_es::Variant;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum TestChoice {
-    /// Wilcoxon signed-rank test pairing runs by index (the paper).
-    SignedRank,
-    /// Wilcoxon rank-sum test (unpaired).
-    RankSum,
-}
 
 /// Reproduce the εMAg-ES ablation study (Hellwig & Beyer, Sections 4–5).
 #[derive(Parser, Debug)]
@@ -35,6 +25,10 @@ enum TestChoice {
 struct Args {
     #[command(flatten)]
     study: StudyArgs,
+    #[command(flatten)]
+    instance: Cec2017Args,
+    #[command(flatten)]
+    report: ReportArgs,
     /// Variants, comma-separated: preset names, or a preset with components changed
     /// (PRESET:KEY=VALUE…, e.g. eps-mag-es:step-size=median-success; keys repair,
     /// back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking), or
@@ -44,15 +38,6 @@ struct Args {
     /// Record dynamics for every selected problem (the plot problems always record them).
     #[arg(long)]
     dynamics: bool,
-    /// Problems whose dynamics are plotted.
-    #[arg(long, default_value = "3,7,27,4,20,21", value_parser = problems_arg)]
-    plot_problems: Problems,
-    /// Significance test of the rankings.
-    #[arg(long, value_enum, default_value = "signed-rank")]
-    test: TestChoice,
-    /// Significance level.
-    #[arg(long, default_value_t = 0.05)]
-    alpha: f64,
     /// Also write the comparison with the paper (N = 10 or 100, all 28 problems) into the
     /// marked block of this Markdown file (e.g. docs/reproduction.md), linking the plots.
     #[arg(long, value_name = "MARKDOWN")]
@@ -64,42 +49,29 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), StudyError> {
-    if !(args.alpha > 0.0 && args.alpha < 1.0) {
-        return Err(StudyError::Invalid(format!(
-            "--alpha {} must lie in (0, 1)",
-            args.alpha
-        )));
-    }
-    let options = ReportOptions {
-        significance: match args.test {
-            TestChoice::SignedRank => Significance::SignedRank { alpha: args.alpha },
-            TestChoice::RankSum => Significance::RankSum { alpha: args.alpha },
-        },
-        plot_problems: args.plot_problems.0.clone(),
-    };
+    let options = args.report.options()?;
     let build = |files: &[PathBuf], out: &Path| -> Result<(), StudyError> {
         let data = args.study.load(files)?;
         let report = ablation_report(&data, out, &options)?;
         if let Some(doc) = &args.docs {
-            if report.beside_paper.is_empty() {
+            let Some(beside) = &report.beside_paper else {
                 return Err(StudyError::Invalid(format!(
                     "--docs: no comparison with the paper for these results (it needs N = 10 or 100, all 28 problems, a significance test); {} left unchanged",
                     doc.display()
                 )));
-            }
+            };
             let plots = out.join("plots");
             let prefix = if plots.is_dir() {
-                comparison::relative_link(doc, &plots)?
+                reproduction::relative_link(doc, &plots)?
             } else {
                 String::new()
             };
-            let tables: Vec<&bench_stats::Table> = report.beside_paper.iter().collect();
-            let text = comparison::to_markdown(&tables, &report.figures, &prefix);
-            comparison::DocBlock::ablation(data.dim).replace(doc, &text)?;
+            let text = reproduction::to_markdown(&beside.tables(), &report.output.figures, &prefix);
+            reproduction::DocBlock::ablation(data.dim).replace(doc, &text)?;
             emages::say!("wrote the comparison with the paper into {}", doc.display());
         }
-        emages::show!("\n{}", report.table1.to_markdown());
-        emages::show!("{}", report.baseline_statistics.to_markdown());
+        emages::show!("\n{}", report.output.table1.to_markdown());
+        emages::show!("{}", report.output.baseline_statistics.to_markdown());
         emages::show!(
             "Results in {}/: table1.md/.csv, table1_cec, table2, table4_equality, table5_rotated, table_detail, stats_*.md/.csv, paper_comparison.md, plots/, report.html",
             out.display()
@@ -119,11 +91,23 @@ fn run(args: &Args) -> Result<(), StudyError> {
         .iter()
         .map(|spec| StudyConfig::custom(spec.to_string(), MaEsOptimizer::with_spec(*spec)))
         .collect();
-    let mut dynamics = args.plot_problems.0.clone();
-    if args.dynamics {
-        dynamics.extend(args.study.problems.0.iter().copied());
-    }
+    let suite = args.instance.suite_for(&args.study)?;
+    let all = args.dynamics.then(|| {
+        args.study
+            .problems
+            .as_ref()
+            .map_or_else(|| (1..=28).collect(), |p| p.0.clone())
+    });
+    let dynamics = args
+        .report
+        .dynamics_problems(suite.as_ref(), all.as_deref());
     let default_out = PathBuf::from(format!("results/ablation-D{}", args.study.dim));
-    args.study
-        .execute("ablation study", configs, dynamics, default_out, &build)
+    args.study.execute(
+        "ablation study",
+        suite,
+        configs,
+        dynamics,
+        default_out,
+        &build,
+    )
 }

@@ -15,14 +15,12 @@
 
 use clap::Parser;
 use constraint_handling::ordering::{CandidateOrder, EpsilonLevel, Fitness};
-use emages::cli::{main_with, problems_arg, Problems, StudyArgs};
+use emages::cli::{compare, main_with, Cec2017Args, CompareArgs};
 use emages::optimizer::{Optimizer, Outcome, StopReason, Task, Tracker};
-use emages::report::{comparison_report, Contender, Lineup, ReportOptions};
 use emages::study::StudyConfig;
 use emages::StudyError;
 use ma_es::{Config, Variant};
 use rand::{Rng, SeedableRng};
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// ε-constrained differential evolution, DE/rand/1/bin.
@@ -132,45 +130,19 @@ impl Optimizer for EpsilonDe {
 #[command(name = "compare", version)]
 struct Args {
     #[command(flatten)]
-    study: StudyArgs,
-    /// Problems whose dynamics are plotted.
-    #[arg(long, default_value = "3,7,27,4,20,21", value_parser = problems_arg)]
-    plot_problems: Problems,
+    compare: CompareArgs,
+    #[command(flatten)]
+    instance: Cec2017Args,
 }
 
 fn main() -> ExitCode {
-    main_with(run)
-}
-
-fn run(args: &Args) -> Result<(), StudyError> {
-    let baseline = Variant::EpsMagEs;
-    let configs = vec![
-        StudyConfig::preset(baseline.name(), baseline, Config::default()),
-        StudyConfig::custom("eps-de", EpsilonDe::default()),
-    ];
-    let lineup = Lineup::new(
-        Contender::variant(baseline),
-        vec![Contender::new("eps-de", "εDE")],
-    );
-    let options = ReportOptions {
-        plot_problems: args.plot_problems.0.clone(),
-        ..ReportOptions::default()
-    };
-    let build = |files: &[PathBuf], out: &Path| -> Result<(), StudyError> {
-        let report = comparison_report(&args.study.load(files)?, &lineup, out, &options)?;
-        emages::show!("\n{}", report.table1.to_markdown());
-        emages::show!(
-            "Results in {}/: table1, table1_cec, table2, table_detail, stats_*.md/.csv, plots/, report.html",
-            out.display()
-        );
-        Ok(())
-    };
-    let default_out = PathBuf::from(format!("results/compare-D{}", args.study.dim));
-    args.study.execute(
-        "comparison",
-        configs,
-        args.plot_problems.0.clone(),
-        default_out,
-        &build,
-    )
+    main_with(|args: &Args| {
+        let baseline = Variant::EpsMagEs;
+        let configs = vec![
+            StudyConfig::preset(baseline.name(), baseline, Config::default()),
+            StudyConfig::custom("eps-de", EpsilonDe::default()).with_name("εDE"),
+        ];
+        let suite = args.instance.suite_for(&args.compare.study)?;
+        compare("compare", &suite, configs, &args.compare)
+    })
 }

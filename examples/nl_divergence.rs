@@ -23,7 +23,8 @@
 
 use clap::Parser;
 use emages::cli::{main_with, problems_arg, Problems};
-use emages::study::{pin_blas_to_one_thread, run_seed, InstanceChoice};
+use emages::study::{pin_blas_to_one_thread, run_seed};
+use emages::suites::InstanceChoice;
 use emages::StudyError;
 use ma_es::noise::RngNoise;
 use ma_es::observer::GenerationReport;
@@ -228,7 +229,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
             .map_err(|e| StudyError::Other(format!("{}: {e}", path.display())))?;
     }
     if let Some(doc) = &args.docs {
-        emages::comparison::DocBlock::nl_divergence(args.dim).replace(doc, &md)?;
+        emages::reproduction::DocBlock::nl_divergence(args.dim).replace(doc, &md)?;
     }
     emages::show!("{md}");
     Ok(())
@@ -246,7 +247,7 @@ fn study_check(
     let label = Variant::EpsMagEsNl.name();
     let mut records = std::collections::HashMap::new();
     for f in &args.study {
-        for r in emages::store::load_runs(f)? {
+        for r in emages::study::store::load_runs(f)? {
             if r.config == label && r.dim == args.dim {
                 records.insert((r.problem, r.run), r);
             }

@@ -10,8 +10,8 @@
 //! Same results store, resume, shards and seeds as the ablation study.
 
 use clap::Parser;
-use emages::cli::{main_with, StudyArgs};
-use emages::params::{parameter_report, Parameter};
+use emages::cli::{main_with, Cec2017Args, StudyArgs};
+use emages::reproduction::parameter_study::{parameter_report, Parameter};
 use emages::StudyError;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -22,6 +22,8 @@ use std::process::ExitCode;
 struct Args {
     #[command(flatten)]
     study: StudyArgs,
+    #[command(flatten)]
+    instance: Cec2017Args,
     /// The parameter to vary.
     #[arg(long, value_enum, default_value = "lambda")]
     param: Parameter,
@@ -57,6 +59,13 @@ fn run(args: &Args) -> Result<(), StudyError> {
         Ok(())
     };
     let default_out = PathBuf::from(format!("results/{}-D{}", param.key(), args.study.dim));
-    args.study
-        .execute("parameter study", configs, Vec::new(), default_out, &build)
+    let suite = args.instance.suite_for(&args.study)?;
+    args.study.execute(
+        "parameter study",
+        suite,
+        configs,
+        Vec::new(),
+        default_out,
+        &build,
+    )
 }

@@ -11,8 +11,8 @@
 
 use clap::Parser;
 use emages::cli::main_with;
-use emages::dataset::Dataset;
-use emages::paths::PathCheck;
+use emages::reproduction::path_check::PathCheck;
+use emages::study::dataset::Dataset;
 use emages::StudyError;
 use std::path::PathBuf;
 use std::process::ExitCode;

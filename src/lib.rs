@@ -38,16 +38,11 @@ macro_rules! show {
 }
 
 pub mod cli;
-pub mod comparison;
 
 mod error;
-pub mod html;
 pub mod optimizer;
-pub mod paper;
-pub mod params;
-pub mod paths;
-pub mod plots;
 pub mod report;
+pub mod reproduction;
 
 pub mod study;
 pub mod suites;

@@ -344,7 +344,7 @@ fn bad_input_gives_one_clear_line() {
     );
     one_line_error(
         &ablation(&["--problems", "1,29", "--out", o, "--data", &data]),
-        "problem 29 does not exist",
+        "problem 29 is not in the cec2017 suite (it has 1–28)",
     );
     one_line_error(
         &ablation(&["--problems", "x", "--out", o, "--data", &data]),

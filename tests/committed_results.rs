@@ -5,9 +5,10 @@
 //! docs/reproduction.md and the committed `paper_comparison.md`. A change of the
 //! statistics, the report or the data that would make the docs stale fails here.
 
-use emages::comparison::{to_markdown, DocBlock};
-use emages::dataset::Dataset;
-use emages::report::{ablation_report, ReportOptions};
+use emages::report::ReportOptions;
+use emages::reproduction::ablation_report;
+use emages::reproduction::{to_markdown, DocBlock};
+use emages::study::dataset::Dataset;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -38,11 +39,11 @@ fn check(dir: &Path, files: &[PathBuf], dim: usize) {
     let out = tempfile::tempdir().unwrap();
     let report = ablation_report(&data, out.path(), &ReportOptions::default())
         .expect("the report builds from the complete study");
-    assert!(
-        !report.beside_paper.is_empty(),
-        "no comparison with the paper"
-    );
-    let tables: Vec<_> = report.beside_paper.iter().collect();
+    let beside = report
+        .beside_paper
+        .as_ref()
+        .expect("a comparison with the paper");
+    let tables = beside.tables();
     let runs: usize = data
         .configs()
         .iter()
@@ -61,17 +62,17 @@ fn check(dir: &Path, files: &[PathBuf], dim: usize) {
     let quoted = DocBlock::ablation(dim)
         .read(&docs)
         .unwrap_or_else(|| panic!("docs/reproduction.md has no N = {dim} block"));
-    let rendered = to_markdown(&tables, &report.figures, &format!("../{rel}/plots/"));
+    let rendered = to_markdown(&tables, &report.output.figures, &format!("../{rel}/plots/"));
     assert!(
         quoted == rendered,
         "docs/reproduction.md's N = {dim} block differs from the report of the runs in {rel}; regenerate it with\n  cargo run --release --example ablation -- --dim {dim} --report {rel}/runs*.jsonl.gz --out {rel} --docs docs/reproduction.md"
     );
     let committed = std::fs::read_to_string(dir.join("paper_comparison.md")).unwrap();
     assert!(
-        committed == to_markdown(&tables, &report.figures, "plots/"),
+        committed == to_markdown(&tables, &report.output.figures, "plots/"),
         "{rel}/paper_comparison.md is stale"
     );
-    for f in &report.figures {
+    for f in &report.output.figures {
         assert!(
             dir.join("plots").join(&f.file).is_file(),
             "the figure {} the docs link is not committed",
@@ -81,7 +82,7 @@ fn check(dir: &Path, files: &[PathBuf], dim: usize) {
     println!(
         "N = {dim}: checked {runs} runs, {} tables and {} figures against the docs",
         tables.len(),
-        report.figures.len()
+        report.output.figures.len()
     );
 }
 
@@ -110,7 +111,7 @@ fn the_docs_quote_the_committed_n10_study() {
 /// first line docs/performance.md quotes, and no more significant cells than the
 /// significance level predicts (binomial tail above α).
 fn check_fast_path(exact: &[PathBuf], fast_dir: &str, cells: usize) {
-    use emages::paths::PathCheck;
+    use emages::reproduction::path_check::PathCheck;
     let exact = Dataset::load(exact).unwrap();
     let fast = Dataset::load(&[root().join(fast_dir).join("runs.jsonl.gz")]).unwrap();
     assert!(!exact.fast && fast.fast);

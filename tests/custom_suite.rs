@@ -2,11 +2,11 @@
 //! records, dataset, report — with its labels and groups, and without the CEC data.
 
 use constraint_handling::FnProblem;
-use emages::dataset::Dataset;
 use emages::report::{comparison_report, Contender, Lineup, ReportOptions};
-use emages::store::load_runs;
+use emages::study::dataset::Dataset;
+use emages::study::store::load_runs;
 use emages::study::{run_study, StudyConfig, StudySpec};
-use emages::suite::{ProblemGroup, SharedProblem, Suite};
+use emages::suites::{ProblemGroup, SharedProblem, Suite};
 use emages::StudyError;
 use ma_es::{Config, Variant};
 use std::sync::Arc;
@@ -92,7 +92,7 @@ fn a_users_suite_runs_and_reports_with_its_labels_and_groups() {
     );
     let report_dir = out.path().join("report");
     let options = ReportOptions {
-        plot_problems: vec![2],
+        plot_problems: Some(vec![2]),
         ..ReportOptions::default()
     };
     comparison_report(&data, &lineup, &report_dir, &options).unwrap();
@@ -133,7 +133,7 @@ fn a_users_suite_rejects_what_it_does_not_have() {
     run_study(&spec(vec![1]), out.path()).unwrap();
     let data = Dataset::load(&[out.path().join("runs.jsonl")]).unwrap();
     let err = data
-        .with_suite(Arc::new(emages::suite::Cec2017Suite::catalogue()))
+        .with_suite(Arc::new(emages::suites::Cec2017Suite::catalogue()))
         .unwrap_err();
     assert!(
         err.to_string()

@@ -5,9 +5,9 @@ mod support;
 use support::*;
 
 use constraint_handling::{Checkpoint, Snapshot};
-use emages::dataset::Dataset;
-use emages::params::{parameter_report, Parameter};
-use emages::store::{CheckpointRecord, RunRow, RECORD_FORMAT};
+use emages::reproduction::parameter_study::{parameter_report, Parameter};
+use emages::study::dataset::Dataset;
+use emages::study::store::{CheckpointRecord, RunRow, RECORD_FORMAT};
 use std::process::Command;
 
 fn row(config: &str, problem: usize, run: usize, f: f64, v: f64) -> RunRow {
@@ -127,13 +127,13 @@ fn reduced_study_end_to_end() {
         27
     );
     // Every record says which value it ran (typed, not only in its label).
-    for r in emages::store::load_runs(&out.join("runs.jsonl")).unwrap() {
+    for r in emages::study::store::load_runs(&out.join("runs.jsonl")).unwrap() {
         let s = r
             .setting
             .expect("a parameter-study record carries its setting");
         assert_eq!(s.parameter, "theta_r");
         assert_eq!(r.config, format!("theta_r={}", s.value));
-        assert_eq!(r.format, emages::store::RECORD_FORMAT);
+        assert_eq!(r.format, emages::study::store::RECORD_FORMAT);
     }
     let ranks = std::fs::read_to_string(out.join("ranks.csv")).unwrap();
     let lines: Vec<&str> = ranks.lines().collect();

@@ -6,9 +6,10 @@
 //! result types of `constraint-handling` unchanged), and version-1 records written
 //! again in format 4 read back equal.
 
-use emages::dataset::Dataset;
-use emages::report::{ablation_report, ReportOptions};
-use emages::store::{load_runs, RECORD_FORMAT};
+use emages::report::ReportOptions;
+use emages::reproduction::ablation_report;
+use emages::study::dataset::Dataset;
+use emages::study::store::{load_runs, RECORD_FORMAT};
 use std::path::PathBuf;
 
 fn fixture(name: &str) -> PathBuf {
@@ -35,7 +36,7 @@ fn version_1_records_load_and_report_as_before() {
     assert_eq!(data.dynamics("eps-mag-es", 3).len(), 2);
     let out = tempfile::tempdir().unwrap();
     let options = ReportOptions {
-        plot_problems: vec![3],
+        plot_problems: Some(vec![3]),
         ..ReportOptions::default()
     };
     ablation_report(&data, out.path(), &options).unwrap();
@@ -54,7 +55,7 @@ fn version_1_records_load_and_report_as_before() {
         assert!(r.best.found_at.is_some() && last.best.found_at.is_none());
         let json = serde_json::to_string(r).unwrap();
         assert!(json.contains("\"best\":{\"objective\":"), "{json}");
-        let back: emages::store::RunRow = serde_json::from_str(&json).unwrap();
+        let back: emages::study::store::RunRow = serde_json::from_str(&json).unwrap();
         assert_eq!(&back, r);
     }
     assert_eq!(data.suite().name(), "cec2017");

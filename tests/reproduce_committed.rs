@@ -14,7 +14,7 @@ mod support;
 use support::*;
 
 use constraint_handling::linalg::kernel::{BlasKernel, CANONICAL_KERNEL, CORETYPE_VARIABLE};
-use emages::store::{load_runs, RunRow};
+use emages::study::store::{load_runs, RunRow};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,10 +1,10 @@
 //! What a study specification decides beyond its runs: the checkpoints (the spec's, not
 //! the strategy's), and that a study's records stay of one OpenBLAS kernel.
 
-use emages::dataset::Dataset;
-use emages::store::load_runs;
+use emages::study::dataset::Dataset;
+use emages::study::store::load_runs;
 use emages::study::{run_study, StudyConfig, StudySpec};
-use emages::suite::Cec2017Suite;
+use emages::suites::Cec2017Suite;
 use ma_es::{Config, Variant};
 use std::sync::Arc;
 
@@ -97,6 +97,6 @@ fn a_study_of_another_kernel_is_not_continued() {
         "{err}"
     );
     // Reading them is fine: --status and reports do not run anything.
-    let status = emages::status::study_status(&first, out.path()).unwrap();
+    let status = emages::study::status::study_status(&first, out.path()).unwrap();
     assert!(status.to_string().contains("complete"), "{status}");
 }

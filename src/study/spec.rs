@@ -22,17 +22,37 @@ pub struct StudyConfig {
     pub optimizer: Arc<dyn Optimizer>,
     /// The studied parameter's value, recorded with every run (parameter studies).
     pub setting: Option<Setting>,
+    /// How tables and plots print it (default: the label; a preset under its own name:
+    /// the paper's label, e.g. `εMAg-ES`).
+    pub name: Option<String>,
 }
 
 impl StudyConfig {
     /// An εMAg-ES preset with a configuration (its budget is set by the study).
     #[must_use]
     pub fn preset(label: impl Into<String>, variant: Variant, config: Config) -> Self {
+        let label = label.into();
         Self {
-            label: label.into(),
+            name: (label == variant.name()).then(|| variant.label().to_string()),
+            label,
             optimizer: Arc::new(MaEsOptimizer::preset(variant).with_config(config)),
             setting: None,
         }
+    }
+
+    /// The same configuration, printed as `name` in tables and plots.
+    #[must_use]
+    pub fn with_name(self, name: impl Into<String>) -> Self {
+        Self {
+            name: Some(name.into()),
+            ..self
+        }
+    }
+
+    /// How tables and plots print it.
+    #[must_use]
+    pub fn display_name(&self) -> &str {
+        self.name.as_deref().unwrap_or(&self.label)
     }
 
     /// The same configuration, recording `parameter = value` with every run.
@@ -54,6 +74,7 @@ impl StudyConfig {
             label: label.into(),
             optimizer: Arc::new(optimizer),
             setting: None,
+            name: None,
         }
     }
 }
@@ -325,6 +346,10 @@ impl StudySpec {
             return Err(StudyError::Invalid(
                 "the study has no problems or no configurations".into(),
             ));
+        }
+        let available = self.suite.problems();
+        if let Some(&p) = self.problems.iter().find(|p| !available.contains(p)) {
+            return Err(self.suite.unknown(p));
         }
         let f = &self.checkpoint_fractions;
         if f.is_empty()

@@ -121,6 +121,9 @@ pub fn synthetic_warning(label: &str, fallback: bool) -> Option<String> {
     ))
 }
 
+/// The problems of Section 5 of the paper, plotted by default.
+pub const SECTION5_PROBLEMS: [usize; 6] = [3, 7, 27, 4, 20, 21];
+
 /// The name CEC2017 records carry (and records written before suites were recorded
 /// are read as).
 pub const CEC2017: &str = "cec2017";
@@ -228,6 +231,11 @@ impl Suite for Cec2017Suite {
             ),
             ProblemGroup::new("rotated", "rotated problems C21–C28", rotated),
         ]
+    }
+
+    /// The problems of the paper's Section 5: C03, C07, C27, C04, C20, C21.
+    fn plot_problems(&self) -> Vec<usize> {
+        SECTION5_PROBLEMS.to_vec()
     }
 
     fn instance(&self) -> String {

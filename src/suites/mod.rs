@@ -41,7 +41,7 @@ mod cec2017;
 
 pub use cec2017::{
     synthetic_warning, Cec2017Suite, InstanceChoice, CEC2017, FALLBACK_SYNTHETIC_SEED,
-    OFFICIAL_DATA_HINT,
+    OFFICIAL_DATA_HINT, SECTION5_PROBLEMS,
 };
 
 use crate::error::StudyError;
@@ -97,6 +97,11 @@ pub trait Suite: Debug + Send + Sync {
     /// The groups summarised in tables of their own (default: none).
     fn groups(&self) -> Vec<ProblemGroup> {
         Vec::new()
+    }
+
+    /// The problems whose dynamics a report plots by default (default: the first six).
+    fn plot_problems(&self) -> Vec<usize> {
+        self.problems().into_iter().take(6).collect()
     }
 
     /// Which instance data the problems use, recorded in every run record; runs of
@@ -155,6 +160,9 @@ impl<S: Suite + ?Sized> Suite for Arc<S> {
     }
     fn warning(&self) -> Option<String> {
         (**self).warning()
+    }
+    fn plot_problems(&self) -> Vec<usize> {
+        (**self).plot_problems()
     }
     fn problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
         (**self).problem(id, dim)

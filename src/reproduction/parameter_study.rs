@@ -5,9 +5,8 @@
 //! ([`bench_stats::configurations::rank_on_problem_with_significance`]).
 
 use crate::error::StudyError;
-use crate::html::{Block, Page};
-use crate::plots::heat_map;
 use crate::report::write_table;
+use crate::report::{heat_map, Block, Page};
 use crate::study::dataset::Dataset;
 use crate::study::StudyConfig;
 use bench_stats::configurations::{

@@ -13,7 +13,7 @@
 //! [`PathCheck::tail`] is the probability of at least as many as observed.
 //!
 //! ```
-//! use emages::paths::binomial_tail;
+//! use emages::reproduction::path_check::binomial_tail;
 //! // 196 cells at α = 0.05: 9.8 expected; 14 or more happen in ≈ 11 % of studies.
 //! let p = binomial_tail(196, 0.05, 14);
 //! assert!(p > 0.05 && p < 0.2);

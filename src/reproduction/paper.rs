@@ -4,6 +4,10 @@
 //! ranking), εMAg-ES versus each reduced variant over the 28 problems, `+/=/−` for the
 //! median, mean and total rank.
 
+use crate::report::{Published, SummaryTable};
+use crate::study::dataset::Dataset;
+use crate::suites::CEC2017;
+
 /// `(plus, equal, minus)` for median, mean, total.
 pub type Row = [(u32, u32, u32); 3];
 
@@ -423,6 +427,49 @@ pub enum ProblemGroup {
     Equality,
     /// The rotated problems C21–C28 (Table 5).
     Rotated,
+}
+
+/// The paper as a source of published numbers for the report's summary tables
+/// (Tables 1, A1, 4 and 5 of the ablation study on CEC2017 at N = 10 and 100).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Paper;
+
+impl Published for Paper {
+    /// The ablation study on all 28 CEC2017 problems at N = 10 or 100.
+    fn covers(&self, data: &Dataset, problems: &[usize]) -> bool {
+        data.suite().name() == CEC2017 && problems.len() == 28 && matches!(data.dim, 10 | 100)
+    }
+
+    /// Tables 1 and A1 always; Tables 4 and 5 (the equality and rotated groups) with a
+    /// significance test.
+    fn publishes(&self, table: &SummaryTable<'_>) -> bool {
+        match table {
+            SummaryTable::Table1 { .. } | SummaryTable::TableA1 => true,
+            SummaryTable::Group {
+                group,
+                significance_tested,
+            } => *significance_tested && group_of(&group.key).is_some(),
+        }
+    }
+
+    fn counts(&self, table: &SummaryTable<'_>, other: &str, dim: usize) -> Option<Row> {
+        match table {
+            SummaryTable::Table1 {
+                significance_tested,
+            } => table1(other, dim, *significance_tested),
+            SummaryTable::TableA1 => table1(other, dim, false),
+            SummaryTable::Group { group, .. } => table_group(group_of(&group.key)?, other, dim),
+        }
+    }
+}
+
+/// The paper's group of a suite group key (`equality`, `rotated`).
+fn group_of(key: &str) -> Option<ProblemGroup> {
+    match key {
+        "equality" => Some(ProblemGroup::Equality),
+        "rotated" => Some(ProblemGroup::Rotated),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
