@@ -18,8 +18,9 @@
 
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
-/// Points per block (one AVX-512 register, two AVX2 registers).
-pub(crate) const WIDTH: usize = 8;
+/// Points per block (one AVX-512 register, two AVX2 registers): the width of the
+/// `sin`/`cos` kernels, which own it.
+pub(crate) use crate::sincos::WIDTH;
 
 /// The arithmetic of a definition: IEEE `f64` operations, lane by lane.
 pub(crate) trait Real:

@@ -27,7 +27,9 @@
 //! be a fused multiply-add: callers enable `fma` (without it the code is still correct,
 //! through the libm's `fma`, but slow).
 
-use crate::lanes::WIDTH;
+/// Points per block, the lane count of every kernel here (one AVX-512 register, two
+/// AVX2 registers); `crate::lanes` builds its blocks of this width.
+pub(crate) const WIDTH: usize = 8;
 
 const FRAC_2_PI: f64 = std::f64::consts::FRAC_2_PI;
 /// `π/2 = P1 + P2 + P3` to 159 bits.
