@@ -55,9 +55,9 @@ pub trait EpsilonSchedule {
     fn initial_epsilon(&self) -> f64;
 }
 
-/// Parameters of the ε-level schedule.
+/// Parameters of [`EpsilonDecay`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EpsilonLevelParams {
+pub struct EpsilonDecayParams {
     /// Fraction `θ_t` of the initial population whose mean violation is `ε0` (0.9).
     pub theta_t: f64,
     /// Generation `T` from which ε is 0 (1000).
@@ -66,7 +66,7 @@ pub struct EpsilonLevelParams {
     pub gamma_min: f64,
 }
 
-impl Default for EpsilonLevelParams {
+impl Default for EpsilonDecayParams {
     fn default() -> Self {
         Self {
             theta_t: 0.9,
@@ -76,11 +76,14 @@ impl Default for EpsilonLevelParams {
     }
 }
 
-/// The ε-level schedule of the εMAg-ES.
+/// The decaying threshold of the εMAg-ES (REFERENCE.md §5: initialisation and step 12):
+/// `ε0` from the initial population, then `ε(g) = ε0 (1 − g/T)^{CP}` until `g = T`, then 0.
+/// (The threshold of the ε-level order [`crate::ordering::EpsilonLevel`]; called the
+/// "ε-level control" by Takahama & Sakai.)
 ///
 /// ```
-/// use constraint_handling::epsilon::{EpsilonLevelSchedule, EpsilonLevelParams, EpsilonSchedule};
-/// let mut s = EpsilonLevelSchedule::new(EpsilonLevelParams { theta_t: 0.5, t_max: 10, gamma_min: 3.0 }).unwrap();
+/// use constraint_handling::epsilon::{EpsilonDecay, EpsilonDecayParams, EpsilonSchedule};
+/// let mut s = EpsilonDecay::new(EpsilonDecayParams { theta_t: 0.5, t_max: 10, gamma_min: 3.0 }).unwrap();
 /// // ν̄ sorted: 0, 2, 4, 6 → ε0 = mean of the ⌈0.5·4⌉ = 2 first = 1.
 /// let eps0 = s.initialize(&[0.0; 4], &[6.0, 2.0, 0.0, 4.0]).unwrap();
 /// assert_eq!(eps0, 1.0);
@@ -91,18 +94,18 @@ impl Default for EpsilonLevelParams {
 /// assert_eq!(s.epsilon(10), 0.0);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
-pub struct EpsilonLevelSchedule {
-    params: EpsilonLevelParams,
+pub struct EpsilonDecay {
+    params: EpsilonDecayParams,
     eps0: f64,
     cp: f64,
 }
 
-impl EpsilonLevelSchedule {
+impl EpsilonDecay {
     /// A schedule with validated parameters.
     ///
     /// # Errors
     /// [`ScheduleError::ThetaT`] or [`ScheduleError::GammaMin`] for impossible values.
-    pub fn new(params: EpsilonLevelParams) -> Result<Self, ScheduleError> {
+    pub fn new(params: EpsilonDecayParams) -> Result<Self, ScheduleError> {
         if !(params.theta_t > 0.0 && params.theta_t <= 1.0) {
             return Err(ScheduleError::ThetaT(params.theta_t));
         }
@@ -119,9 +122,9 @@ impl EpsilonLevelSchedule {
     /// A schedule started from a known `ε0` (no initial population needed).
     ///
     /// # Errors
-    /// As [`EpsilonLevelSchedule::new`].
+    /// As [`EpsilonDecay::new`].
     pub fn with_initial_epsilon(
-        params: EpsilonLevelParams,
+        params: EpsilonDecayParams,
         eps0: f64,
     ) -> Result<Self, ScheduleError> {
         let mut s = Self::new(params)?;
@@ -137,7 +140,7 @@ impl EpsilonLevelSchedule {
 
     /// The parameters.
     #[must_use]
-    pub fn params(&self) -> &EpsilonLevelParams {
+    pub fn params(&self) -> &EpsilonDecayParams {
         &self.params
     }
 
@@ -184,7 +187,7 @@ pub fn initial_epsilon(
     Ok(sum / count as f64)
 }
 
-impl EpsilonSchedule for EpsilonLevelSchedule {
+impl EpsilonSchedule for EpsilonDecay {
     fn initialize(&mut self, objectives: &[f64], violations: &[f64]) -> Result<f64, ScheduleError> {
         let eps0 = initial_epsilon(objectives, violations, self.params.theta_t)?;
         self.set_eps0(eps0);
@@ -211,18 +214,19 @@ impl EpsilonSchedule for EpsilonLevelSchedule {
     }
 }
 
-/// The lexicographic "schedule": ε ≡ 0 (the lex variants; `T = 0`, `ε0 = 0`).
+/// The schedule `ε ≡ 0` (`T = 0`, `ε0 = 0`), under which the ε-level order is the
+/// lexicographic one: the lex variants' threshold.
 ///
 /// ```
-/// use constraint_handling::epsilon::{Lexicographic, EpsilonSchedule};
-/// let mut s = Lexicographic;
+/// use constraint_handling::epsilon::{EpsilonSchedule, ZeroEpsilon};
+/// let mut s = ZeroEpsilon;
 /// assert_eq!(s.initialize(&[1.0], &[5.0]).unwrap(), 0.0);
 /// assert_eq!(s.epsilon(0), 0.0);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Lexicographic;
+pub struct ZeroEpsilon;
 
-impl EpsilonSchedule for Lexicographic {
+impl EpsilonSchedule for ZeroEpsilon {
     fn initialize(&mut self, objectives: &[f64], violations: &[f64]) -> Result<f64, ScheduleError> {
         if objectives.is_empty() || objectives.len() != violations.len() {
             return Err(ScheduleError::Population {
@@ -246,9 +250,9 @@ impl EpsilonSchedule for Lexicographic {
 mod tests {
     use super::*;
 
-    fn schedule(eps0: f64, t_max: usize) -> EpsilonLevelSchedule {
-        EpsilonLevelSchedule::with_initial_epsilon(
-            EpsilonLevelParams {
+    fn schedule(eps0: f64, t_max: usize) -> EpsilonDecay {
+        EpsilonDecay::with_initial_epsilon(
+            EpsilonDecayParams {
                 theta_t: 0.9,
                 t_max,
                 gamma_min: 3.0,
@@ -317,10 +321,10 @@ mod tests {
 
     #[test]
     fn invalid_parameters() {
-        let p = EpsilonLevelParams::default();
-        assert!(EpsilonLevelSchedule::new(EpsilonLevelParams { theta_t: 0.0, ..p }).is_err());
-        assert!(EpsilonLevelSchedule::new(EpsilonLevelParams { theta_t: 1.5, ..p }).is_err());
-        assert!(EpsilonLevelSchedule::new(EpsilonLevelParams {
+        let p = EpsilonDecayParams::default();
+        assert!(EpsilonDecay::new(EpsilonDecayParams { theta_t: 0.0, ..p }).is_err());
+        assert!(EpsilonDecay::new(EpsilonDecayParams { theta_t: 1.5, ..p }).is_err());
+        assert!(EpsilonDecay::new(EpsilonDecayParams {
             gamma_min: f64::NAN,
             ..p
         })

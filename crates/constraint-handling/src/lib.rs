@@ -66,7 +66,7 @@ pub mod reflection;
 pub mod repair;
 pub mod violation;
 
-pub use epsilon::{EpsilonLevelParams, EpsilonLevelSchedule, EpsilonSchedule, Lexicographic};
+pub use epsilon::{EpsilonDecay, EpsilonDecayParams, EpsilonSchedule, ZeroEpsilon};
 pub use incumbent::Incumbent;
 pub use ordering::{CandidateOrder, EpsilonLevel, ReferenceLexicographic};
 pub use problem::{ConstrainedProblem, FnProblem, ProblemError};

@@ -1,6 +1,6 @@
 //! Property tests of the constraint-handling techniques.
 
-use constraint_handling::epsilon::{EpsilonLevelParams, EpsilonLevelSchedule, EpsilonSchedule};
+use constraint_handling::epsilon::{EpsilonDecay, EpsilonDecayParams, EpsilonSchedule};
 use constraint_handling::ordering::{
     rank, rank_epsilon_level_into, rank_into, CandidateOrder, EpsilonLevel, Fitness,
     ReferenceLexicographic,
@@ -121,8 +121,8 @@ proptest! {
     fn epsilon_schedule_is_non_increasing_and_zero_from_t(
         eps0 in prop_oneof![1e-12..1e-3f64, 1e-3..1e6f64], t_max in 2usize..3000, gamma in 0.5..10.0f64,
     ) {
-        let params = EpsilonLevelParams { theta_t: 0.9, t_max, gamma_min: gamma };
-        let s = EpsilonLevelSchedule::with_initial_epsilon(params, eps0).unwrap();
+        let params = EpsilonDecayParams { theta_t: 0.9, t_max, gamma_min: gamma };
+        let s = EpsilonDecay::with_initial_epsilon(params, eps0).unwrap();
         let mut prev = s.epsilon(0);
         prop_assert_eq!(prev, eps0);
         for g in 1..t_max + 5 {

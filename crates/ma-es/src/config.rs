@@ -17,7 +17,7 @@
 //! | budget | `20000 N` evaluations |
 //! | generation limit | `2000 N` |
 
-use constraint_handling::epsilon::EpsilonLevelParams;
+use constraint_handling::epsilon::EpsilonDecayParams;
 use constraint_handling::repair::RepairParams;
 use serde::{Deserialize, Serialize};
 
@@ -182,7 +182,7 @@ pub struct Parameters {
     /// `σ_max`.
     pub sigma_max: f64,
     /// The ε schedule's `θ_t`, `T`, `γ_min`.
-    pub epsilon: EpsilonLevelParams,
+    pub epsilon: EpsilonDecayParams,
     /// `θ_p`.
     pub theta_p: f64,
     /// `θ_r`.
@@ -329,7 +329,7 @@ impl Config {
             c_mu,
             sigma0,
             sigma_max: self.sigma_max,
-            epsilon: EpsilonLevelParams {
+            epsilon: EpsilonDecayParams {
                 theta_t: self.theta_t,
                 t_max: self.t_max,
                 gamma_min: self.gamma_min,

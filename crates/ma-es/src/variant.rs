@@ -27,7 +27,7 @@ use crate::step_size::{
     CappedSigma, ConstantSigma, Csa, MedianSuccessRule, SigmaCap, StepSizeRule, UncappedSigma,
 };
 use crate::MaEsError;
-use constraint_handling::epsilon::{EpsilonLevelSchedule, EpsilonSchedule, Lexicographic};
+use constraint_handling::epsilon::{EpsilonDecay, EpsilonSchedule, ZeroEpsilon};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -331,8 +331,8 @@ impl Components {
             Box::new(FrozenMatrix)
         };
         let schedule: Box<dyn EpsilonSchedule + Send> = match spec.ordering {
-            OrderingKind::EpsilonLevel => Box::new(EpsilonLevelSchedule::new(params.epsilon)?),
-            OrderingKind::Lexicographic => Box::new(Lexicographic),
+            OrderingKind::EpsilonLevel => Box::new(EpsilonDecay::new(params.epsilon)?),
+            OrderingKind::Lexicographic => Box::new(ZeroEpsilon),
         };
         Ok(Self {
             repair,
