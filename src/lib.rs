@@ -1,19 +1,22 @@
-//! The εMAg-ES ablation study of Hellwig & Beyer, composed from the workspace crates:
-//! a resumable, shardable, reproducible study runner; the paper's tables, plots and an
-//! HTML report.
+//! The study harness of the workspace: runs optimizer configurations on a benchmark
+//! suite — resumable, shardable, reproducible whatever the scheduling — and turns the
+//! records into the paper's tables, statistics, plots and an HTML report; with the
+//! paper (Hellwig & Beyer's εMAg-ES ablation) as its first user.
 //!
-//! | module | what |
-//! |---|---|
-//! | [`study`] | study specification, seeds, shards, parallel execution with a progress bar |
-//! | [`status`] | `--status`: runs done / expected per shard file, the slowest problems, an ETA |
-//! | [`store`] | `runs.jsonl` / `dynamics.jsonl`: one record per finished run, appended atomically |
-//! | [`suite`] | the benchmark seam: problem numbers, labels, groups, instance data (CEC2017 is one suite) |
-//! | [`dataset`] | results of one or several files (shards), checked and grouped |
-//! | [`report`] | Tables 1, A1, 2, 4, 5, the CEC statistics, the Section 5 plots, `report.html` |
-//! | [`params`] | the parameter studies of Section 6 (population size, repair repetitions) |
-//! | [`plots`], [`html`] | SVG/PNG charts and heat maps; the self-contained HTML page |
+//! | module | the concern | the seam |
+//! |---|---|---|
+//! | [`optimizer`] | what the harness asks of an algorithm, and the MA-ES behind it | [`optimizer::Optimizer`]; `MaEsOptimizer` takes a component spec or a factory |
+//! | [`suites`] | what the harness asks of a benchmark; CEC2017 with its instance data | [`suites::Suite`] |
+//! | [`study`] | a study: spec, seeds, shards, runner, records, status, datasets | [`study::StudySpec`], [`study::StudyConfig`] |
+//! | [`report`] | tables, statistics, figures and the page, for any lineup and suite | [`report::Report`], [`report::Published`] |
+//! | [`reproduction`] | the paper: its numbers beside ours, Section 6, the path check, generated doc blocks | [`reproduction::ablation_report`] |
+//! | [`cli`] | the study command line for any suite | [`cli::StudyArgs`], [`cli::compare_main`] |
 //!
-//! The examples `ablation` and `parameter_study` are the command-line front ends.
+//! Dependencies run one way: `cli` → `reproduction` → `report` → `study` → `suites`,
+//! `optimizer` (tests/architecture.rs checks that no module imports a sibling that
+//! imports it back). The examples are the command-line front ends: `ablation`,
+//! `parameter_study`, `compare`, `nl_divergence`, `path_check`, and the contributor
+//! walkthroughs `custom_component` and `custom_suite` (docs/architecture.md).
 #![warn(missing_docs)]
 
 /// Prints a line to standard error like `eprintln!`, but a closed or broken stream

@@ -9,7 +9,7 @@
 //! | [`store`] | `runs.jsonl` / `dynamics.jsonl`: the record formats, one locked writer per file |
 //! | [`status`] | `--status`: runs done / expected per shard file, the slowest problems, an ETA |
 //! | [`dataset`] | results of one or several files (shards), checked and grouped for the report |
-//! | [`platform`] | the OpenBLAS kernel and batch kernel every record names |
+//! | [`mod@platform`] | the OpenBLAS kernel and batch kernel every record names |
 //!
 //! Every run is determined by its seed, derived from `(base seed, configuration label,
 //! problem, dimension, run)`; thread count, shard and order of execution do not enter.

@@ -78,7 +78,7 @@ pub struct RunRow {
     pub checkpoints: Vec<CheckpointRecord>,
     /// Wall time of the run.
     pub seconds: f64,
-    /// The OpenBLAS kernel and batch kernel the run used ([`crate::study::platform`]);
+    /// The OpenBLAS kernel and batch kernel the run used ([`crate::study::platform()`]);
     /// absent in records written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub platform: Option<String>,
