@@ -51,7 +51,9 @@ pub enum StudyError {
 }
 
 impl StudyError {
-    pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
+    /// An I/O error on `path`.
+    #[must_use]
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
         Self::Io {
             path: path.to_path_buf(),
             source,

@@ -95,6 +95,16 @@ impl DocBlock {
         )
     }
 
+    /// The Section 6 statements of `param` at dimension `dim` over the seeds (`section6
+    /// --docs`).
+    #[must_use]
+    pub fn section6(param: super::parameter_study::Parameter, dim: usize) -> Self {
+        Self::new(
+            "`section6 --docs`",
+            &format!("section6: {}, N = {dim}", param.symbol()),
+        )
+    }
+
     /// The BEGIN and END lines.
     #[must_use]
     pub fn markers(&self) -> (&str, &str) {

@@ -1,7 +1,8 @@
 //! The paper this toolkit reproduces, and the checks that say how well it does: the
 //! published numbers ([`Paper`]), the ablation study's report with them beside the
 //! measured ones ([`ablation_report`]), the parameter studies of Section 6
-//! ([`parameter_study`]), the fast-versus-exact path check ([`path_check`]), and the
+//! ([`parameter_study`]) with the paper's statements measured over seeds ([`section6`]),
+//! the fast-versus-exact path check ([`path_check`]), and the
 //! generated blocks through which the documentation quotes all of it ([`docs`]).
 
 pub mod beside_paper;
@@ -9,6 +10,7 @@ pub mod docs;
 pub mod paper;
 pub mod parameter_study;
 pub mod path_check;
+pub mod section6;
 
 pub use beside_paper::BesidePaper;
 pub use docs::{relative_link, to_markdown, DocBlock};

@@ -163,22 +163,37 @@ const SIGNIFICANCE: Rule = Rule {
     name: "significance-aware",
 };
 
-/// Ranks the configurations of a parameter study per problem and overall, twice (exact
-/// comparison as REFERENCE.md §6, and significance-aware), and writes for each
-/// `ranks{,_significance}.csv` (problems × configurations: the heat-map tiles),
-/// `ranks_detail{,_significance}.csv` (mean rank, median rank, score),
-/// `average_ranks{,_significance}.md/.csv`, `heatmap{,_significance}.svg/.png`, and one
-/// `report.html` with both.
+/// Both rankings of a parameter study, computed from its results without writing
+/// anything ([`rank`]).
+#[derive(Clone, Debug)]
+pub struct Rankings {
+    /// The values, ascending (the configurations' order in every ranking).
+    pub values: Vec<usize>,
+    /// The problems.
+    pub problems: Vec<usize>,
+    /// Runs per configuration and problem.
+    pub runs: usize,
+    /// The exact comparison (REFERENCE.md §6).
+    pub exact: Scores,
+    /// The significance-aware ranking (Wilcoxon signed-rank test, α = 0.05).
+    pub significance: Scores,
+}
+
+/// One ranking's per-problem and overall results.
+#[derive(Clone, Debug)]
+pub struct Scores {
+    /// Per problem (in [`Rankings::problems`] order).
+    pub per_problem: Vec<ProblemRanking>,
+    /// Overall.
+    pub overall: OverallRanking,
+}
+
+/// Ranks the configurations of a parameter study's results both ways.
 ///
 /// # Errors
 /// [`StudyError::Incompatible`] if the results hold other configurations or are
-/// incomplete; I/O and plotting errors.
-pub fn parameter_report(
-    data: &Dataset,
-    out: &Path,
-    param: Parameter,
-) -> Result<ParameterReport, StudyError> {
-    std::fs::create_dir_all(out).map_err(|e| StudyError::io(out, e))?;
+/// incomplete.
+pub fn rank(data: &Dataset, param: Parameter) -> Result<Rankings, StudyError> {
     let mut values = Vec::new();
     for label in data.configs() {
         // The typed setting of the records; version-1 records only have the label.
@@ -212,6 +227,47 @@ pub fn parameter_report(
             Significance::default(),
         )?);
     }
+    Ok(Rankings {
+        exact: Scores {
+            overall: overall(&exact)?,
+            per_problem: exact,
+        },
+        significance: Scores {
+            overall: overall(&tested)?,
+            per_problem: tested,
+        },
+        values,
+        problems,
+        runs,
+    })
+}
+
+/// Ranks the configurations of a parameter study per problem and overall, twice (exact
+/// comparison as REFERENCE.md §6, and significance-aware), and writes for each
+/// `ranks{,_significance}.csv` (problems × configurations: the heat-map tiles),
+/// `ranks_detail{,_significance}.csv` (mean rank, median rank, score),
+/// `average_ranks{,_significance}.md/.csv`, `heatmap{,_significance}.svg/.png`, and one
+/// `report.html` with both.
+///
+/// # Errors
+/// [`StudyError::Incompatible`] if the results hold other configurations or are
+/// incomplete; I/O and plotting errors.
+pub fn parameter_report(
+    data: &Dataset,
+    out: &Path,
+    param: Parameter,
+) -> Result<ParameterReport, StudyError> {
+    std::fs::create_dir_all(out).map_err(|e| StudyError::io(out, e))?;
+    let Rankings {
+        values,
+        problems,
+        runs,
+        exact,
+        significance: tested,
+    } = rank(data, param)?;
+    let labels: Vec<String> = values.iter().map(|&v| param.label(v)).collect();
+    let exact = exact.per_problem;
+    let tested = tested.per_problem;
     let study = Study {
         data,
         out,
