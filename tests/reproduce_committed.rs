@@ -4,16 +4,15 @@
 //! evaluation that found it), the evaluations, generations, termination and every
 //! checkpoint (the wall time and the `platform` text aside).
 //!
-//! Every committed study was computed with OpenBLAS's `Haswell` kernels (the canonical
-//! kernel, docs/reproduction.md, "Which kernel, which numbers"); the trajectories are
-//! chaotic, so this holds under that kernel only. `cargo test` gets it on every CPU with
-//! AVX2 and FMA (scripts/openblas-kernel); where the CPU cannot run it, or the user chose
-//! another kernel with `OPENBLAS_CORETYPE`, the comparison is skipped and says why.
+//! The trajectories are chaotic, so a study reproduces under the OpenBLAS kernel family
+//! it was computed with only (docs/reproduction.md, "Which kernel, which numbers"): the
+//! reruns run with that family (`OPENBLAS_CORETYPE` set for them), and where this CPU
+//! cannot run it the comparison is skipped and says why.
 
 mod support;
 use support::*;
 
-use constraint_handling::linalg::kernel::{BlasKernel, CANONICAL_KERNEL, CORETYPE_VARIABLE};
+use constraint_handling::linalg::kernel::{cpu_has_avx2_fma, BlasKernel, CORETYPE_VARIABLE};
 use emages::study::store::{load_runs, RunRow};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,29 +22,34 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Whether the example programs started from this test run the canonical kernel: they
-/// restart with it unless `OPENBLAS_CORETYPE` names another one, and need AVX2/FMA.
-fn canonical_kernel_here() -> bool {
-    let Some(k) = BlasKernel::current() else {
+/// The kernel family a rerun of a study computed with `kernel` runs with here: the same
+/// family, or one with the same double-precision kernels (`SkylakeX` for `Cooperlake`,
+/// whose kernels differ only in bfloat16); `None` (with the reason printed) if this CPU
+/// cannot run either.
+fn kernel_here(kernel: &str) -> Option<&'static str> {
+    if BlasKernel::current().is_none() {
         println!("skipped: the BLAS provider is not the system OpenBLAS");
-        return false;
-    };
-    if !k.cpu_has_avx2_fma() {
-        println!(
-            "skipped: this CPU cannot run OpenBLAS's {CANONICAL_KERNEL} kernels, with which \
-             the committed studies were computed"
-        );
-        return false;
+        return None;
     }
-    match std::env::var(CORETYPE_VARIABLE) {
-        Ok(v) if !v.eq_ignore_ascii_case(CANONICAL_KERNEL) => {
-            println!(
-                "skipped: {CORETYPE_VARIABLE}={v} selects other kernels than the committed \
-                 studies' {CANONICAL_KERNEL}"
-            );
-            false
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        let avx512 = has!("avx512f") && has!("avx512bw") && has!("avx512dq") && has!("avx512vl");
+        let choice = match kernel {
+            "Haswell" => cpu_has_avx2_fma().then_some("Haswell"),
+            "Cooperlake" if avx512 && has!("avx512bf16") => Some("Cooperlake"),
+            "Cooperlake" | "SkylakeX" if avx512 => Some("SkylakeX"),
+            _ => None,
+        };
+        if choice.is_none() {
+            println!("skipped: this CPU cannot run OpenBLAS's {kernel} kernels, with which the study was computed");
         }
-        _ => true,
+        choice
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        println!("skipped: OpenBLAS's {kernel} kernels, with which the study was computed, are x86-64 kernels");
+        None
     }
 }
 
@@ -74,19 +78,26 @@ fn fingerprint(r: &RunRow) -> String {
     s
 }
 
-/// Runs `example args --out TMP` and compares every run it records with the committed
-/// record of the same configuration, problem and run index in `committed`.
-fn reproduce(example_name: &str, args: &[&str], committed: &[PathBuf], expect: usize) {
-    if !canonical_kernel_here() {
+/// Runs `example args --out TMP` with OpenBLAS's `kernel` (the committed study's) and
+/// compares every run it records with the committed record of the same configuration,
+/// problem and run index in `committed`.
+fn reproduce(
+    example_name: &str,
+    args: &[&str],
+    committed: &[PathBuf],
+    expect: usize,
+    kernel: &str,
+) {
+    let Some(run_as) = kernel_here(kernel) else {
         return;
-    }
+    };
     let mut by_key = BTreeMap::new();
     for f in committed {
         for r in load_runs(f).unwrap_or_else(|e| panic!("{}: {e}", f.display())) {
             assert!(
                 r.platform
                     .as_deref()
-                    .is_none_or(|p| p.starts_with(&format!("openblas {CANONICAL_KERNEL};"))),
+                    .is_some_and(|p| p.starts_with(&format!("openblas {kernel};"))),
                 "{}: a committed record of another kernel: {:?}",
                 f.display(),
                 r.platform
@@ -100,6 +111,7 @@ fn reproduce(example_name: &str, args: &[&str], committed: &[PathBuf], expect: u
         .args(args)
         .args(["--no-progress", "--data", &data_dir(), "--out"])
         .arg(&out)
+        .env(CORETYPE_VARIABLE, run_as)
         .output()
         .unwrap();
     assert!(
@@ -114,8 +126,8 @@ fn reproduce(example_name: &str, args: &[&str], committed: &[PathBuf], expect: u
         assert!(
             r.platform
                 .as_deref()
-                .is_some_and(|p| p.starts_with(&format!("openblas {CANONICAL_KERNEL};"))),
-            "the rerun did not run the canonical kernel: {:?}",
+                .is_some_and(|p| p.starts_with(&format!("openblas {run_as};"))),
+            "the rerun did not run the {run_as} kernels: {:?}",
             r.platform
         );
         let c = by_key
@@ -138,7 +150,7 @@ fn reproduce(example_name: &str, args: &[&str], committed: &[PathBuf], expect: u
         differ.join("\n")
     );
     println!(
-        "reproduced {} committed runs bit for bit ({example_name} {}) with OpenBLAS {CANONICAL_KERNEL}",
+        "reproduced {} committed runs bit for bit ({example_name} {}) with OpenBLAS {run_as} (the study's: {kernel})",
         rerun.len(),
         args.join(" ")
     );
@@ -169,6 +181,7 @@ fn the_n10_ablation_reproduces() {
         &["--runs", "1", "--threads", "2"],
         &committed("results/ablation-D10-seed1"),
         196,
+        "Haswell",
     );
 }
 
@@ -200,5 +213,31 @@ fn the_n10_fast_path_study_reproduces() {
         &["--runs", "1", "--threads", "2", "--fast"],
         &committed("results/fast-path-D10"),
         196,
+        "Haswell",
+    );
+}
+
+/// Four runs of the committed N = 100 ablation (εMAg-ES and εMA-ES on C01 and C21).
+#[test]
+fn the_n100_ablation_reproduces() {
+    reproduce(
+        "ablation",
+        &[
+            "--dim",
+            "100",
+            "--runs",
+            "1",
+            "--problems",
+            "1,21",
+            "--variants",
+            "eps-mag-es,eps-ma-es",
+            "--plot-problems",
+            "1",
+            "--threads",
+            "2",
+        ],
+        &committed("results/ablation-D100"),
+        4,
+        "Cooperlake",
     );
 }
