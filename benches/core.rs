@@ -459,7 +459,7 @@ fn main() {
     // Benchmarks measure one core: OpenBLAS on one thread, as in the studies.
     emages::study::pin_blas_to_one_thread();
     // criterion's plots render text with plotters: give it a font that needs no system fonts.
-    emages::plots::register_font().expect("plot font");
+    emages::report::register_font().expect("plot font");
     benches();
     Criterion::default().configure_from_args().final_summary();
     print_ratios();
