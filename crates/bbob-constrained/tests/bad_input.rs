@@ -1,0 +1,98 @@
+//! Problems that do not exist are errors with a clear message, never a panic; the
+//! evaluations of f and g are counted apart.
+
+use bbob_constrained::{BbobError, BbobProblem};
+use constraint_handling::ConstrainedProblem;
+
+#[test]
+fn what_does_not_exist_is_an_error() {
+    assert_eq!(
+        BbobProblem::new(0, 2, 1).unwrap_err(),
+        BbobError::UnknownFunction(0)
+    );
+    assert_eq!(
+        BbobProblem::new(55, 2, 1).unwrap_err(),
+        BbobError::UnknownFunction(55)
+    );
+    assert_eq!(
+        BbobProblem::new(1, 1, 1).unwrap_err(),
+        BbobError::UnsupportedDimension(1)
+    );
+    assert_eq!(
+        BbobProblem::new(1, 41, 1).unwrap_err(),
+        BbobError::UnsupportedDimension(41)
+    );
+    assert_eq!(
+        BbobProblem::new(1, 2, 0).unwrap_err(),
+        BbobError::UnknownInstance(0)
+    );
+    assert!(BbobProblem::new(55, 2, 1)
+        .unwrap_err()
+        .to_string()
+        .contains("functions 1 to 54"));
+}
+
+#[test]
+fn a_bad_buffer_is_an_error_through_the_trait_and_nan_stays_nan() {
+    let p = BbobProblem::new(49, 5, 2).unwrap();
+    let mut g = vec![0.0; p.number_of_constraints()];
+    assert!(p.evaluate(&[0.0; 4], &mut g).is_err());
+    assert!(p.evaluate(&[0.0; 5], &mut g[1..]).is_err());
+    let f = p.evaluate(&[f64::NAN, 0.0, 0.0, 0.0, 0.0], &mut g).unwrap();
+    assert!(f.is_nan() && g.iter().all(|v| v.is_nan()));
+    let f = p
+        .evaluate(&[f64::INFINITY, 0.0, 0.0, 0.0, 0.0], &mut g)
+        .unwrap();
+    assert!(f.is_infinite() && g.iter().all(|v| v.is_infinite()));
+}
+
+#[test]
+fn f_and_g_are_counted_apart() {
+    let p = BbobProblem::new(12, 10, 1).unwrap();
+    let x = p.initial_solution().to_vec();
+    let mut g = vec![0.0; p.number_of_constraints()];
+    let _ = p.objective(&x);
+    let _ = p.objective(&x);
+    p.constraints(&x, &mut g);
+    assert_eq!(p.evaluations(), (2, 1));
+    p.evaluate(&x, &mut g).unwrap();
+    assert_eq!(p.evaluations(), (3, 2));
+}
+
+/// The construction's promises on every problem of COCO's dimensions: the initial
+/// solution is feasible and inside the box, the optimum is feasible, and no feasible
+/// point of a sample beats the optimum.
+#[test]
+fn the_optimum_is_feasible_and_best() {
+    let mut checked = 0;
+    for function in 1..=54 {
+        for dim in [2, 3, 5, 10, 20, 40] {
+            for instance in [1, 7] {
+                let p = BbobProblem::new(function, dim, instance).unwrap();
+                let mut g = vec![0.0; p.number_of_constraints()];
+                let x0 = p.initial_solution().to_vec();
+                assert!(x0.iter().all(|v| (-5.0..=5.0).contains(v)), "{}", p.id());
+                p.constraints(&x0, &mut g);
+                assert!(g.iter().all(|&v| v <= 0.0), "{}: x0 infeasible", p.id());
+                let xopt = p.best_parameter().to_vec();
+                p.constraints(&xopt, &mut g);
+                assert!(
+                    g.iter().all(|&v| v <= 1e-9),
+                    "{}: optimum infeasible {g:?}",
+                    p.id()
+                );
+                // Points between x0 and the optimum are feasible (convex set) and no
+                // better than the optimum.
+                for t in [0.25, 0.5, 0.9] {
+                    let x: Vec<f64> = x0.iter().zip(&xopt).map(|(a, b)| a + t * (b - a)).collect();
+                    p.constraints(&x, &mut g);
+                    if g.iter().all(|&v| v <= 0.0) {
+                        assert!(p.objective(&x) >= p.best_value() - 1e-9, "{}", p.id());
+                    }
+                }
+                checked += 1;
+            }
+        }
+    }
+    println!("checked {checked} problems");
+}
