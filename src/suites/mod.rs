@@ -1,7 +1,8 @@
 //! The seam between the harness and a benchmark: a [`Suite`] names its problems, gives
 //! their labels and groups, says which instance data it uses, and builds a problem in
 //! a dimension. The study runner, the records, the report and the status take a suite;
-//! CEC2017 ([`Cec2017Suite`]) is one implementation.
+//! CEC2017 ([`Cec2017Suite`]) and COCO's bbob-constrained ([`BbobConstrainedSuite`])
+//! are two.
 //!
 //! A suite of one's own:
 //!
@@ -37,7 +38,10 @@
 //! assert!(toy.problem(3, 3).is_err());
 //! ```
 
+mod bbob_constrained;
 mod cec2017;
+
+pub use bbob_constrained::{BbobConstrainedSuite, BBOB_CONSTRAINED};
 
 pub use cec2017::{
     synthetic_warning, Cec2017Suite, InstanceChoice, CEC2017, FALLBACK_SYNTHETIC_SEED,
@@ -178,7 +182,9 @@ impl<S: Suite + ?Sized> Suite for Arc<S> {
 /// attaches the suite itself ([`crate::study::dataset::Dataset::with_suite`]).
 #[must_use]
 pub fn by_name(name: &str) -> Arc<dyn Suite> {
-    if name == CEC2017 {
+    if name == BBOB_CONSTRAINED {
+        Arc::new(BbobConstrainedSuite::default())
+    } else if name == CEC2017 {
         Arc::new(Cec2017Suite::catalogue())
     } else {
         Arc::new(RecordedSuite {
