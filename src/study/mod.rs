@@ -4,6 +4,7 @@
 //!
 //! | module | what |
 //! |---|---|
+//! | [`coco`] | COCO's data format (`.info`, `.dat`, `.tdat`) for `cocopp`, beside the store |
 //! | [`spec`] | the study: configurations, problems, runs, budget, checkpoints, seeds, shards |
 //! | [`runner`] | preparing and running it, each record appended as its run ends |
 //! | [`store`] | `runs.jsonl` / `dynamics.jsonl`: the record formats, one locked writer per file |
@@ -14,6 +15,7 @@
 //! Every run is determined by its seed, derived from `(base seed, configuration label,
 //! problem, dimension, run)`; thread count, shard and order of execution do not enter.
 
+pub mod coco;
 pub mod dataset;
 pub mod platform;
 pub mod runner;
