@@ -20,7 +20,9 @@ use crate::objectives::Objective;
 use crate::random::{bbob2009_unif, bbob2009_xopt};
 use crate::transforms::{asymmetric, inverse, oscillate};
 use crate::BbobError;
+use constraint_handling::problem::check_batch_shapes;
 use constraint_handling::{ConstrainedProblem, ProblemError};
+use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The non-linear transformation of a whole problem.
@@ -36,6 +38,9 @@ enum Disguise {
 const ASYMMETRY: f64 = 0.2;
 const LOWER: [f64; 40] = [-5.0; 40];
 const UPPER: [f64; 40] = [5.0; 40];
+/// The most constraints a function has: 6 + 3n active ones at n = 40
+/// ([`active_constraints`]) and half as many inactive ones.
+const MAX_CONSTRAINTS: usize = (6 + 3 * 40) * 3 / 2;
 
 /// A problem of the bbob-constrained suite: `min f(x)` subject to `g_i(x) ≤ 0`,
 /// `x ∈ [−5, 5]^n` (the box is the region of interest; COCO does not enforce it).
@@ -393,5 +398,32 @@ impl ConstrainedProblem for BbobProblem {
         self.check_buffers(x, constraints)?;
         self.constraints(x, constraints);
         Ok(self.objective(x))
+    }
+
+    /// `g` alone for every column (one g evaluation each, no f evaluation): COCO
+    /// charges the gradient repair's probes as constraint evaluations only. The
+    /// objectives are set to NaN.
+    fn evaluate_constraints_batch(
+        &self,
+        points: ArrayView2<'_, f64>,
+        mut objectives: ArrayViewMut1<'_, f64>,
+        mut constraints: ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        check_batch_shapes(self, &points, &objectives, &constraints)?;
+        let mut x = [0.0; 40];
+        let mut g = [0.0; MAX_CONSTRAINTS];
+        let g = &mut g[..self.constraints.len()];
+        for (k, column) in points.axis_iter(Axis(1)).enumerate() {
+            let x = &mut x[..self.dim];
+            x.iter_mut().zip(column).for_each(|(d, s)| *d = *s);
+            self.constraints(x, g);
+            constraints
+                .column_mut(k)
+                .iter_mut()
+                .zip(g.iter())
+                .for_each(|(d, s)| *d = *s);
+            objectives[k] = f64::NAN;
+        }
+        Ok(())
     }
 }

@@ -96,3 +96,29 @@ fn the_optimum_is_feasible_and_best() {
     }
     println!("checked {checked} problems");
 }
+
+/// The gradient repair's probes are constraint evaluations only: the same g as a full
+/// evaluation, no f evaluation counted (COCO charges them so).
+#[test]
+fn constraints_alone_count_as_g_evaluations_only() {
+    use ndarray::{Array1, Array2, ShapeBuilder};
+    let p = BbobProblem::new(54, 40, 3).unwrap();
+    let k = p.number_of_constraints();
+    assert_eq!(k, (6 + 3 * 40) * 3 / 2, "active and inactive ones");
+    let x = Array2::from_shape_fn((40, 3).f(), |(i, j)| ((i * 3 + j) as f64).sin() * 4.0);
+    let (mut f, mut g) = (Array1::zeros(3), Array2::zeros((k, 3).f()));
+    p.evaluate_constraints_batch(x.view(), f.view_mut(), g.view_mut())
+        .unwrap();
+    assert_eq!(p.evaluations(), (0, 3));
+    let mut full = vec![0.0; k];
+    for j in 0..3 {
+        let xj: Vec<f64> = x.column(j).to_vec();
+        p.evaluate(&xj, &mut full).unwrap();
+        assert_eq!(g.column(j).to_vec(), full, "column {j}");
+    }
+    assert_eq!(p.evaluations(), (3, 6));
+    let mut short = Array2::zeros((k - 1, 3).f());
+    assert!(p
+        .evaluate_constraints_batch(x.view(), f.view_mut(), short.view_mut())
+        .is_err());
+}

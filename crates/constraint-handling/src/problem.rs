@@ -163,6 +163,26 @@ pub trait ConstrainedProblem {
         evaluate_columns(self, points, objectives, constraints)
     }
 
+    /// Evaluates the constraints of a population only, as
+    /// [`ConstrainedProblem::evaluate_batch`] does, for callers that do not need `f`
+    /// (the gradient repair's Jacobian probes). `objectives` is scratch space: its values
+    /// afterwards are unspecified.
+    ///
+    /// The default evaluates `f` too ([`ConstrainedProblem::evaluate_batch`]); a problem
+    /// whose constraints are cheaper alone, or that counts evaluations of `f` and of the
+    /// constraints apart (COCO's suites), overrides it.
+    ///
+    /// # Errors
+    /// As [`ConstrainedProblem::evaluate_batch`].
+    fn evaluate_constraints_batch(
+        &self,
+        points: ArrayView2<'_, f64>,
+        objectives: ArrayViewMut1<'_, f64>,
+        constraints: ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        self.evaluate_batch(points, objectives, constraints)
+    }
+
     /// Checks the lengths of a point and a constraint buffer against the problem.
     ///
     /// # Errors
@@ -286,6 +306,14 @@ macro_rules! forward_problem {
                 constraints: ArrayViewMut2<'_, f64>,
             ) -> Result<(), ProblemError> {
                 (**self).evaluate_batch(points, objectives, constraints)
+            }
+            fn evaluate_constraints_batch(
+                &self,
+                points: ArrayView2<'_, f64>,
+                objectives: ArrayViewMut1<'_, f64>,
+                constraints: ArrayViewMut2<'_, f64>,
+            ) -> Result<(), ProblemError> {
+                (**self).evaluate_constraints_batch(points, objectives, constraints)
             }
         }
     )*};

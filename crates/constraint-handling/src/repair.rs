@@ -240,7 +240,7 @@ impl GradientRepair {
             col.iter_mut().zip(x).for_each(|(p, &xi)| *p = xi);
             col[i] = x[i] + eta;
         }
-        problem.evaluate_batch(
+        problem.evaluate_constraints_batch(
             ws.probes.view(),
             ws.probe_objectives.view_mut(),
             ws.probe_constraints.view_mut(),
