@@ -54,3 +54,160 @@ fn a_study_on_bbob_constrained() {
         .unwrap()
         .contains("CEC2017"));
 }
+
+/// All files under `dir` (relative path → bytes).
+fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().display().to_string();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// A study writes COCO's files beside its records, each run exactly once however often
+/// it is resumed; the runs' final values agree with the records'.
+#[test]
+fn a_study_writes_cocos_files_once_per_run() {
+    let configs = || {
+        vec![
+            StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, Config::default()),
+            StudyConfig::preset("eps-mag-es-sigma", Variant::EpsMagEs, Config::default()),
+        ]
+    };
+    let out = tempfile::tempdir().unwrap();
+    let coco = out.path().join("coco");
+    let spec = |instances: Vec<usize>| StudySpec {
+        runs: 1,
+        budget_per_dim: 500,
+        threads: Some(2),
+        coco: Some(coco.clone()),
+        ..StudySpec::new(
+            Arc::new(BbobConstrainedSuite::new(vec![1, 38, 54], instances).unwrap()),
+            3,
+            configs(),
+        )
+    };
+    assert_eq!(run_study(&spec(vec![1, 2]), out.path()).unwrap().ran, 12);
+    let first = tree(&coco);
+    let info = String::from_utf8(first["eps-mag-es/bbobexp_f38.info"].clone()).unwrap();
+    assert!(
+        info.starts_with("suite = 'bbob-constrained', funcId = 38, DIM = 3,"),
+        "{info}"
+    );
+    // One entry per instance, in the order the runs finished (each .dat block in the
+    // same order).
+    assert!(info.contains("data_f38/bbobexp_f38_DIM3.dat, "), "{info}");
+    assert!(info.contains(" 1:") && info.contains(" 2:"), "{info}");
+    assert_eq!(first.keys().filter(|k| k.ends_with(".info")).count(), 6);
+    // Resuming with nothing to do changes nothing; more instances append to the files.
+    assert_eq!(run_study(&spec(vec![1, 2]), out.path()).unwrap().ran, 0);
+    assert_eq!(tree(&coco), first);
+    assert_eq!(run_study(&spec(vec![1, 2, 3]), out.path()).unwrap().ran, 6);
+    let second = tree(&coco);
+    for (path, bytes) in &first {
+        if path.ends_with(".dat") || path.ends_with(".tdat") {
+            assert!(second[path].starts_with(bytes), "{path} rewritten");
+        }
+    }
+    let info = String::from_utf8(second["eps-mag-es/bbobexp_f38.info"].clone()).unwrap();
+    assert_eq!(info.matches(" 3:").count(), 1, "{info}");
+    // Each run's last .dat line is COCO's best-so-far, min over the evaluated points of
+    // max(f, f_opt) + Σ g⁺ − f_opt: at most the record's feasible best (one of those
+    // points), smaller where an infeasible point came closer.
+    let data = Dataset::load(&[out.path().join("runs.jsonl")]).unwrap();
+    let dat = String::from_utf8(second["eps-mag-es/data_f1/bbobexp_f1_DIM3.dat"].clone()).unwrap();
+    let info = String::from_utf8(second["eps-mag-es/bbobexp_f1.info"].clone()).unwrap();
+    let order: Vec<usize> = info
+        .lines()
+        .last()
+        .unwrap()
+        .split(", ")
+        .skip(1)
+        .map(|e| e.split(':').next().unwrap().parse().unwrap())
+        .collect();
+    let lasts: Vec<Vec<String>> = dat
+        .split('%')
+        .filter(|b| !b.trim().is_empty())
+        .map(|b| {
+            let last = b.trim_end().lines().last().unwrap();
+            last.split_whitespace().map(str::to_string).collect()
+        })
+        .collect();
+    let finals: Vec<f64> = lasts.iter().map(|l| l[2].parse().unwrap()).collect();
+    assert_eq!(finals.len(), 3);
+    for (k, &i) in order.iter().enumerate() {
+        let r = &data.runs("eps-mag-es", 1000 + i)[0];
+        let fopt = bbob_constrained::BbobProblem::new(1, 3, i)
+            .unwrap()
+            .best_value();
+        assert_eq!(r.best.violation(), 0.0);
+        let delta = (r.best.objective() - fopt).max(0.0);
+        assert!(
+            finals[k] <= delta * (1.0 + 1e-9),
+            "instance {i}: COCO {} vs record {delta}",
+            finals[k]
+        );
+        assert!(finals[k] >= 0.0);
+        // Every evaluation the optimizer counts evaluates g once; f is not evaluated
+        // for the repair's Jacobian probes.
+        let (f_evals, g_evals): (usize, usize) =
+            (lasts[k][0].parse().unwrap(), lasts[k][1].parse().unwrap());
+        assert_eq!(g_evals, r.evals, "instance {i}");
+        assert!(
+            f_evals <= g_evals && f_evals > g_evals / 2,
+            "{f_evals} {g_evals}"
+        );
+    }
+}
+
+#[test]
+fn coco_output_needs_a_coco_suite_and_every_recorded_run() {
+    let configs = vec![StudyConfig::preset(
+        "eps-mag-es",
+        Variant::EpsMagEs,
+        Config::default(),
+    )];
+    let out = tempfile::tempdir().unwrap();
+    let cec = StudySpec {
+        runs: 1,
+        problems: vec![1],
+        budget_per_dim: 100,
+        coco: Some(out.path().join("coco")),
+        ..StudySpec::new(
+            Arc::new(emages::suites::Cec2017Suite::synthetic(1)),
+            10,
+            configs.clone(),
+        )
+    };
+    let err = run_study(&cec, out.path()).unwrap_err().to_string();
+    assert!(
+        err.contains("does not name its problems as COCO does"),
+        "{err}"
+    );
+    // Runs recorded without --coco cannot be continued with it.
+    let suite = Arc::new(BbobConstrainedSuite::new(vec![1], vec![1, 2]).unwrap());
+    let plain = StudySpec {
+        runs: 1,
+        budget_per_dim: 100,
+        problems: vec![1001],
+        ..StudySpec::new(suite, 2, configs)
+    };
+    let dir = out.path().join("plain");
+    run_study(&plain, &dir).unwrap();
+    let with_coco = StudySpec {
+        coco: Some(dir.join("coco")),
+        problems: vec![1001, 1002],
+        ..plain
+    };
+    let err = run_study(&with_coco, &dir).unwrap_err().to_string();
+    assert!(err.contains("1 runs already recorded"), "{err}");
+}

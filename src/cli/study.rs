@@ -59,6 +59,10 @@ pub struct StudyArgs {
     /// Recorded in every run record.
     #[arg(long)]
     pub fast: bool,
+    /// Write COCO's data files of every run as well, into DIR/<configuration>/, for
+    /// cocopp (suites that name their problems as COCO does: bbob-constrained).
+    #[arg(long, value_name = "DIR")]
+    pub coco: Option<PathBuf>,
 }
 
 /// Where the CEC2017 instance data comes from (flattened into the CEC2017 front ends).
@@ -199,6 +203,7 @@ impl StudyArgs {
             threads: self.threads,
             progress: !self.no_progress,
             fast: self.fast,
+            coco: self.coco.clone(),
             ..StudySpec::new(suite, self.dim, configs)
         }
     }

@@ -2,6 +2,7 @@
 //! results file the moment its run ends, resumable and shardable.
 
 use super::checkpoint_evaluations;
+use super::coco::{CocoLogged, CocoOutput};
 use super::platform::platform;
 use super::spec::{run_seed, Job, StudyConfig, StudyFiles, StudySpec};
 use super::store::{Appender, CheckpointRecord, DynamicsRow, RunKey, RunRow, RECORD_FORMAT};
@@ -63,6 +64,11 @@ impl StudySpec {
         }
         let (existing, runs) = Appender::open_with::<RunRow>(&files.runs)?;
         check_compatible(self, &files.runs, &existing, true)?;
+        let coco = self
+            .coco
+            .as_deref()
+            .map(|root| CocoOutput::open(self, root, &existing))
+            .transpose()?;
         let dynamics = Appender::open(&files.dynamics)?;
         let done: HashSet<RunKey> = existing.iter().map(RunRow::key).collect();
         let jobs = self.jobs();
@@ -85,6 +91,7 @@ impl StudySpec {
             pending,
             runs,
             dynamics,
+            coco,
             start,
         })
     }
@@ -120,6 +127,7 @@ fn execute(
     spec: &StudySpec,
     problem: &SharedProblem,
     job: &Job,
+    coco: Option<&CocoOutput>,
 ) -> Result<(RunRow, Option<DynamicsRow>), StudyError> {
     let sc = &spec.configs[job.config];
     let budget = spec.budget();
@@ -128,8 +136,12 @@ fn execute(
         .iter()
         .map(|&f| checkpoint_evaluations(f, budget))
         .collect();
+    let logged = coco.map(|c| CocoLogged::new(problem.as_ref(), c.log(spec, job)));
     let task = Task {
-        problem: problem.as_ref(),
+        problem: match &logged {
+            Some(l) => l,
+            None => problem.as_ref(),
+        },
         budget,
         seed: job.seed,
         checkpoints: &checkpoints,
@@ -139,6 +151,10 @@ fn execute(
     let start = Instant::now();
     let result = sc.optimizer.run(&task)?;
     let seconds = start.elapsed().as_secs_f64();
+    if let (Some(coco), Some(logged)) = (coco, logged) {
+        // Before the record: a run with a record is in the COCO files too.
+        coco.append(job, &logged.finish())?;
+    }
     if result.checkpoints.len() != checkpoints.len() {
         return Err(StudyError::Other(format!(
             "{} returned {} checkpoints, the study asked for {}",
@@ -305,6 +321,7 @@ pub struct PreparedStudy<'s> {
     pending: Vec<Job>,
     runs: Appender,
     dynamics: Appender,
+    coco: Option<CocoOutput>,
     start: Instant,
 }
 
@@ -340,6 +357,7 @@ impl PreparedStudy<'_> {
             pending,
             runs,
             dynamics,
+            coco,
             start,
         } = self;
         let runs = Mutex::new(runs);
@@ -368,7 +386,8 @@ impl PreparedStudy<'_> {
             pending
                 .par_iter()
                 .try_for_each(|job| -> Result<(), StudyError> {
-                    let (row, dyn_row) = execute(spec, &problems[&job.problem], job)?;
+                    let (row, dyn_row) =
+                        execute(spec, &problems[&job.problem], job, coco.as_ref())?;
                     if let Some(d) = dyn_row {
                         dynamics.lock().map_err(|_| poisoned())?.append(&d)?;
                     }

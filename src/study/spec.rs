@@ -147,6 +147,11 @@ pub struct StudySpec {
     /// iteration in which the evaluation count reaches [`checkpoint_evaluations`] and
     /// recorded with its fraction.
     pub checkpoint_fractions: Vec<f64>,
+    /// Where to write COCO's data files beside the store (`--coco DIR`): one folder per
+    /// configuration, `DIR/<label>/` ([`crate::study::coco`]), for `cocopp`. Only for a
+    /// suite that names its problems as COCO does ([`Suite::coco_problem`]); `None`
+    /// (the default) writes none.
+    pub coco: Option<PathBuf>,
 }
 
 /// The CEC2017 competition's checkpoints: the best-so-far at 10 %, 50 % and 100 % of the
@@ -202,6 +207,7 @@ impl StudySpec {
             progress: false,
             fast: false,
             checkpoint_fractions: DEFAULT_CHECKPOINT_FRACTIONS.to_vec(),
+            coco: None,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! `f38i03`, so that a study runs every instance as COCO does (usually with `--runs 1`:
 //! in COCO the instances are the repetitions).
 
-use super::{ProblemGroup, SharedProblem, Suite};
+use super::{CocoProblem, ProblemGroup, SharedProblem, Suite};
 use crate::error::StudyError;
 use std::sync::Arc;
 
@@ -65,6 +65,15 @@ impl BbobConstrainedSuite {
             functions,
             instances,
         })
+    }
+
+    fn build(&self, id: usize, dim: usize) -> Result<bbob_constrained::BbobProblem, StudyError> {
+        let (f, i) = Self::split(id);
+        if !self.functions.contains(&f) || !self.instances.contains(&i) {
+            return Err(self.unknown(id));
+        }
+        bbob_constrained::BbobProblem::new(f, dim, i)
+            .map_err(|e| StudyError::Invalid(e.to_string()))
     }
 
     /// The (function, instance) of a problem number.
@@ -139,12 +148,15 @@ impl Suite for BbobConstrainedSuite {
     }
 
     fn problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
-        let (f, i) = Self::split(id);
-        if !self.functions.contains(&f) || !self.instances.contains(&i) {
-            return Err(self.unknown(id));
-        }
-        bbob_constrained::BbobProblem::new(f, dim, i)
-            .map(|p| Arc::new(p) as SharedProblem)
-            .map_err(|e| StudyError::Invalid(e.to_string()))
+        self.build(id, dim).map(|p| Arc::new(p) as SharedProblem)
+    }
+
+    fn coco_problem(&self, id: usize, dim: usize) -> Result<Option<CocoProblem>, StudyError> {
+        let p = self.build(id, dim)?;
+        Ok(Some(CocoProblem {
+            function: p.function(),
+            instance: p.instance(),
+            optimal_value: p.best_value(),
+        }))
     }
 }

@@ -81,6 +81,18 @@ impl ProblemGroup {
     }
 }
 
+/// What COCO's observer needs to know of a problem ([`Suite::coco_problem`]): its
+/// function and instance numbers and its optimal value `f_opt`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CocoProblem {
+    /// COCO's function number.
+    pub function: usize,
+    /// COCO's instance number.
+    pub instance: usize,
+    /// The optimal value `f_opt` (the `.dat` files log `best − f_opt`).
+    pub optimal_value: f64,
+}
+
 /// A benchmark suite: problems identified by number, built per dimension.
 ///
 /// Only [`Suite::name`], [`Suite::problems`] and [`Suite::problem`] are required; the
@@ -136,6 +148,17 @@ pub trait Suite: Debug + Send + Sync {
         self.problem(id, dim)
     }
 
+    /// For a suite of COCO's (or one laid out like one): problem `id` in dimension `dim`
+    /// as COCO's observer names it, so that a study can write COCO's data files
+    /// ([`crate::study::StudySpec::coco`]). The default is `None`: not a COCO suite.
+    ///
+    /// # Errors
+    /// As [`Suite::problem`].
+    fn coco_problem(&self, id: usize, dim: usize) -> Result<Option<CocoProblem>, StudyError> {
+        let _ = (id, dim);
+        Ok(None)
+    }
+
     /// The error for a problem number this suite does not have.
     fn unknown(&self, id: usize) -> StudyError {
         StudyError::Invalid(format!(
@@ -173,6 +196,9 @@ impl<S: Suite + ?Sized> Suite for Arc<S> {
     }
     fn fast_problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
         (**self).fast_problem(id, dim)
+    }
+    fn coco_problem(&self, id: usize, dim: usize) -> Result<Option<CocoProblem>, StudyError> {
+        (**self).coco_problem(id, dim)
     }
 }
 

@@ -1,0 +1,123 @@
+//! εMAg-ES (and any variant) on COCO's bbob-constrained suite, with COCO's data files
+//! for `cocopp` beside the study's own records.
+//!
+//! ```sh
+//! cargo run --release --example bbob_constrained -- --dim 10                 # 54 functions × 15 instances
+//! cargo run --release --example bbob_constrained -- --dim 5 --functions 1-12 --instances 1-5
+//! cargo run --release --example bbob_constrained -- --dim 20 --shard 2/8      # a cluster's shard
+//! python -m cocopp results/bbob-constrained-D10/coco/eps-mag-es               # COCO's post-processing
+//! ```
+//!
+//! As in COCO, the instances are the repetitions: one run per (function, instance) by
+//! default. The budget counts the optimizer's evaluations, each one of `f` and one of
+//! `g` (COCO counts `f + g`, so a run costs at most twice `--budget-per-dim · n` there;
+//! the repair's Jacobian probes are evaluations of `g` alone). Re-running the same
+//! command resumes: finished runs are skipped, and are in the COCO files exactly once.
+
+use clap::Parser;
+use emages::cli::{
+    main_with, problems_arg, variants_arg, Problems, ReportArgs, StudyArgs, Variants,
+};
+use emages::optimizer::MaEsOptimizer;
+use emages::report::{comparison_report, Contender, Lineup};
+use emages::study::StudyConfig;
+use emages::suites::{BbobConstrainedSuite, Suite};
+use emages::StudyError;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// εMAg-ES on COCO's bbob-constrained suite, with COCO's data files for cocopp.
+#[derive(Parser, Debug)]
+#[command(
+    name = "bbob_constrained",
+    version,
+    mut_arg("runs", |a| a.default_value("1").help("Runs per function and instance (COCO: 1; the instances are the repetitions)")),
+    mut_arg("budget_per_dim", |a| a.default_value("10000")),
+    mut_arg("problems", |a| a.hide(true))
+)]
+struct Args {
+    #[command(flatten)]
+    study: StudyArgs,
+    #[command(flatten)]
+    report: ReportArgs,
+    /// Functions (1–54), e.g. 1-54 or 1,7,13.
+    #[arg(long, default_value = "1-54", value_parser = problems_arg)]
+    functions: Problems,
+    /// Instances (COCO's: 1–15).
+    #[arg(long, default_value = "1-15", value_parser = problems_arg)]
+    instances: Problems,
+    /// Variants, comma-separated (as for the ablation: presets or PRESET:KEY=VALUE…);
+    /// with two or more, the first is the baseline of a comparison report.
+    #[arg(long, default_value = "eps-mag-es", value_parser = variants_arg)]
+    variants: Variants,
+    /// Do not write COCO's files (default: into OUT/coco/<variant>/).
+    #[arg(long, conflicts_with = "coco")]
+    no_coco: bool,
+}
+
+fn main() -> ExitCode {
+    main_with(run)
+}
+
+fn run(args: &Args) -> Result<(), StudyError> {
+    let options = args.report.options()?;
+    let suite = Arc::new(BbobConstrainedSuite::new(
+        args.functions.0.clone(),
+        args.instances.0.clone(),
+    )?);
+    let configs: Vec<StudyConfig> = args
+        .variants
+        .0
+        .iter()
+        .map(|spec| StudyConfig::custom(spec.to_string(), MaEsOptimizer::with_spec(*spec)))
+        .collect();
+    let contenders: Vec<Contender> = configs
+        .iter()
+        .map(|c| Contender::new(c.label.clone(), c.display_name().to_string()))
+        .collect();
+    let default_out = PathBuf::from(format!("results/bbob-constrained-D{}", args.study.dim));
+    let out = args
+        .study
+        .out
+        .clone()
+        .unwrap_or_else(|| default_out.clone());
+    let mut study = args.study.clone();
+    if study.coco.is_none() && !args.no_coco {
+        study.coco = Some(out.join("coco"));
+    }
+    let coco = study.coco.clone();
+    let report_suite = suite.clone();
+    let build = |files: &[PathBuf], out: &Path| -> Result<(), StudyError> {
+        if let Some(dir) = &coco {
+            emages::show!(
+                "COCO's files in {}/<variant>/; post-process them with: python -m cocopp {}/*",
+                dir.display(),
+                dir.display()
+            );
+        }
+        let [baseline, others @ ..] = contenders.as_slice() else {
+            return Ok(());
+        };
+        if others.is_empty() {
+            return Ok(());
+        }
+        let data = study.load(files)?.with_suite(report_suite.clone())?;
+        let lineup = Lineup::new(baseline.clone(), others.to_vec());
+        comparison_report(&data, &lineup, out, &options)?;
+        emages::show!(
+            "Comparison tables, plots and report.html in {}/",
+            out.display()
+        );
+        Ok(())
+    };
+    let dynamics = args.report.dynamics_problems(suite.as_ref(), None);
+    study.execute(
+        "bbob-constrained study",
+        suite as Arc<dyn Suite>,
+        configs,
+        dynamics,
+        default_out,
+        &build,
+    )
+}
