@@ -706,7 +706,7 @@ impl CocoOutput {
             missing += existing
                 .iter()
                 .filter(|r| {
-                    r.config == c.label && !keys.contains(&run_key(r.problem, r.run, r.seed))
+                    r.config == c.label && !keys.contains(&run_key(r.problem, r.dim, r.run, r.seed))
                 })
                 .count();
         }
@@ -726,14 +726,19 @@ impl CocoOutput {
     }
 
     /// Appends `job`'s finished run to its configuration's archive.
-    pub(crate) fn append(&self, job: &Job, block: &CocoRunBlock) -> Result<(), StudyError> {
-        self.archives[job.config].append(&run_key(job.problem, job.run, job.seed), block)
+    pub(crate) fn append(
+        &self,
+        spec: &StudySpec,
+        job: &Job,
+        block: &CocoRunBlock,
+    ) -> Result<(), StudyError> {
+        self.archives[job.config].append(&run_key(job.problem, spec.dim, job.run, job.seed), block)
     }
 }
 
-/// The key of a run in an archive.
-fn run_key(problem: usize, run: usize, seed: u64) -> String {
-    format!("{problem}:{run}:{seed}")
+/// The key of a run in an archive (studies in several dimensions may share one).
+fn run_key(problem: usize, dim: usize, run: usize, seed: u64) -> String {
+    format!("{problem}:D{dim}:{run}:{seed}")
 }
 
 /// A problem whose evaluations a [`CocoRunLog`] follows: every evaluation of

@@ -153,7 +153,7 @@ fn execute(
     let seconds = start.elapsed().as_secs_f64();
     if let (Some(coco), Some(logged)) = (coco, logged) {
         // Before the record: a run with a record is in the COCO files too.
-        coco.append(job, &logged.finish())?;
+        coco.append(spec, job, &logged.finish())?;
     }
     if result.checkpoints.len() != checkpoints.len() {
         return Err(StudyError::Other(format!(
