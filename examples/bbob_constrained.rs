@@ -11,7 +11,8 @@
 //! As in COCO, the instances are the repetitions: one run per (function, instance) by
 //! default. The budget counts the optimizer's evaluations, each one of `f` and one of
 //! `g` (COCO counts `f + g`, so a run costs at most twice `--budget-per-dim · n` there;
-//! the repair's Jacobian probes are evaluations of `g` alone). Re-running the same
+//! the repair's Jacobian probes are evaluations of `g` alone): the default 5000 keeps
+//! COCO's count within 10⁴ · n. Re-running the same
 //! command resumes: finished runs are skipped, and are in the COCO files exactly once.
 
 use clap::Parser;
@@ -33,7 +34,7 @@ use std::sync::Arc;
     name = "bbob_constrained",
     version,
     mut_arg("runs", |a| a.default_value("1").help("Runs per function and instance (COCO: 1; the instances are the repetitions)")),
-    mut_arg("budget_per_dim", |a| a.default_value("10000")),
+    mut_arg("budget_per_dim", |a| a.default_value("5000").help("Evaluation budget per dimension (budget = this · N evaluations of f and g each; 5000: COCO's f + g count stays within 10⁴ · N)")),
     mut_arg("problems", |a| a.hide(true))
 )]
 struct Args {
