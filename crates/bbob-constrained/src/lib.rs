@@ -38,6 +38,7 @@
 //! own code is MIT or Apache-2.0. Checked against cocoex 2.8.2: `tests/reference_vectors.rs`.
 #![warn(missing_docs)]
 
+pub mod batch;
 pub mod constraints;
 pub mod objectives;
 pub mod problem;

@@ -122,3 +122,32 @@ fn constraints_alone_count_as_g_evaluations_only() {
         .evaluate_constraints_batch(x.view(), f.view_mut(), short.view_mut())
         .is_err());
 }
+
+/// Points with a NaN or an infinite coordinate, amid ordinary ones, get in a batch the
+/// values they get one at a time (COCO's: NaN, or |x_i| everywhere).
+#[test]
+fn the_batch_treats_nan_and_infinity_as_one_at_a_time() {
+    use ndarray::{Array1, Array2, ShapeBuilder};
+    let p = BbobProblem::new(52, 10, 4).unwrap();
+    let k = p.number_of_constraints();
+    let cols = 19;
+    let mut x = Array2::from_shape_fn((10, cols).f(), |(i, j)| ((i * cols + j) as f64).cos() * 4.5);
+    x[[3, 2]] = f64::NAN;
+    x[[0, 9]] = f64::INFINITY;
+    x[[7, 17]] = f64::NEG_INFINITY;
+    let (mut f, mut g) = (Array1::zeros(cols), Array2::zeros((k, cols).f()));
+    p.evaluate_batch(x.view(), f.view_mut(), g.view_mut())
+        .unwrap();
+    assert_eq!(p.evaluations(), (cols as u64, cols as u64));
+    let mut one = vec![0.0; k];
+    for j in 0..cols {
+        let xj = x.column(j).to_vec();
+        let fj = p.evaluate(&xj, &mut one).unwrap();
+        assert_eq!(f[j].to_bits(), fj.to_bits(), "f of column {j}");
+        for (a, b) in g.column(j).iter().zip(&one) {
+            assert_eq!(a.to_bits(), b.to_bits(), "g of column {j}");
+        }
+    }
+    assert!(f[2].is_nan() && g.column(2).iter().all(|v| v.is_nan()));
+    assert!(g.column(17).iter().all(|&v| v == f64::INFINITY));
+}

@@ -8,7 +8,9 @@
 //! ```
 
 use bbob_constrained::BbobProblem;
+use constraint_handling::ConstrainedProblem;
 use emages_test_support::{jsonl, shared};
+use ndarray::{Array1, Array2, ShapeBuilder};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -24,6 +26,9 @@ fn reals(v: &Value) -> Vec<f64> {
         .collect()
 }
 
+/// A point with its one-at-a-time `f` and `g`.
+type Evaluated = (Vec<f64>, f64, Vec<f64>);
+
 #[test]
 fn reference_vectors() {
     let path = shared(
@@ -35,6 +40,8 @@ fn reference_vectors() {
     let mut problems: HashMap<(usize, usize, usize), BbobProblem> = HashMap::new();
     let mut failures = Vec::new();
     let (mut points, mut worst) = (0, 0f64);
+    // Per problem, the points and their one-at-a-time values, for the batch check.
+    let mut evaluated: HashMap<(usize, usize, usize), Vec<Evaluated>> = HashMap::new();
     for row in &rows {
         let u = |k: &str| row[k].as_u64().unwrap_or_else(|| panic!("{k}")) as usize;
         let (function, instance, dim) = (u("function"), u("instance"), u("dim"));
@@ -74,10 +81,40 @@ fn reference_vectors() {
                 failures.push(format!("{id} at {x:?}: g{} = {a:e}, expected {b:e}", k + 1));
             }
         }
+        evaluated
+            .entry((function, instance, dim))
+            .or_default()
+            .push((x.clone(), f, g.clone()));
         points += 1;
     }
+    // The batch evaluation (several points side by side) gives the same bits.
+    let mut batch_points = 0;
+    for (key, list) in &evaluated {
+        let p = &problems[key];
+        let (n, k) = (p.dim(), p.number_of_constraints());
+        let x = Array2::from_shape_fn((n, list.len()).f(), |(i, j)| list[j].0[i]);
+        let mut fs = Array1::zeros(list.len());
+        let mut gs = Array2::zeros((k, list.len()).f());
+        p.evaluate_batch(x.view(), fs.view_mut(), gs.view_mut())
+            .unwrap();
+        for (j, (x, f, g)) in list.iter().enumerate() {
+            let same_g = gs
+                .column(j)
+                .iter()
+                .zip(g)
+                .all(|(a, b)| a.to_bits() == b.to_bits());
+            if fs[j].to_bits() != f.to_bits() || !same_g {
+                failures.push(format!(
+                    "{} at {x:?}: the batch differs from one at a time",
+                    p.id()
+                ));
+            }
+            batch_points += 1;
+        }
+    }
+    assert_eq!(batch_points, points);
     println!(
-        "checked {points} points of {} problems (f, {} g values; largest relative difference {worst:.2e})",
+        "checked {points} points of {} problems (f, {} g values; largest relative difference {worst:.2e}), and their batch evaluation bit for bit",
         problems.len(),
         rows.iter().map(|r| r["g"].as_array().map_or(0, Vec::len)).sum::<usize>()
     );

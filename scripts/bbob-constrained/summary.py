@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Summary tables of bbob-constrained results in COCO's format (no cocopp needed).
+
+    python3 scripts/bbob-constrained/summary.py \
+        --alg "εMAg-ES=results/bbob-constrained/emages/coco/eps-mag-es" \
+        --alg "AL-CMA-ES=results/bbob-constrained/alcmaes" \
+        --times "εMAg-ES=results/bbob-constrained/emages/D*/runs.jsonl*" \
+        --times "AL-CMA-ES=results/bbob-constrained/alcmaes/*/times.jsonl" > summary.md
+
+For every run (a block of a `.dat` file) the cost at which each of cocopp's 51 ECDF
+targets Δ = 10^2, 10^1.8, …, 10^-8 is first reached, the cost being COCO's count of
+f + g evaluations (cocopp's default weights) and Δ the best-so-far of
+max(f, f_opt) + Σ max(g_i, 0) minus f_opt. Per dimension: the fraction of (function,
+instance, target) triples reached within 10²·n, 10³·n and 10⁴·n (the ECDF of the
+runtimes over all functions, read at those budgets; every function weighs alike), the
+same per objective type at 10⁴·n, the functions on which each algorithm reaches more
+targets at 10⁴·n, and the median wall time per run. Folders are searched recursively
+(as cocopp does); `.gz` records are read as well.
+"""
+
+import argparse
+import collections
+import glob
+import gzip
+import json
+import os
+import re
+import statistics
+import sys
+
+TARGETS = [10 ** (2 - 0.2 * k) for k in range(51)]
+BUDGETS = [100, 1000, 10_000]
+TYPES = ["sphere", "separable ellipsoid", "linear slope", "rotated ellipsoid", "discus",
+         "bent cigar", "different powers", "separable Rastrigin", "rotated Rastrigin"]
+
+
+def runs_of(folder):
+    """{(dim, function): [first-hit costs per target, one list per run]}."""
+    out = collections.defaultdict(list)
+    for root, _dirs, files in os.walk(folder):
+        for name in files:
+            m = re.fullmatch(r"bbobexp_f(\d+)_DIM(\d+)\.dat", name)
+            if not m:
+                continue
+            function, dim = int(m.group(1)), int(m.group(2))
+            with open(os.path.join(root, name)) as fh:
+                blocks = fh.read().split("% f evaluations")[1:]
+            for block in blocks:
+                hits = [None] * len(TARGETS)
+                for line in block.splitlines()[1:]:
+                    parts = line.split()
+                    if len(parts) < 3:
+                        continue
+                    cost = int(parts[0]) + int(parts[1])
+                    delta = float(parts[2])
+                    for k, t in enumerate(TARGETS):
+                        if hits[k] is None and delta <= t:
+                            hits[k] = cost
+                out[(dim, function)].append(hits)
+    return out
+
+
+def fraction(runs, budget):
+    if not runs:
+        return float("nan")
+    reached = sum(1 for hits in runs for h in hits if h is not None and h <= budget)
+    return reached / (len(runs) * len(TARGETS))
+
+
+def times_of(patterns):
+    """{dim: [seconds per run]} from runs.jsonl records or times.jsonl lines."""
+    out = collections.defaultdict(list)
+    for pattern in patterns:
+        for path in glob.glob(pattern):
+            opener = gzip.open if path.endswith(".gz") else open
+            with opener(path, "rt") as fh:
+                for line in fh:
+                    r = json.loads(line)
+                    if "config" in r and r.get("config") != "eps-mag-es":
+                        continue
+                    out[r["dim"]].append(r["seconds"])
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--alg", action="append", required=True, help="NAME=FOLDER")
+    ap.add_argument("--times", action="append", default=[], help="NAME=GLOB")
+    args = ap.parse_args()
+    algs = [a.split("=", 1) for a in args.alg]
+    data = {name: runs_of(folder) for name, folder in algs}
+    times = collections.defaultdict(list)
+    for t in args.times:
+        name, pattern = t.split("=", 1)
+        times[name].append(pattern)
+    wall = {name: times_of(p) for name, p in times.items()}
+    dims = sorted({d for runs in data.values() for (d, _f) in runs})
+    functions = sorted({f for runs in data.values() for (_d, f) in runs})
+
+    print("### Targets reached (fraction of function × instance × target, 51 targets 10² … 10⁻⁸)\n")
+    head = "| n | algorithm | runs | " + " | ".join(f"10{sup(b)}·n" for b in (2, 3, 4)) + " | median s / run |"
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    for d in dims:
+        for name, _ in algs:
+            per_f = [data[name].get((d, f), []) for f in functions]
+            runs = sum(len(r) for r in per_f)
+            if runs == 0:
+                continue
+            cells = []
+            for b in BUDGETS:
+                vals = [fraction(r, b * d) for r in per_f if r]
+                cells.append(f"{sum(vals) / len(vals):.3f}")
+            w = wall.get(name, {}).get(d)
+            t = f"{statistics.median(w):.3g}" if w else "–"
+            print(f"| {d} | {name} | {runs} | " + " | ".join(cells) + f" | {t} |")
+    print()
+
+    print("### At 10⁴·n, per objective type (six functions each: 1, 2, 6, 6 + n/2, 6 + n, 6 + 3n constraints)\n")
+    head = "| type | " + " | ".join(f"n = {d}: " + " / ".join(n for n, _ in algs) for d in dims) + " |"
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    for k, type_name in enumerate(TYPES):
+        fs = [f for f in functions if (f - 1) // 6 == k]
+        cells = []
+        for d in dims:
+            vals = []
+            for name, _ in algs:
+                v = [fraction(data[name].get((d, f), []), 10_000 * d) for f in fs
+                     if data[name].get((d, f))]
+                vals.append(f"{sum(v) / len(v):.2f}" if v else "–")
+            cells.append(" / ".join(vals))
+        print(f"| {type_name} (f{6 * k + 1}–f{6 * k + 6}) | " + " | ".join(cells) + " |")
+    print()
+
+    if len(algs) == 2:
+        (a, _), (b, _) = algs
+        print(f"### Functions on which each reaches more targets at 10⁴·n ({a} / {b} / tie)\n")
+        print("| n | " + f"{a} | {b} | tie |")
+        print("|---|---|---|---|")
+        for d in dims:
+            wins = [0, 0, 0]
+            for f in functions:
+                ra, rb = data[a].get((d, f)), data[b].get((d, f))
+                if not ra or not rb:
+                    continue
+                fa, fb = fraction(ra, 10_000 * d), fraction(rb, 10_000 * d)
+                wins[0 if fa > fb + 1e-12 else 1 if fb > fa + 1e-12 else 2] += 1
+            print(f"| {d} | {wins[0]} | {wins[1]} | {wins[2]} |")
+    return 0
+
+
+def sup(k):
+    return str(k).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
