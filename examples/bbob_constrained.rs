@@ -24,6 +24,7 @@ use emages::report::{comparison_report, Contender, Lineup};
 use emages::study::StudyConfig;
 use emages::suites::{BbobConstrainedSuite, Suite};
 use emages::StudyError;
+use ma_es::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -52,6 +53,12 @@ struct Args {
     /// with two or more, the first is the baseline of a comparison report.
     #[arg(long, default_value = "eps-mag-es", value_parser = variants_arg)]
     variants: Variants,
+    /// The generation T from which ε is 0 (default: the paper's 1000, tuned for the CEC
+    /// budget of 20000 · N); a value of its own is appended to every label
+    /// (`eps-mag-es@T250`). `scaled` takes T = 1000 · budget-per-dim / 20000, the same
+    /// share of the run as in the CEC setting.
+    #[arg(long, value_name = "T|scaled")]
+    t_max: Option<String>,
     /// Do not write COCO's files (default: into OUT/coco/<variant>/).
     #[arg(long, conflicts_with = "coco")]
     no_coco: bool,
@@ -67,11 +74,32 @@ fn run(args: &Args) -> Result<(), StudyError> {
         args.functions.0.clone(),
         args.instances.0.clone(),
     )?);
+    let defaults = Config::default();
+    let t_max = match args.t_max.as_deref() {
+        None => defaults.t_max,
+        Some("scaled") => (defaults.t_max * args.study.budget_per_dim / 20_000).max(1),
+        Some(t) => t.parse().map_err(|_| {
+            StudyError::Invalid(format!(
+                "--t-max {t}: expected a generation count or \"scaled\""
+            ))
+        })?,
+    };
+    let config = Config { t_max, ..defaults };
+    let suffix = if t_max == Config::default().t_max {
+        String::new()
+    } else {
+        format!("@T{t_max}")
+    };
     let configs: Vec<StudyConfig> = args
         .variants
         .0
         .iter()
-        .map(|spec| StudyConfig::custom(spec.to_string(), MaEsOptimizer::with_spec(*spec)))
+        .map(|spec| {
+            StudyConfig::custom(
+                format!("{spec}{suffix}"),
+                MaEsOptimizer::with_spec(*spec).with_config(config.clone()),
+            )
+        })
         .collect();
     let contenders: Vec<Contender> = configs
         .iter()
