@@ -131,6 +131,11 @@ fn run(args: &Args) -> Result<(), StudyError> {
         if others.is_empty() {
             return Ok(());
         }
+        if study.runs < 2 {
+            emages::say!(
+                "note: one run per (function, instance): the tables' significance tests have nothing to test; compare the variants with cocopp's runtime ECDFs (COCO's instances are its repetitions)"
+            );
+        }
         let data = study.load(files)?.with_suite(report_suite.clone())?;
         let lineup = Lineup::new(baseline.clone(), others.to_vec());
         comparison_report(&data, &lineup, out, &options)?;
