@@ -62,7 +62,7 @@ impl Optimizer for EpsilonDe {
         let (lb, ub) = (task.problem.lower_bounds(), task.problem.upper_bounds());
         let n = lb.len();
         let np = (self.np_per_dim * n).max(4);
-        let mut tracker = Tracker::new(task);
+        let tracker = Tracker::new(task);
         let mut pop: Vec<Vec<f64>> = (0..np)
             .map(|_| (0..n).map(|k| rng.random_range(lb[k]..=ub[k])).collect())
             .collect();

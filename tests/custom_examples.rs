@@ -160,3 +160,66 @@ fn a_users_step_size_rule_goes_through_a_study_and_a_report() {
     assert!(sigma.windows(2).all(|w| w[1] <= w[0]), "{sigma:?}");
     assert!(sigma.last().unwrap() < &sigma[0]);
 }
+
+/// A CMA-ES from crates.io (`cmaes`) through the `Optimizer` seam beside εMAg-ES: its
+/// runs use the budget (restarts included), are recorded like εMAg-ES's, repeat bit for
+/// bit with the same seed, and reach the report.
+#[test]
+fn a_third_party_optimizer_goes_through_the_harness() {
+    let tmp = tempfile::tempdir().unwrap();
+    let study = |out: &Path| {
+        run(
+            "third_party",
+            &[
+                "--runs",
+                "2",
+                "--problems",
+                "1,6",
+                "--budget-per-dim",
+                "300",
+                "--threads",
+                "2",
+                "--data",
+                &data_dir(),
+                "--out",
+                out.to_str().unwrap(),
+            ],
+        )
+    };
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    study(&a);
+    study(&b);
+    let strip = |dir: &Path| {
+        let mut rows = records(dir);
+        for r in &mut rows {
+            r["seconds"] = serde_json::Value::Null;
+        }
+        rows.sort_by_key(|r| {
+            (
+                r["config"].to_string(),
+                r["problem"].as_u64(),
+                r["run"].as_u64(),
+            )
+        });
+        rows
+    };
+    let rows = strip(&a);
+    assert_eq!(rows.len(), 2 * 2 * 2);
+    let cmaes: Vec<&serde_json::Value> = rows
+        .iter()
+        .filter(|r| r["config"] == "cmaes-penalty")
+        .collect();
+    assert_eq!(cmaes.len(), 4);
+    for r in &cmaes {
+        assert_eq!(r["variant"], "cmaes-penalty");
+        let evals = r["evals"].as_u64().unwrap();
+        assert!((3000..3100).contains(&evals), "budget 3000 used: {evals}");
+        assert!(r["best"]["objective"].as_f64().unwrap().is_finite(), "{r}");
+    }
+    assert_eq!(rows, strip(&b), "the same seeds, the same runs");
+    let t2 = read(&a, "table2.md");
+    assert!(
+        t2.contains("CMA-ES (cmaes crate, penalty)") && t2.contains("| C06 |"),
+        "{t2}"
+    );
+}

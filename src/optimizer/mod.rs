@@ -26,7 +26,7 @@
 //!         use rand::{Rng, SeedableRng};
 //!         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(task.seed);
 //!         let (lb, ub) = (task.problem.lower_bounds(), task.problem.upper_bounds());
-//!         let mut tracker = Tracker::new(task);
+//!         let tracker = Tracker::new(task);
 //!         let mut x = vec![0.0; lb.len()];
 //!         while !tracker.exhausted() {
 //!             for (k, xk) in x.iter_mut().enumerate() {

@@ -3,6 +3,7 @@
 use super::{Fitness, Outcome, Snapshot, StopReason, Task, TracePoint};
 use crate::error::StudyError;
 use constraint_handling::Incumbent;
+use std::cell::{Cell, RefCell};
 
 /// Book-keeping for an optimizer written from scratch: evaluates points, counts the
 /// evaluations, keeps the best-so-far and takes the checkpoints a [`Task`] asks for —
@@ -10,13 +11,20 @@ use constraint_handling::Incumbent;
 /// every optimizer is scored alike. Each evaluation is an iteration of its own here: a
 /// checkpoint is the best-so-far when the count reaches it (the one at the budget is
 /// taken by [`Tracker::finish`]).
+///
+/// Every method takes `&self`, so that the objective closure handed to another crate's
+/// optimizer can evaluate through the tracker while the loop around it asks it for the
+/// budget; inside such a closure, which must return a number,
+/// [`Tracker::evaluate_or_defer`] keeps an evaluation error for
+/// [`Tracker::finish_checked`] to return.
 #[derive(Debug)]
 pub struct Tracker<'t> {
     task: &'t Task<'t>,
-    constraints: Vec<f64>,
-    evaluations: usize,
-    incumbent: Incumbent,
-    trace: Option<Vec<TracePoint>>,
+    constraints: RefCell<Vec<f64>>,
+    evaluations: Cell<usize>,
+    incumbent: RefCell<Incumbent>,
+    trace: RefCell<Option<Vec<TracePoint>>>,
+    deferred: RefCell<Option<StudyError>>,
 }
 
 impl<'t> Tracker<'t> {
@@ -25,29 +33,36 @@ impl<'t> Tracker<'t> {
     pub fn new(task: &'t Task<'t>) -> Self {
         Self {
             task,
-            constraints: vec![0.0; task.problem.num_constraints()],
-            evaluations: 0,
-            incumbent: Incumbent::new(task.checkpoints),
-            trace: task.record_trace.then(Vec::new),
+            constraints: RefCell::new(vec![0.0; task.problem.num_constraints()]),
+            evaluations: Cell::new(0),
+            incumbent: RefCell::new(Incumbent::new(task.checkpoints)),
+            trace: RefCell::new(task.record_trace.then(Vec::new)),
+            deferred: RefCell::new(None),
         }
     }
 
     /// Evaluations so far.
     #[must_use]
     pub fn evaluations(&self) -> usize {
-        self.evaluations
+        self.evaluations.get()
+    }
+
+    /// The evaluations left of the budget (0 once it is used up).
+    #[must_use]
+    pub fn remaining(&self) -> usize {
+        self.task.budget.saturating_sub(self.evaluations.get())
     }
 
     /// Whether the budget is used up.
     #[must_use]
     pub fn exhausted(&self) -> bool {
-        self.evaluations >= self.task.budget
+        self.evaluations.get() >= self.task.budget
     }
 
     /// The best-so-far, if anything was evaluated.
     #[must_use]
-    pub fn best(&self) -> Option<&Snapshot> {
-        self.incumbent.best()
+    pub fn best(&self) -> Option<Snapshot> {
+        self.incumbent.borrow().best().copied()
     }
 
     /// Evaluates `x` (one evaluation of the budget) and returns its `(f, ν̄)`;
@@ -55,31 +70,53 @@ impl<'t> Tracker<'t> {
     ///
     /// # Errors
     /// The problem's errors (e.g. a point of the wrong dimension).
-    pub fn evaluate(&mut self, x: &[f64]) -> Result<Fitness, StudyError> {
+    pub fn evaluate(&self, x: &[f64]) -> Result<Fitness, StudyError> {
         let problem = self.task.problem;
+        let mut constraints = self.constraints.borrow_mut();
         let objective = problem
-            .evaluate(x, &mut self.constraints)
+            .evaluate(x, &mut constraints)
             .map_err(|e| StudyError::Other(format!("evaluation failed: {e}")))?;
         // ν̄ with the problem's own margin δ, as every algorithm sees it.
-        let fitness = Fitness::new(objective, problem.mean_violation(&self.constraints));
-        self.evaluations += 1;
-        if self.incumbent.improves(&fitness) {
-            self.incumbent.replace(Snapshot {
+        let fitness = Fitness::new(objective, problem.mean_violation(&constraints));
+        let evaluations = self.evaluations.get() + 1;
+        self.evaluations.set(evaluations);
+        let mut incumbent = self.incumbent.borrow_mut();
+        if incumbent.improves(&fitness) {
+            incumbent.replace(Snapshot {
                 fitness,
-                counts: problem.constraint_counts(&self.constraints),
-                found_at: Some(self.evaluations),
+                counts: problem.constraint_counts(&constraints),
+                found_at: Some(evaluations),
             });
         }
-        self.incumbent.reach(self.evaluations, self.task.budget);
+        incumbent.reach(evaluations, self.task.budget);
         Ok(fitness)
+    }
+
+    /// [`Tracker::evaluate`] for a closure that must return a number: an error is kept
+    /// (the first one; [`Tracker::finish_checked`] returns it, [`Tracker::failed`] says
+    /// so at once) and a NaN fitness returned, which every ordering ranks last.
+    pub fn evaluate_or_defer(&self, x: &[f64]) -> Fitness {
+        self.evaluate(x).unwrap_or_else(|e| {
+            self.deferred.borrow_mut().get_or_insert(e);
+            Fitness::new(f64::NAN, f64::NAN)
+        })
+    }
+
+    /// Whether an evaluation error was deferred ([`Tracker::evaluate_or_defer`]).
+    #[must_use]
+    pub fn failed(&self) -> bool {
+        self.deferred.borrow().is_some()
     }
 
     /// Records a trajectory point with the optimizer's step size (call once per
     /// iteration; ignored unless the task asked for a trace).
-    pub fn trace(&mut self, sigma: f64) {
-        if let (Some(trace), Some(best)) = (self.trace.as_mut(), self.incumbent.best()) {
+    pub fn trace(&self, sigma: f64) {
+        if let (Some(trace), Some(best)) = (
+            self.trace.borrow_mut().as_mut(),
+            self.incumbent.borrow().best(),
+        ) {
             trace.push(TracePoint {
-                evaluations: self.evaluations,
+                evaluations: self.evaluations.get(),
                 best: best.fitness,
                 sigma,
             });
@@ -91,14 +128,30 @@ impl<'t> Tracker<'t> {
     /// best-so-far; a run without evaluations reports NaN values.
     #[must_use]
     pub fn finish(self, iterations: usize, termination: StopReason) -> Outcome {
-        let (best, checkpoints) = self.incumbent.into_parts(self.evaluations);
+        let evaluations = self.evaluations.get();
+        let (best, checkpoints) = self.incumbent.into_inner().into_parts(evaluations);
         Outcome {
             best,
             checkpoints,
-            evaluations: self.evaluations,
+            evaluations,
             iterations,
             termination,
-            trace: self.trace,
+            trace: self.trace.into_inner(),
+        }
+    }
+
+    /// [`Tracker::finish`], or the evaluation error [`Tracker::evaluate_or_defer`] kept.
+    ///
+    /// # Errors
+    /// The first deferred evaluation error.
+    pub fn finish_checked(
+        self,
+        iterations: usize,
+        termination: StopReason,
+    ) -> Result<Outcome, StudyError> {
+        match self.deferred.take() {
+            Some(e) => Err(e),
+            None => Ok(self.finish(iterations, termination)),
         }
     }
 }
@@ -120,7 +173,7 @@ mod tests {
             record_trace: true,
             ..Task::new(&above_one, 5, 1).with_checkpoints(&[2, 4, 5])
         };
-        let mut t = Tracker::new(&task);
+        let t = Tracker::new(&task);
         // Infeasible points rank by ν̄ alone, any feasible point beats them.
         t.evaluate(&[-1.0]).unwrap(); // ν̄ = 2
         t.trace(0.5);
@@ -151,5 +204,21 @@ mod tests {
         let trace = out.trace.unwrap();
         assert_eq!(trace.len(), 2);
         assert_eq!((trace[1].evaluations, trace[1].sigma), (4, 0.25));
+    }
+
+    /// An error inside a closure that must return a number is kept for the end.
+    #[test]
+    fn a_deferred_error_ends_the_run() {
+        let line = FnProblem::new(vec![-5.0], vec![5.0], 0, 0, |x, _| Ok(x[0])).unwrap();
+        let task = Task::new(&line, 10, 1);
+        let t = Tracker::new(&task);
+        let objective = |x: &[f64]| t.evaluate_or_defer(x).objective;
+        assert_eq!(objective(&[2.0]), 2.0);
+        assert!(objective(&[1.0, 2.0]).is_nan());
+        assert!(t.failed());
+        assert_eq!(objective(&[1.0]), 1.0);
+        assert_eq!((t.evaluations(), t.remaining()), (2, 8));
+        let err = t.finish_checked(2, StopReason::Budget).unwrap_err();
+        assert!(err.to_string().contains("evaluation failed"), "{err}");
     }
 }
