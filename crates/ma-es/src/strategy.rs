@@ -121,9 +121,9 @@ impl<P: ConstrainedProblem> MaEs<P> {
         // A pre-FMA fallback kernel is slower and leaves the reference's trajectories:
         // say so, once per process.
         constraint_handling::linalg::kernel::warn_once();
-        if lb.iter().chain(ub).any(|b| !b.is_finite()) {
+        if params.initial_mean.is_none() && lb.iter().chain(ub).any(|b| !b.is_finite()) {
             return Err(ProblemError::InvalidBounds(
-                "the initial population needs finite bounds".into(),
+                "the initial population, uniform in the box, needs finite bounds (or give an initial mean)".into(),
             )
             .into());
         }
@@ -405,15 +405,27 @@ impl<'a> Session<'a> {
     fn initialize(&mut self, noise: &mut dyn NoiseSource) -> Result<(), MaEsError> {
         let lb = self.problem.lower_bounds();
         let ub = self.problem.upper_bounds();
-        noise.fill_uniform(
-            self.pop
-                .points
-                .as_slice_memory_order_mut()
-                .expect("column-major population"),
-        );
-        for mut col in self.pop.points.columns_mut() {
-            for ((y, &l), &u) in col.iter_mut().zip(lb).zip(ub) {
-                *y = l + (u - l) * *y;
+        let points = self
+            .pop
+            .points
+            .as_slice_memory_order_mut()
+            .expect("column-major population");
+        if let Some(x0) = &self.params.initial_mean {
+            // Around x0: y = x0 + σ0 z, reflected into the box.
+            noise.fill_normal(points);
+            let sigma0 = self.params.sigma0;
+            for col in points.chunks_exact_mut(x0.len().max(1)) {
+                for (y, &m) in col.iter_mut().zip(x0) {
+                    *y = m + sigma0 * *y;
+                }
+                keep_range(col, lb, ub)?;
+            }
+        } else {
+            noise.fill_uniform(points);
+            for mut col in self.pop.points.columns_mut() {
+                for ((y, &l), &u) in col.iter_mut().zip(lb).zip(ub) {
+                    *y = l + (u - l) * *y;
+                }
             }
         }
         self.evaluate_population()?;

@@ -466,3 +466,57 @@ fn the_strategy_uses_the_problems_equality_margin() {
     assert!(tight.mean_violation(&c) > 9.0);
     assert_eq!(checked, 2);
 }
+
+/// The initial population around a given point (a departure from the reference's
+/// uniform start): centred there, σ0 wide, reflected into the box; an unbounded box
+/// works then; a point of the wrong length or with a NaN is an error.
+#[test]
+fn the_initial_population_can_start_around_a_point() {
+    let x0 = vec![2.5, -2.0, 1.0, 0.5];
+    let config = Config {
+        initial_mean: Some(x0.clone()),
+        sigma0: 1e-3,
+        budget: Some(16),
+        record_dynamics: true,
+        ..Config::default()
+    };
+    let mut es = MaEs::new(Simplex::new(4), &config, Variant::EpsMaEs).unwrap();
+    let r = es.run(&mut RngNoise::seed_from_u64(5)).unwrap();
+    // The initial population and one generation (λ = 16 each): the best point is one
+    // of them, within a few σ0 of x0.
+    assert_eq!(r.evaluations, 32);
+    for (y, m) in r.best.y.iter().zip(&x0) {
+        assert!((y - m).abs() < 0.01, "{y} vs {m}");
+    }
+    // An unbounded problem: the uniform start is impossible, the start around x0 works.
+    let free = FnProblem::new(
+        vec![f64::NEG_INFINITY; 2],
+        vec![f64::INFINITY; 2],
+        1,
+        0,
+        |x, c| {
+            c[0] = 1.0 - x[0];
+            Ok(x[0] * x[0] + x[1] * x[1])
+        },
+    )
+    .unwrap();
+    let config = Config {
+        initial_mean: Some(vec![3.0, 3.0]),
+        budget: Some(4000),
+        ..Config::default()
+    };
+    let mut es = MaEs::new(free, &config, Variant::EpsMagEs).unwrap();
+    let r = es.run(&mut RngNoise::seed_from_u64(1)).unwrap();
+    assert!(
+        r.best.is_feasible() && (r.best.objective() - 1.0).abs() < 1e-3,
+        "{:?}",
+        r.best
+    );
+    for bad in [vec![1.0; 3], vec![f64::NAN; 4]] {
+        let config = Config {
+            initial_mean: Some(bad),
+            ..Config::default()
+        };
+        assert!(MaEs::new(Simplex::new(4), &config, Variant::EpsMagEs).is_err());
+    }
+}
