@@ -1,0 +1,361 @@
+"""εMAg-ES and its variants, the CEC2017 and bbob-constrained suites, and the statistics
+to compare constrained optimizers — with the Rust core of the `emages` workspace.
+
+Sign conventions, everywhere: an inequality constraint is satisfied when ``g(x) <= 0``;
+an equality constraint when ``|h(x)| <= equality_margin`` (1e-4 by default, the CEC's
+δ). The mean violation ν̄ is the mean over all constraints of ``max(g, 0)`` and of
+``|h|`` where it exceeds the margin; a point is feasible when ν̄ = 0.
+
+    >>> import emages
+    >>> res = emages.minimize(lambda x: x @ x, x0=[2.0, 2.0], sigma0=0.5,
+    ...                       ineq=lambda x: [1 - x[0] - x[1]], budget=20_000, seed=1)
+    >>> res.feasible, round(res.fun, 6)
+    (True, 0.5)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import secrets
+from typing import Any, Callable, NamedTuple, Optional, Sequence
+
+import numpy as np
+
+
+def _load_core():
+    """Imports the compiled core with OpenBLAS's AVX2/FMA kernels (``Haswell``: the
+    kernel of the project's committed results, and faster than the pre-FMA fallback an
+    OpenBLAS older than the CPU picks) on CPUs that have them, unless
+    ``OPENBLAS_CORETYPE`` is set. OpenBLAS reads it when it loads, so it is set only
+    while the core loads, and put back afterwards: a numpy imported later is not
+    affected."""
+    previous = os.environ.get("OPENBLAS_CORETYPE")
+    if previous is None and _has_avx2_fma():
+        os.environ["OPENBLAS_CORETYPE"] = "Haswell"
+    try:
+        from . import _emages
+    finally:
+        if previous is None:
+            os.environ.pop("OPENBLAS_CORETYPE", None)
+    return _emages
+
+
+def _has_avx2_fma() -> bool:
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    return {"avx2", "fma"} <= flags
+    except OSError:
+        pass
+    return False
+
+
+_emages = _load_core()
+
+Cec2017 = _emages.Cec2017
+BbobConstrained = _emages.BbobConstrained
+run_seed = _emages.run_seed
+kernel = _emages.kernel
+__version__ = _emages.__version__
+
+__all__ = [
+    "minimize",
+    "OptimizeResult",
+    "AskTell",
+    "Cec2017",
+    "BbobConstrained",
+    "signrank",
+    "ranksum",
+    "TestResult",
+    "cec_statistics",
+    "cec_compare",
+    "run_seed",
+    "kernel",
+    "VARIANTS",
+]
+
+#: The paper's seven variants (any of them, or ``PRESET:KEY=VALUE…`` with components
+#: changed, e.g. ``"eps-mag-es:step-size=median-success"``, is a ``variant``).
+VARIANTS = (
+    "eps-mag-es",
+    "eps-ma-es",
+    "eps-sag-es",
+    "eps-mag-es-wo",
+    "eps-mag-es-nl",
+    "lex-mag-es",
+    "lex-ma-es",
+)
+
+
+class OptimizeResult(dict):
+    """The result of :func:`minimize`, a dict with attribute access (as scipy's).
+
+    Attributes
+    ----------
+    x : ndarray
+        The best solution: the best feasible one if any was found, else the one with
+        the least mean violation (``feasible`` says which).
+    fun : float
+        ``f(x)``.
+    violation : float
+        The mean violation ν̄ of ``x`` (0 when feasible).
+    feasible : bool
+        Whether ``x`` satisfies every constraint.
+    success : bool
+        Same as ``feasible``.
+    g, h : ndarray
+        The constraint values at ``x``.
+    nfev, ngev : int
+        Points the objective and the constraints were evaluated at (apart: the
+        repair's Jacobian asks for the constraints alone).
+    evaluations : int
+        Evaluations charged to the budget.
+    nit : int
+        Generations.
+    found_at : int
+        The evaluation at which ``x`` was found.
+    message : str
+        Why the run stopped (``budget``, ``generation limit``).
+    seed : int
+        The seed of the run (pass it again to repeat the run bit for bit).
+    history : dict of ndarray
+        Per generation (``history=True``): ``generation``, ``evaluations``, the best-so-far
+        ``fun`` and ``violation``, the step size ``sigma`` and the ε level ``epsilon``.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError as e:
+            raise AttributeError(name) from e
+
+    def __repr__(self) -> str:
+        keys = ("x", "fun", "violation", "feasible", "nfev", "ngev", "nit", "message", "seed")
+        return "OptimizeResult(" + ", ".join(f"{k}={self.get(k)!r}" for k in keys) + ")"
+
+
+def _box(bounds, n: int):
+    """Bounds as arrays: ``None`` (unbounded), a sequence of ``n`` ``(low, high)``
+    pairs (``None`` for an open side), or an object with ``lb`` and ``ub`` (scipy's
+    ``Bounds``)."""
+    if bounds is None:
+        return np.full(n, -np.inf), np.full(n, np.inf)
+    if hasattr(bounds, "lb") and hasattr(bounds, "ub"):
+        lb = np.broadcast_to(np.asarray(bounds.lb, dtype=float), (n,)).copy()
+        ub = np.broadcast_to(np.asarray(bounds.ub, dtype=float), (n,)).copy()
+    else:
+        pairs = list(bounds)
+        if len(pairs) != n or any(len(p) != 2 for p in pairs):
+            raise ValueError(f"bounds must be {n} (low, high) pairs, one per variable")
+        lb = np.array([-np.inf if p[0] is None else float(p[0]) for p in pairs])
+        ub = np.array([np.inf if p[1] is None else float(p[1]) for p in pairs])
+    if np.isnan(lb).any() or np.isnan(ub).any() or (lb > ub).any():
+        raise ValueError("bounds must not be NaN, and low <= high for every variable")
+    return lb, ub
+
+
+def _count(values, vectorized: bool, what: str) -> int:
+    """How many constraints a probe call's output holds."""
+    a = np.asarray(values, dtype=float)
+    if vectorized:
+        if a.ndim == 2 and a.shape[0] == 1:
+            return a.shape[1]
+        if a.ndim == 1 and a.shape[0] == 1:
+            return 1
+        if a.size == 0:
+            return 0
+        raise ValueError(f"{what}(X) for one point X of shape (1, N) returned shape {a.shape}: expected (1, count)")
+    if a.ndim > 1:
+        raise ValueError(f"{what}(x) returned shape {a.shape}: expected a 1-d array")
+    return int(a.size)
+
+
+def minimize(
+    fun: Any,
+    x0: Optional[Sequence[float]] = None,
+    sigma0: Optional[float] = None,
+    *,
+    ineq: Optional[Callable] = None,
+    eq: Optional[Callable] = None,
+    bounds: Any = None,
+    budget: Optional[int] = None,
+    variant: str = "eps-mag-es",
+    seed: Optional[int] = None,
+    vectorized: bool = False,
+    equality_margin: float = 1e-4,
+    options: Optional[dict] = None,
+    history: bool = True,
+) -> OptimizeResult:
+    """Minimises ``fun`` subject to ``ineq(x) <= 0``, ``eq(x) = 0`` and ``bounds`` with
+    εMAg-ES (or another ``variant``).
+
+    Parameters
+    ----------
+    fun : callable or problem
+        ``fun(x) -> float``; with ``vectorized=True``, ``fun(X) -> (k,)`` for the ``k``
+        points in the rows of ``X`` (one call per population). Without ``ineq`` and
+        ``eq``, ``fun`` may return ``(f, g)`` or ``(f, g, h)`` (values computed together,
+        evaluated once). Or a problem of the suites (:class:`Cec2017`,
+        :class:`BbobConstrained`): the run then stays in Rust.
+    x0 : array_like, optional
+        Where to start: the initial population is ``x0 + sigma0 z``, reflected into the
+        box. Without it (finite ``bounds`` needed), the population is uniform in the box,
+        as the reference algorithm starts.
+    sigma0 : float, optional
+        The initial step size (default 1.0, the reference's).
+    ineq, eq : callable, optional
+        ``g(x)`` (satisfied when ``<= 0``) and ``h(x)`` (satisfied when
+        ``|h| <= equality_margin``), each returning one value per constraint (vectorised:
+        shape ``(k, count)``). They are called once at the start to count the
+        constraints (not charged to the budget).
+    bounds : sequence of (low, high) pairs, or scipy.optimize.Bounds, optional
+        The box; out-of-box candidates are reflected into it. ``None`` for an open side.
+    budget : int, optional
+        Evaluations (default ``20000 * N``, the CEC's).
+    variant : str
+        ``"eps-mag-es"`` or another of :data:`VARIANTS`, or ``PRESET:KEY=VALUE…``.
+    seed : int, optional
+        The run's seed (default: drawn at random, reported in the result).
+    vectorized : bool
+        Whether the callables take the population at once.
+    equality_margin : float
+        δ: an equality is satisfied when ``|h| <= δ``.
+    options : dict, optional
+        Any field of the strategy's configuration: ``lambda``, ``mu``, ``theta_p``,
+        ``theta_r``, ``t_max``, ``sigma_max``, ``max_generations``, … (see
+        ``ma_es::Config``); unknown keys are errors.
+    history : bool
+        Record the per-generation history.
+
+    Returns
+    -------
+    OptimizeResult
+
+    Raises
+    ------
+    ValueError
+        Bad input (shapes, NaN, bounds, options), with the reason.
+    Exception
+        Whatever a callable raises stops the run and is re-raised; Ctrl-C raises
+        ``KeyboardInterrupt``.
+    """
+    if seed is None:
+        seed = secrets.randbits(63)
+    config = dict(options or {})
+    if budget is not None:
+        config["budget"] = int(budget)
+    if sigma0 is not None:
+        if not (isinstance(sigma0, (int, float)) and math.isfinite(sigma0) and sigma0 > 0):
+            raise ValueError(f"sigma0 must be a finite positive number, not {sigma0!r}")
+        config["sigma0"] = float(sigma0)
+    config["record_dynamics"] = bool(history)
+
+    native = isinstance(fun, (Cec2017, BbobConstrained))
+    if native:
+        n = fun.dim
+    elif x0 is not None:
+        n = int(np.asarray(x0, dtype=float).size)
+    elif bounds is not None:
+        n = len(bounds.lb) if hasattr(bounds, "lb") else len(list(bounds))
+    else:
+        raise ValueError("give x0 (where to start) or finite bounds (to start uniformly in the box)")
+    if x0 is not None:
+        x0 = np.asarray(x0, dtype=float)
+        if x0.ndim != 1 or x0.size != n:
+            raise ValueError(f"x0 must be a 1-d array of {n} numbers, not of shape {x0.shape}")
+        if not np.isfinite(x0).all():
+            raise ValueError("x0 must be finite")
+        config["initial_mean"] = x0.tolist()
+    config_json = json.dumps(config)
+
+    if native:
+        if bounds is not None or ineq is not None or eq is not None:
+            raise ValueError("a suite problem brings its own bounds and constraints")
+        raw = _emages._run_native(fun, variant, config_json, seed)
+    else:
+        if not callable(fun):
+            raise TypeError("fun must be callable (or a Cec2017/BbobConstrained problem)")
+        lb, ub = _box(bounds, n)
+        if x0 is None and not (np.isfinite(lb).all() and np.isfinite(ub).all()):
+            raise ValueError("without x0, the initial population is uniform in the box: give finite bounds")
+        probe = x0 if x0 is not None else (lb + ub) / 2
+        arg = probe[None, :] if vectorized else probe
+        joint = ineq is None and eq is None
+        if joint:
+            out = fun(arg)
+            if isinstance(out, tuple):
+                if len(out) not in (2, 3):
+                    raise ValueError("fun must return f, (f, g) or (f, g, h)")
+                l = _count(out[1], vectorized, "g")
+                m = _count(out[2], vectorized, "h") if len(out) == 3 else 0
+            else:
+                joint, l, m = False, 0, 0
+        else:
+            l = _count(ineq(arg), vectorized, "ineq") if ineq is not None else 0
+            m = _count(eq(arg), vectorized, "eq") if eq is not None else 0
+        raw = _emages._run_callbacks(
+            fun, ineq, eq, joint, bool(vectorized), lb.tolist(), ub.tolist(), l, m,
+            float(equality_margin), variant, config_json, seed,
+        )
+    res = OptimizeResult(raw)
+    res["seed"] = seed
+    res["success"] = res["feasible"]
+    res["message"] = res.pop("termination")
+    return res
+
+
+class TestResult(NamedTuple):
+    """A Wilcoxon test's outcome: the two-sided ``p``, ``h = p <= alpha``, ``w_plus``
+    (W⁺, or the first sample's rank sum), MATLAB's ``statistic``, the ``n`` used, and
+    the ``method`` (``"exact"`` or ``"approximate"``)."""
+
+    p: float
+    h: bool
+    w_plus: float
+    statistic: float
+    n: int
+    method: str
+
+
+def signrank(x: Sequence[float], y: Sequence[float], alpha: float = 0.05) -> TestResult:
+    """MATLAB's ``signrank(x, y)``: the two-sided Wilcoxon signed-rank test of paired
+    samples (exact for up to 15 non-zero differences, else the normal approximation;
+    ties and zeros within MATLAB's tolerance)."""
+    return TestResult(**_emages._signrank(_reals(x), _reals(y), alpha))
+
+
+def ranksum(x: Sequence[float], y: Sequence[float], alpha: float = 0.05) -> TestResult:
+    """MATLAB's ``ranksum(x, y)``: the two-sided Wilcoxon rank-sum test."""
+    return TestResult(**_emages._ranksum(_reals(x), _reals(y), alpha))
+
+
+def cec_statistics(f: Sequence[float], v: Sequence[float], c: Optional[Sequence[Sequence[int]]] = None) -> dict:
+    """The CEC statistics of one problem's runs from their final ``f``, mean violation
+    ``v`` and (optionally) violated-constraint counts ``c = (c1, c2, c3)``: ``best``,
+    ``median``, ``median_c``, ``median_v``, ``mean``, ``std``, ``worst``, the
+    feasibility rate ``fr`` and the mean violation ``vio`` (runs ordered as the CEC
+    orders them: feasible first, by ``f``; then by ``v``)."""
+    counts = None if c is None else [tuple(int(k) for k in row) for row in c]
+    return _emages._cec_statistics(_reals(f), _reals(v), counts)
+
+
+def cec_compare(baseline_f, baseline_v, variant_f, variant_v, test: str = "signed-rank", alpha: float = 0.05) -> dict:
+    """The CEC ranking of a variant against a baseline on one problem (the paper's
+    Table 1 cells): ``median``, ``mean``, ``total`` in {+1, 0, −1} (+1: the baseline is
+    better), with the significance ``test`` on f and ν̄ (``"signed-rank"``,
+    ``"rank-sum"``, or ``"none"`` for the original CEC ranking)."""
+    return _emages._cec_compare(_reals(baseline_f), _reals(baseline_v), _reals(variant_f), _reals(variant_v), test, alpha)
+
+
+def _reals(v) -> list:
+    a = np.asarray(v, dtype=float)
+    if a.ndim != 1:
+        raise ValueError(f"expected a 1-d sequence of numbers, got shape {a.shape}")
+    return a.tolist()
+
+
+from ._asktell import AskTell  # noqa: E402  (needs the core loaded above)

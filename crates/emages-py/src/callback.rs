@@ -1,0 +1,350 @@
+//! A problem given by Python callables: the objective, the inequality constraints
+//! (`g(x) ≤ 0` satisfied) and the equality constraints (`|h(x)| ≤ δ` satisfied), or
+//! one callable returning them together.
+//!
+//! The boundary is crossed once per population when the callables are vectorised (the
+//! points as the rows of one `(k, N)` array), once per point otherwise. The strategy runs
+//! without the GIL and takes it for each call; the first exception a callable raises
+//! (or a Ctrl-C) stops the run and is re-raised as it was.
+
+use crate::convert::as_float_array;
+use constraint_handling::{ConstrainedProblem, ProblemError};
+use ndarray::{Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use std::cell::{Cell, RefCell};
+
+/// How the callables are organised.
+#[derive(Debug)]
+pub enum Callables {
+    /// `fun(x) -> f`, `ineq(x) -> g`, `eq(x) -> h` (each optional but `fun`).
+    Separate {
+        /// The objective.
+        fun: Py<PyAny>,
+        /// The inequality constraints.
+        ineq: Option<Py<PyAny>>,
+        /// The equality constraints.
+        eq: Option<Py<PyAny>>,
+    },
+    /// `fun(x) -> (f, g)` or `(f, g, h)`: the values computed together.
+    Joint(Py<PyAny>),
+}
+
+/// A constrained problem evaluated by Python callables.
+#[derive(Debug)]
+pub struct CallbackProblem {
+    callables: Callables,
+    vectorized: bool,
+    lower: Vec<f64>,
+    upper: Vec<f64>,
+    l: usize,
+    m: usize,
+    margin: f64,
+    f_evaluations: Cell<usize>,
+    g_evaluations: Cell<usize>,
+    error: RefCell<Option<PyErr>>,
+}
+
+/// The message of the evaluation error that stands for a Python exception (which is
+/// re-raised itself).
+const RAISED: &str = "a Python callable raised an exception";
+
+impl CallbackProblem {
+    /// The problem of `callables` on the box `[lower, upper]` with `l` inequality and
+    /// `m` equality constraints and the equality margin `margin`.
+    pub fn new(
+        callables: Callables,
+        vectorized: bool,
+        lower: Vec<f64>,
+        upper: Vec<f64>,
+        (l, m): (usize, usize),
+        margin: f64,
+    ) -> Self {
+        Self {
+            callables,
+            vectorized,
+            lower,
+            upper,
+            l,
+            m,
+            margin,
+            f_evaluations: Cell::new(0),
+            g_evaluations: Cell::new(0),
+            error: RefCell::new(None),
+        }
+    }
+
+    /// `(f evaluations, g evaluations)`: the points each callable was asked about.
+    pub fn evaluations(&self) -> (usize, usize) {
+        (self.f_evaluations.get(), self.g_evaluations.get())
+    }
+
+    /// The exception that stopped the run, if one did.
+    pub fn take_error(&self) -> Option<PyErr> {
+        self.error.borrow_mut().take()
+    }
+
+    /// Evaluates the columns of `points`: `f` into `objectives` unless `constraints_only`
+    /// (and the callables are separate), the constraints into `constraints`.
+    fn call(
+        &self,
+        points: ArrayView2<'_, f64>,
+        mut objectives: ArrayViewMut1<'_, f64>,
+        mut constraints: ArrayViewMut2<'_, f64>,
+        constraints_only: bool,
+    ) -> Result<(), ProblemError> {
+        if self.error.borrow().is_some() {
+            return Err(ProblemError::Evaluation(RAISED.into()));
+        }
+        let result = Python::attach(|py| -> PyResult<()> {
+            let k = points.ncols();
+            // Points as rows, as Python expects them.
+            let rows: Array2<f64> = points.t().as_standard_layout().into_owned();
+            if self.vectorized {
+                let x = rows.into_pyarray(py);
+                self.values(
+                    py,
+                    x.as_any(),
+                    k,
+                    &mut objectives,
+                    &mut constraints,
+                    constraints_only,
+                )?;
+            } else {
+                for (j, row) in rows.axis_iter(Axis(0)).enumerate() {
+                    let x = row.to_owned().into_pyarray(py);
+                    self.values(
+                        py,
+                        x.as_any(),
+                        1,
+                        &mut objectives.slice_mut(ndarray::s![j..=j]),
+                        &mut constraints.slice_mut(ndarray::s![.., j..=j]),
+                        constraints_only,
+                    )?;
+                }
+            }
+            py.check_signals()
+        });
+        result.map_err(|e| {
+            self.error.borrow_mut().get_or_insert(e);
+            ProblemError::Evaluation(RAISED.into())
+        })
+    }
+
+    /// Calls the callables on `x` (`k` points as rows, or one 1-d point) and stores
+    /// their values.
+    fn values(
+        &self,
+        py: Python<'_>,
+        x: &Bound<'_, PyAny>,
+        k: usize,
+        objectives: &mut ArrayViewMut1<'_, f64>,
+        constraints: &mut ArrayViewMut2<'_, f64>,
+        constraints_only: bool,
+    ) -> PyResult<()> {
+        let single = !self.vectorized;
+        match &self.callables {
+            Callables::Joint(fun) => {
+                let out = fun.bind(py).call1((x,))?;
+                let tuple = out.cast::<PyTuple>().map_err(|_| {
+                    PyValueError::new_err(
+                        "fun must return (f, g) or (f, g, h) when no ineq/eq callables are given",
+                    )
+                })?;
+                let parts: Vec<Bound<'_, PyAny>> = tuple.iter().collect();
+                if !(2..=3).contains(&parts.len()) {
+                    return Err(PyValueError::new_err(format!(
+                        "fun returned a tuple of {} values: expected (f, g) or (f, g, h)",
+                        parts.len()
+                    )));
+                }
+                self.f_evaluations.set(self.f_evaluations.get() + k);
+                read_vector(&parts[0], k, single, "f", objectives)?;
+                let empty = PyTuple::empty(py);
+                let h = parts.get(2).map_or(empty.as_any(), |h| h);
+                self.read_constraints(&parts[1], h, k, single, constraints)?;
+            }
+            Callables::Separate { fun, ineq, eq } => {
+                if constraints_only {
+                    objectives.fill(f64::NAN);
+                } else {
+                    let f = fun.bind(py).call1((x,))?;
+                    self.f_evaluations.set(self.f_evaluations.get() + k);
+                    read_vector(&f, k, single, "f", objectives)?;
+                }
+                let g = match ineq {
+                    Some(c) => c.bind(py).call1((x,))?,
+                    None => PyTuple::empty(py).into_any(),
+                };
+                let h = match eq {
+                    Some(c) => c.bind(py).call1((x,))?,
+                    None => PyTuple::empty(py).into_any(),
+                };
+                self.read_constraints(&g, &h, k, single, constraints)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn read_constraints(
+        &self,
+        g: &Bound<'_, PyAny>,
+        h: &Bound<'_, PyAny>,
+        k: usize,
+        single: bool,
+        constraints: &mut ArrayViewMut2<'_, f64>,
+    ) -> PyResult<()> {
+        if self.l + self.m > 0 {
+            self.g_evaluations.set(self.g_evaluations.get() + k);
+        }
+        let (l, m) = (self.l, self.m);
+        read_matrix(
+            g,
+            k,
+            l,
+            single,
+            "g",
+            &mut constraints.slice_mut(ndarray::s![..l, ..]),
+        )?;
+        read_matrix(
+            h,
+            k,
+            m,
+            single,
+            "h",
+            &mut constraints.slice_mut(ndarray::s![l.., ..]),
+        )
+    }
+}
+
+/// `k` numbers (one per point): shape `(k,)`, or a scalar for a single point.
+fn read_vector(
+    value: &Bound<'_, PyAny>,
+    k: usize,
+    single: bool,
+    what: &str,
+    out: &mut ArrayViewMut1<'_, f64>,
+) -> PyResult<()> {
+    let arr = as_float_array(value)?;
+    let shape: Vec<usize> = arr.cast::<numpy::PyUntypedArray>()?.shape().to_vec();
+    let ok = if single {
+        shape.is_empty() || shape == [1]
+    } else {
+        shape == [k]
+    };
+    if !ok {
+        return Err(PyValueError::new_err(format!(
+            "{what} has shape {shape:?}: expected {}",
+            if single {
+                "a number".to_string()
+            } else {
+                format!("({k},), one value per point")
+            }
+        )));
+    }
+    let flat = arr.call_method0("ravel")?;
+    let flat = flat.cast::<PyArray1<f64>>()?.readonly();
+    out.iter_mut()
+        .zip(flat.as_slice()?)
+        .for_each(|(d, s)| *d = *s);
+    Ok(())
+}
+
+/// `k × c` constraint values as rows per point: shape `(k, c)` (also `(k,)` for
+/// `c = 1`), or `(c,)` (a scalar for `c = 1`) for a single point; nothing for `c = 0`.
+fn read_matrix(
+    value: &Bound<'_, PyAny>,
+    k: usize,
+    c: usize,
+    single: bool,
+    what: &str,
+    out: &mut ArrayViewMut2<'_, f64>,
+) -> PyResult<()> {
+    let arr = as_float_array(value)?;
+    let shape: Vec<usize> = arr.cast::<numpy::PyUntypedArray>()?.shape().to_vec();
+    let size: usize = shape.iter().product();
+    let ok = if c == 0 {
+        size == 0
+    } else if single {
+        shape == [c] || (c == 1 && shape.is_empty())
+    } else {
+        shape == [k, c] || (c == 1 && shape == [k])
+    };
+    if !ok {
+        return Err(PyValueError::new_err(format!(
+            "{what} has shape {shape:?}: expected {}",
+            if single {
+                format!("({c},)")
+            } else {
+                format!("({k}, {c}), one row per point")
+            }
+        )));
+    }
+    if c == 0 {
+        return Ok(());
+    }
+    let flat = arr.call_method0("ravel")?;
+    let flat = flat.cast::<PyArray1<f64>>()?.readonly();
+    let v = flat.as_slice()?;
+    // Row j of the Python array is point j: column j here.
+    for j in 0..k {
+        for r in 0..c {
+            out[[r, j]] = v[j * c + r];
+        }
+    }
+    Ok(())
+}
+
+impl ConstrainedProblem for CallbackProblem {
+    fn dim(&self) -> usize {
+        self.lower.len()
+    }
+    fn num_inequalities(&self) -> usize {
+        self.l
+    }
+    fn num_equalities(&self) -> usize {
+        self.m
+    }
+    fn lower_bounds(&self) -> &[f64] {
+        &self.lower
+    }
+    fn upper_bounds(&self) -> &[f64] {
+        &self.upper
+    }
+    fn equality_margin(&self) -> f64 {
+        self.margin
+    }
+
+    fn evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
+        self.check_buffers(x, constraints)?;
+        let points = ArrayView2::from_shape((x.len(), 1), x).expect("n × 1");
+        let mut f = [0.0];
+        let c = ArrayViewMut2::from_shape((constraints.len(), 1), constraints).expect("c × 1");
+        self.call(points, ArrayViewMut1::from(&mut f[..]), c, false)?;
+        Ok(f[0])
+    }
+
+    fn evaluate_batch(
+        &self,
+        points: ArrayView2<'_, f64>,
+        objectives: ArrayViewMut1<'_, f64>,
+        constraints: ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        constraint_handling::problem::check_batch_shapes(self, &points, &objectives, &constraints)?;
+        self.call(points, objectives, constraints, false)
+    }
+
+    /// The repair's Jacobian probes: the constraint callables alone (with a joint
+    /// callable, `f` is computed too and counted).
+    fn evaluate_constraints_batch(
+        &self,
+        points: ArrayView2<'_, f64>,
+        objectives: ArrayViewMut1<'_, f64>,
+        constraints: ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        constraint_handling::problem::check_batch_shapes(self, &points, &objectives, &constraints)?;
+        self.call(points, objectives, constraints, true)
+    }
+}

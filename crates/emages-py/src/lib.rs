@@ -1,0 +1,39 @@
+//! The Python package `emages`, its compiled part `emages._emages`: the εMAg-ES and its
+//! variants on Python callables or on the suites' problems, the CEC2017 and
+//! bbob-constrained suites with batch evaluation on numpy arrays, and the statistics.
+//! The pure-Python layer (`python/emages/__init__.py`) gives the scipy-like
+//! `minimize` and the documented signatures; see docs/python.md.
+
+mod asktell;
+mod callback;
+mod convert;
+mod error;
+mod problems;
+mod stats;
+mod strategy;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _emages(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<problems::PyCec2017>()?;
+    m.add_class::<problems::PyBbob>()?;
+    m.add_class::<asktell::PyAskTell>()?;
+    m.add_function(wrap_pyfunction!(strategy::run_native, m)?)?;
+    m.add_function(wrap_pyfunction!(strategy::run_callbacks, m)?)?;
+    m.add_function(wrap_pyfunction!(strategy::run_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(stats::signrank, m)?)?;
+    m.add_function(wrap_pyfunction!(stats::ranksum, m)?)?;
+    m.add_function(wrap_pyfunction!(stats::cec_statistics, m)?)?;
+    m.add_function(wrap_pyfunction!(stats::cec_compare, m)?)?;
+    m.add_function(wrap_pyfunction!(kernel, m)?)?;
+    Ok(())
+}
+
+/// The OpenBLAS kernel family this process runs (e.g. `Haswell`), or `None` without
+/// OpenBLAS.
+#[pyfunction]
+fn kernel() -> Option<String> {
+    constraint_handling::linalg::kernel::BlasKernel::current().map(|k| k.name().to_string())
+}

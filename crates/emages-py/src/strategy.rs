@@ -1,0 +1,217 @@
+//! Running the strategy from Python: on one of the suites' problems (entirely in Rust,
+//! without the GIL), or on Python callables (the GIL taken for each call). Ctrl-C stops
+//! a run: the signal is checked between generations (at most every 20 ms) and at
+//! every call of a callable.
+
+use crate::callback::{Callables, CallbackProblem};
+use crate::error::to_py;
+use crate::problems::native;
+use constraint_handling::ConstrainedProblem;
+use ma_es::noise::RngNoise;
+use ma_es::observer::{GenerationReport, Observer};
+use ma_es::{ComponentSpec, Config, MaEs, MaEsError, RunResult, Termination};
+use numpy::IntoPyArray;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+/// The strategy's configuration from the Python wrapper: the component spec (a preset
+/// name or `PRESET:KEY=VALUE…`) and the [`Config`] as JSON (unknown keys are errors).
+pub fn configuration(variant: &str, config_json: &str) -> PyResult<(ComponentSpec, Config)> {
+    let spec: ComponentSpec = variant.parse().map_err(to_py)?;
+    let config: Config = serde_json::from_str(config_json)
+        .map_err(|e| PyValueError::new_err(format!("options: {e}")))?;
+    Ok((spec, config))
+}
+
+/// Checks for Ctrl-C between generations, at most every 20 ms.
+struct Signals {
+    last: Instant,
+    raised: Option<PyErr>,
+}
+
+impl Observer for Signals {
+    fn observe(&mut self, _report: &GenerationReport<'_>) -> ControlFlow<()> {
+        if self.last.elapsed() < Duration::from_millis(20) {
+            return ControlFlow::Continue(());
+        }
+        self.last = Instant::now();
+        match Python::attach(|py| py.check_signals()) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                self.raised = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    }
+}
+
+/// Runs `es` with the run's noise, the GIL released.
+fn drive<P: ConstrainedProblem + Send>(
+    py: Python<'_>,
+    es: &mut MaEs<P>,
+    seed: u64,
+) -> Result<RunResult, RunError> {
+    py.detach(|| {
+        let mut noise = RngNoise::seed_from_u64(seed);
+        let mut signals = Signals {
+            last: Instant::now(),
+            raised: None,
+        };
+        let result = es.run_observed(&mut noise, &mut signals);
+        match (result, signals.raised) {
+            (_, Some(e)) => Err(RunError::Python(e)),
+            (Ok(r), None) => Ok(r),
+            (Err(e), None) => Err(RunError::Strategy(e)),
+        }
+    })
+}
+
+enum RunError {
+    Python(PyErr),
+    Strategy(MaEsError),
+}
+
+/// The result as a dict (the Python wrapper makes an `OptimizeResult` of it).
+pub(crate) fn result_dict<'py>(
+    py: Python<'py>,
+    r: RunResult,
+    l: usize,
+    evaluations: Option<(usize, usize)>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let mut c = r.best.constraints.clone();
+    let h = c.split_off(l.min(c.len()));
+    d.set_item("x", r.best.y.clone().into_pyarray(py))?;
+    d.set_item("fun", r.best.objective())?;
+    d.set_item("violation", r.best.violation())?;
+    d.set_item("feasible", r.best.is_feasible())?;
+    d.set_item("g", c.into_pyarray(py))?;
+    d.set_item("h", h.into_pyarray(py))?;
+    d.set_item("found_at", r.best.evaluations())?;
+    d.set_item("evaluations", r.evaluations)?;
+    let (nfev, ngev) = evaluations.unwrap_or((r.evaluations, r.evaluations));
+    d.set_item("nfev", nfev)?;
+    d.set_item("ngev", ngev)?;
+    d.set_item("nit", r.generations)?;
+    d.set_item(
+        "termination",
+        match r.termination {
+            Termination::Budget => "budget",
+            Termination::GenerationLimit => "generation limit",
+            Termination::Observer => "stopped",
+        },
+    )?;
+    // The best-so-far at the evaluation counts asked for (`options["checkpoints"]`).
+    let checkpoints: Vec<(usize, f64, f64)> = r
+        .checkpoints
+        .iter()
+        .map(|c| (c.evaluations, c.best.objective(), c.best.violation()))
+        .collect();
+    d.set_item("checkpoints", checkpoints)?;
+    d.set_item("epsilon0", r.epsilon0)?;
+    d.set_item("sigma", r.sigma)?;
+    d.set_item("resets", r.resets)?;
+    if let Some(dynamics) = r.dynamics {
+        let history = PyDict::new(py);
+        let column = |f: &dyn Fn(&ma_es::DynamicsRecord) -> f64| -> Vec<f64> {
+            dynamics.iter().map(f).collect()
+        };
+        history.set_item(
+            "generation",
+            dynamics
+                .iter()
+                .map(|r| r.generation)
+                .collect::<Vec<_>>()
+                .into_pyarray(py),
+        )?;
+        history.set_item(
+            "evaluations",
+            dynamics
+                .iter()
+                .map(|r| r.evaluations)
+                .collect::<Vec<_>>()
+                .into_pyarray(py),
+        )?;
+        history.set_item("fun", column(&|r| r.best.objective).into_pyarray(py))?;
+        history.set_item("violation", column(&|r| r.best.violation).into_pyarray(py))?;
+        history.set_item("sigma", column(&|r| r.sigma).into_pyarray(py))?;
+        history.set_item("epsilon", column(&|r| r.epsilon).into_pyarray(py))?;
+        d.set_item("history", history)?;
+    }
+    Ok(d)
+}
+
+/// Runs the strategy on one of the suites' problems, entirely in Rust.
+#[pyfunction]
+#[pyo3(name = "_run_native")]
+pub fn run_native<'py>(
+    py: Python<'py>,
+    problem: &Bound<'py, PyAny>,
+    variant: &str,
+    config_json: &str,
+    seed: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let p = native(problem)
+        .ok_or_else(|| PyValueError::new_err("not a problem of the emages suites"))?;
+    let (spec, config) = configuration(variant, config_json)?;
+    let l = p.num_inequalities();
+    let mut es = MaEs::with_spec(p, &config, &spec).map_err(to_py)?;
+    let r = drive(py, &mut es, seed).map_err(|e| match e {
+        RunError::Python(e) => e,
+        RunError::Strategy(e) => to_py(e),
+    })?;
+    result_dict(py, r, l, None)
+}
+
+/// Runs the strategy on a problem of Python callables.
+#[pyfunction]
+#[pyo3(name = "_run_callbacks", signature = (fun, ineq, eq, joint, vectorized, lower, upper, n_ineq, n_eq, margin, variant, config_json, seed))]
+#[allow(clippy::too_many_arguments)]
+pub fn run_callbacks<'py>(
+    py: Python<'py>,
+    fun: Py<PyAny>,
+    ineq: Option<Py<PyAny>>,
+    eq: Option<Py<PyAny>>,
+    joint: bool,
+    vectorized: bool,
+    lower: Vec<f64>,
+    upper: Vec<f64>,
+    n_ineq: usize,
+    n_eq: usize,
+    margin: f64,
+    variant: &str,
+    config_json: &str,
+    seed: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (spec, config) = configuration(variant, config_json)?;
+    let callables = if joint {
+        Callables::Joint(fun)
+    } else {
+        Callables::Separate { fun, ineq, eq }
+    };
+    let problem = CallbackProblem::new(callables, vectorized, lower, upper, (n_ineq, n_eq), margin);
+    let mut es = MaEs::with_spec(problem, &config, &spec).map_err(to_py)?;
+    let outcome = drive(py, &mut es, seed);
+    // The callable's own exception first, as it was raised.
+    if let Some(e) = es.problem().take_error() {
+        return Err(e);
+    }
+    let r = outcome.map_err(|e| match e {
+        RunError::Python(e) => e,
+        RunError::Strategy(e) => to_py(e),
+    })?;
+    let counts = es.problem().evaluations();
+    result_dict(py, r, n_ineq, Some(counts))
+}
+
+/// The seed of run `run` of configuration `label` on problem `problem` in dimension
+/// `dim` of a study with base seed `base` (the harness's seeds: a Python run with it
+/// repeats that study's run).
+#[pyfunction]
+#[pyo3(name = "run_seed")]
+pub fn run_seed(base: u64, label: &str, problem: usize, dim: usize, run: usize) -> u64 {
+    emages::study::run_seed(base, label, problem, dim, run)
+}

@@ -1,0 +1,153 @@
+"""Bad input is a Python exception with the reason, never a crash; a callable's own
+exception comes back as itself; Ctrl-C stops a run; nothing leaks; the GIL is free
+while Rust runs alone."""
+
+import gc
+import sys
+import threading
+import time
+import _thread
+
+import numpy as np
+import pytest
+
+import emages
+
+
+def sphere(x):
+    return float(np.dot(x, x))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(x0=[1.0, np.nan]), "x0 must be finite"),
+    (dict(x0=[[1.0, 2.0]]), "1-d array"),
+    (dict(x0=[1.0, 2.0], sigma0=float("nan")), "sigma0"),
+    (dict(x0=[1.0, 2.0], sigma0=-1.0), "sigma0"),
+    (dict(x0=[1.0, 2.0], bounds=[(0, 1)]), r"2 \(low, high\) pairs"),
+    (dict(x0=[1.0, 2.0], bounds=[(0, 1), (2, 1)]), "low <= high"),
+    (dict(x0=[1.0, 2.0], bounds=[(0, np.nan), (0, 1)]), "NaN"),
+    (dict(x0=[1.0, 2.0], options={"lambada": 4}), "unknown field"),
+    (dict(x0=[1.0, 2.0], options={"lambda": 1}), "lambda"),
+    (dict(x0=[1.0, 2.0], variant="eps-mag-ez"), "eps-mag-ez"),
+    (dict(), "give x0"),
+    (dict(bounds=[(None, 1), (0, 1)]), "finite bounds"),
+])
+def test_bad_arguments_are_value_errors(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        emages.minimize(sphere, budget=100, seed=1, **kwargs)
+
+
+def test_wrong_shapes_from_callables_are_value_errors():
+    with pytest.raises(ValueError, match=r"f has shape \[2\]: expected a number"):
+        emages.minimize(lambda x: x, x0=[1.0, 2.0], budget=100, seed=1)
+    with pytest.raises(ValueError, match=r"expected \(\d+,\), one value per point"):
+        emages.minimize(lambda X: X.sum(), x0=[1.0, 2.0], vectorized=True, budget=100, seed=1)
+    calls = []
+    def g(X):
+        calls.append(len(X))
+        return np.zeros((len(X), 2)) if len(calls) == 1 else np.zeros((len(X), 3))
+    with pytest.raises(ValueError, match=r"g has shape \[\d+, 3\]: expected \(\d+, 2\)"):
+        emages.minimize(lambda X: (X ** 2).sum(axis=1), x0=[1.0, 2.0], ineq=g, vectorized=True, budget=100, seed=1)
+    with pytest.raises(ValueError, match=r"fun must return f, \(f, g\) or \(f, g, h\)"):
+        emages.minimize(lambda x: (1.0, [0.0], [0.0], 1), x0=[1.0, 2.0], budget=100, seed=1)
+
+
+def test_problems_reject_bad_points(cec_data):
+    p = emages.Cec2017(1, 10, data=cec_data)
+    with pytest.raises(ValueError, match="dimension 10"):
+        p.evaluate(np.zeros(9))
+    with pytest.raises(ValueError, match=r"expected \(k, 10\)"):
+        p.evaluate_batch(np.zeros((4, 9)))
+    with pytest.raises(ValueError, match="could not convert|float"):
+        p.evaluate(["a"] * 10)
+    with pytest.raises(ValueError, match="no CEC2017 instance data|data"):
+        emages.Cec2017(1, 10, data="/nonexistent")
+    with pytest.raises(ValueError):
+        emages.Cec2017(29, 10, data=cec_data)
+    with pytest.raises(ValueError, match="functions 1 to 54"):
+        emages.BbobConstrained(55, 10)
+    with pytest.raises(ValueError):
+        emages.signrank([1.0, 2.0], [1.0])
+    # A NaN point is evaluated, as the suites define it: NaN values, never a crash.
+    f, g, _, v = emages.BbobConstrained(1, 2).evaluate([np.nan, 0.0])
+    assert np.isnan(f) and np.isnan(g).all()
+
+
+class Boom(Exception):
+    pass
+
+
+def test_a_callables_exception_comes_back_as_itself_and_nothing_leaks():
+    calls = 0
+
+    def fun(x):
+        nonlocal calls
+        calls += 1
+        if calls == 50:
+            raise Boom("at call 50")
+        return sphere(x)
+
+    before = sys.getrefcount(fun)
+    for _ in range(20):
+        calls = 0
+        with pytest.raises(Boom, match="at call 50"):
+            emages.minimize(fun, x0=[1.0, 2.0], budget=10_000, seed=1)
+        assert calls == 50, "the run stops at the exception"
+    gc.collect()
+    assert sys.getrefcount(fun) == before
+
+
+def test_ctrl_c_stops_a_callback_run_and_a_native_run():
+    def fun(x):
+        if fun.calls == 100:
+            _thread.interrupt_main()
+        fun.calls += 1
+        return sphere(x)
+    fun.calls = 0
+    with pytest.raises(KeyboardInterrupt):
+        emages.minimize(fun, x0=[1.0, 2.0], budget=10**9, seed=1)
+    p = emages.BbobConstrained(54, 40)
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    t = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        emages.minimize(p, budget=10**9, seed=1, history=False)
+    assert time.perf_counter() - t < 5
+
+
+def test_the_gil_is_released_while_a_native_run_runs():
+    p = emages.BbobConstrained(54, 20)
+    done = threading.Event()
+    ticks = 0
+
+    def run():
+        emages.minimize(p, budget=200_000, seed=1, history=False)
+        done.set()
+
+    t = threading.Thread(target=run)
+    t.start()
+    while not done.is_set():
+        ticks += 1
+        time.sleep(0)
+    t.join()
+    assert ticks > 1000, f"the main thread ran only {ticks} times"
+
+
+def test_an_abandoned_ask_tell_session_ends_its_thread():
+    before = threading.active_count()
+    for _ in range(10):
+        es = emages.AskTell(2, bounds=[(-1, 1)] * 2, n_ineq=1, seed=1, budget=1000)
+        req = es.ask()
+        assert req.points.shape[1] == 2
+        with pytest.raises(ValueError, match=r"shape"):
+            es.tell(np.zeros(3), np.zeros((req.points.shape[0], 1)))
+        with pytest.raises(ValueError, match="g is missing"):
+            es.tell(np.zeros(req.points.shape[0]))
+        del es
+        gc.collect()
+    assert threading.active_count() == before
+    es = emages.AskTell(2, bounds=[(-1, 1)] * 2, seed=1, budget=1000)
+    with pytest.raises(ValueError, match="not ended"):
+        es.result()
+    with pytest.raises(ValueError, match="without a question"):
+        es.tell(np.zeros(1))

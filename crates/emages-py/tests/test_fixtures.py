@@ -1,0 +1,84 @@
+"""The shared reference fixtures through the Python API: the CEC2017 and
+bbob-constrained vectors (single and batch evaluation) and the statistics cases."""
+
+from collections import defaultdict
+
+import numpy as np
+
+import emages
+from conftest import jsonl, shared
+
+
+def rel(a, b):
+    return abs(a - b) / max(1.0, abs(a), abs(b))
+
+
+def test_cec2017_reference_vectors(cec_data):
+    rows = jsonl(shared("CEC2017_VECTORS", "fixtures/vectors/cec2017_reference.jsonl"))
+    by_problem = defaultdict(list)
+    for r in rows:
+        by_problem[(r["problem"], r["dim"])].append(r)
+    checked = 0
+    for (k, n), cases in by_problem.items():
+        p = emages.Cec2017(k, n, data=cec_data)
+        X = np.array([c["x"] for c in cases])
+        F, G, H, V = p.evaluate_batch(X)
+        for j, c in enumerate(cases):
+            f, g, h, v = p.evaluate(c["x"])
+            want_g, want_h = c["g"][: p.n_ineq], c["h"][: p.n_eq]
+            for got_f, got_g, got_h in ((f, g, h), (F[j], G[j], H[j])):
+                assert rel(got_f, c["f"]) <= 1e-9, (k, n, j, got_f, c["f"])
+                assert all(rel(a, b) <= 1e-9 for a, b in zip(got_g, want_g)), (k, n, j)
+                assert all(rel(a, b) <= 1e-9 for a, b in zip(got_h, want_h)), (k, n, j)
+            assert v == V[j] or abs(v - V[j]) <= 1e-9 * max(1.0, v)
+            checked += 1
+    assert checked == len(rows) > 0
+    print(f"checked {checked} CEC2017 reference points (single and batch)")
+
+
+def test_bbob_constrained_reference_vectors():
+    rows = jsonl(shared("BBOB_CONSTRAINED_VECTORS", "fixtures/bbob-constrained/vectors.jsonl"))
+    by_problem = defaultdict(list)
+    for r in rows:
+        by_problem[(r["function"], r["dim"], r["instance"])].append(r)
+    checked = 0
+    for (fn, n, i), cases in by_problem.items():
+        p = emages.BbobConstrained(fn, n, i)
+        assert p.id == cases[0]["id"] and p.n_ineq == cases[0]["constraints"]
+        assert p.initial_solution.tolist() == cases[0]["initial_solution"]
+        X = np.array([c["x"] for c in cases])
+        F, G, _, _ = p.evaluate_batch(X)
+        for j, c in enumerate(cases):
+            f, g, _, _ = p.evaluate(c["x"])
+            assert rel(f, c["f"]) <= 1e-12 and F[j] == f
+            assert all(rel(a, b) <= 1e-12 for a, b in zip(g, c["g"]))
+            assert np.array_equal(G[j], g)
+            checked += 1
+        assert p.evaluations == (2 * len(cases), 2 * len(cases))
+    assert checked == len(rows) > 0
+    print(f"checked {checked} bbob-constrained reference points (single and batch)")
+
+
+def test_statistics_cases():
+    d = "BENCH_STATS_FIXTURES"
+    cases = jsonl(shared(d, "fixtures/stats/signrank.jsonl"))
+    for c in cases:
+        r = emages.signrank(c["x"], c["y"])
+        assert abs(r.p - c["p"]) <= 1e-12 * max(abs(c["p"]), 1e-300), c
+        assert (int(r.h), r.n, r.w_plus, r.statistic, r.method) == (
+            c["h"], c["n_effective"], c["w_plus"], c["signed_rank"], c["method"]), c
+    pairs = jsonl(shared(d, "fixtures/stats/pairwise_ranking.jsonl"))
+    for c in pairs:
+        b, s = c["baseline"], c["variant"]
+        r = emages.cec_compare(b["f"], b["v"], s["f"], s["v"],
+                               test="signed-rank" if c["significance"] else "none")
+        assert (r["median"], r["mean"], r["total"]) == (c["median"], c["mean"], c["total"]), c
+    stats = jsonl(shared(d, "fixtures/stats/cec_statistics.jsonl"))
+    for c in stats:
+        r = emages.cec_statistics(c["f"], c["v"], c["c"])
+        assert list(r["median_c"]) == c["median_c"]
+        for key in ("best", "median", "median_v", "mean", "std", "worst", "fr", "vio"):
+            a, b = r[key], c[key]
+            assert a == b or abs(a - b) <= 1e-12 * max(abs(a), abs(b)), (key, a, b)
+    print(f"checked {len(cases)} signrank, {len(pairs)} ranking and {len(stats)} CEC statistics cases")
+    assert cases and pairs and stats
