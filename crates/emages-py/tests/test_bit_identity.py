@@ -18,7 +18,8 @@ def committed_records(problems, runs=(0, 1)):
 def test_a_python_run_repeats_the_committed_rust_study(cec_data, variant):
     """Three problems × two runs of the committed N = 10 study (Haswell kernels, as
     the package loads them): the best and all three checkpoints, to the bit."""
-    assert emages.kernel() == "Haswell", "the committed study ran OpenBLAS's Haswell kernels"
+    if emages.kernel() != "Haswell":
+        pytest.skip(f"the committed study ran OpenBLAS's Haswell kernels, this CPU runs {emages.kernel()}")
     rows = [r for r in committed_records({1, 7, 27}) if r["config"] == variant]
     assert len(rows) == 6
     for r in rows:

@@ -1,0 +1,122 @@
+"""Type stubs of the compiled core (``emages._emages``); the public API is re-exported
+by ``emages`` (see its docstrings)."""
+
+from typing import Optional, Sequence, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+_One = Tuple[float, npt.NDArray[np.float64], npt.NDArray[np.float64], float]
+_Many = Tuple[
+    npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]
+]
+
+class _Problem:
+    @property
+    def dim(self) -> int: ...
+    @property
+    def n_ineq(self) -> int: ...
+    @property
+    def n_eq(self) -> int: ...
+    @property
+    def equality_margin(self) -> float: ...
+    @property
+    def lower(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def upper(self) -> npt.NDArray[np.float64]: ...
+    def evaluate(self, x: npt.ArrayLike) -> _One:
+        """``(f, g, h, violation)`` at ``x`` of shape ``(N,)``; ``g <= 0`` and
+        ``|h| <= equality_margin`` are satisfied; violation is the mean violation ν̄."""
+    def evaluate_batch(self, x: npt.ArrayLike) -> _Many:
+        """``(f, g, h, violation)`` of the rows of ``x`` (shape ``(k, N)``): arrays of
+        shapes ``(k,)``, ``(k, l)``, ``(k, m)``, ``(k,)``."""
+
+class Cec2017(_Problem):
+    """CEC2017 constrained problem C01–C28 in dimension 10, 30, 50 or 100."""
+    def __init__(
+        self,
+        problem: int,
+        dim: int,
+        *,
+        data: Optional[str] = None,
+        synthetic: Optional[int] = None,
+        fast: bool = False,
+    ) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def instance(self) -> str: ...
+
+class BbobConstrained(_Problem):
+    """COCO's bbob-constrained function 1–54 (cocoex 2.8.2's, bit for bit)."""
+    def __init__(self, function: int, dim: int, instance: int = 1) -> None: ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def initial_solution(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def best_value(self) -> float: ...
+    @property
+    def best_parameter(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def evaluations(self) -> Tuple[int, int]:
+        """``(f evaluations, g evaluations)`` so far."""
+
+class _AskTell:
+    def __init__(
+        self,
+        lower: Sequence[float],
+        upper: Sequence[float],
+        n_ineq: int,
+        n_eq: int,
+        margin: float,
+        variant: str,
+        config_json: str,
+        seed: int,
+    ) -> None: ...
+    def ask(self) -> Optional[Tuple[npt.NDArray[np.float64], bool]]: ...
+    def tell(
+        self,
+        f: Optional[npt.ArrayLike],
+        g: Optional[npt.ArrayLike] = None,
+        h: Optional[npt.ArrayLike] = None,
+    ) -> None: ...
+    def result(self) -> dict: ...
+    @property
+    def dim(self) -> int: ...
+
+def _run_native(problem: _Problem, variant: str, config_json: str, seed: int) -> dict: ...
+def _run_callbacks(
+    fun: object,
+    ineq: Optional[object],
+    eq: Optional[object],
+    joint: bool,
+    vectorized: bool,
+    lower: Sequence[float],
+    upper: Sequence[float],
+    n_ineq: int,
+    n_eq: int,
+    margin: float,
+    variant: str,
+    config_json: str,
+    seed: int,
+) -> dict: ...
+def run_seed(base: int, label: str, problem: int, dim: int, run: int) -> int:
+    """The seed of a study's run (the harness's): a Python run with it repeats it."""
+def kernel() -> Optional[str]:
+    """The OpenBLAS kernel family this process runs."""
+def _signrank(x: Sequence[float], y: Sequence[float], alpha: float = 0.05) -> dict: ...
+def _ranksum(x: Sequence[float], y: Sequence[float], alpha: float = 0.05) -> dict: ...
+def _cec_statistics(
+    f: Sequence[float], v: Sequence[float], c: Optional[Sequence[Tuple[int, int, int]]] = None
+) -> dict: ...
+def _cec_compare(
+    baseline_f: Sequence[float],
+    baseline_v: Sequence[float],
+    variant_f: Sequence[float],
+    variant_v: Sequence[float],
+    test: str = "signed-rank",
+    alpha: float = 0.05,
+) -> dict: ...
