@@ -17,6 +17,9 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _emages(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // One OpenBLAS thread, as the workspace's programs run (the products' bits depend
+    // on the count; numpy's own OpenBLAS, a separate library, is not affected).
+    constraint_handling::linalg::kernel::set_num_threads(1);
     m.add_class::<problems::PyCec2017>()?;
     m.add_class::<problems::PyBbob>()?;
     m.add_class::<asktell::PyAskTell>()?;
