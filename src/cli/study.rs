@@ -59,7 +59,7 @@ pub struct StudyArgs {
     /// Recorded in every run record.
     #[arg(long)]
     pub fast: bool,
-    /// Write COCO's data files of every run as well, into DIR/<configuration>/, for
+    /// Write COCO's data files of every run as well, into `DIR/<configuration>/`, for
     /// cocopp (suites that name their problems as COCO does: bbob-constrained).
     #[arg(long, value_name = "DIR")]
     pub coco: Option<PathBuf>,
