@@ -233,3 +233,82 @@ fn the_docs_quote_the_committed_n10_parameter_studies() {
     }
     println!("N = 10: {heat_maps} committed parameter studies re-rendered, both Section 6 blocks checked");
 }
+
+/// The cells of the markdown table that follows the line starting with `header` in
+/// `text`: one `Vec` per row, the header and the rule left out.
+fn table_after<'t>(text: &'t str, header: &str) -> Vec<Vec<&'t str>> {
+    let start = text
+        .find(header)
+        .unwrap_or_else(|| panic!("no table headed {header:?}"));
+    text[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+        .collect()
+}
+
+/// The prose of docs/reproduction.md that judges the paper's N = 100 conclusions
+/// quotes the numbers of the generated block it sits above: every "here" and "paper"
+/// count of its verdict table is a Table 1 total of the block (the same pairs), and
+/// the Table 2 agreement and Table 18 figures it states are the block's. When the
+/// committed study is replaced (another kernel, another seed), the prose fails here
+/// instead of going stale.
+#[test]
+fn the_n100_verdicts_quote_the_generated_block() {
+    let docs = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    let block = DocBlock::ablation(100)
+        .read(&docs)
+        .expect("docs/reproduction.md has the N = 100 block");
+    let table1 = table_after(
+        block,
+        "| εMAg-ES vs. | Median +/=/− | Mean +/=/− | Total +/=/− | paper Median",
+    );
+    assert_eq!(table1.len(), 6, "Table 1 of the block: six variants");
+    let mut generated: Vec<(&str, &str)> = table1.iter().map(|r| (r[3], r[6])).collect();
+    let verdicts = table_after(
+        &docs,
+        "| the paper says (N = 100) | here | paper | verdict |",
+    );
+    let mut quoted: Vec<(&str, &str)> = verdicts.iter().map(|r| (r[1], r[2])).collect();
+    generated.sort_unstable();
+    quoted.sort_unstable();
+    assert_eq!(
+        quoted, generated,
+        "the verdict table's here/paper counts are not the block's Table 1 totals"
+    );
+
+    let agreement = table_after(
+        block,
+        "| εMAg-ES vs. | same verdict | tie vs. + or − | + vs. − |",
+    );
+    let all = agreement
+        .iter()
+        .find(|r| r[0] == "all")
+        .expect("the Table 2 agreement's 'all' row");
+    let cells: usize = all[1..4].iter().map(|c| c.parse::<usize>().unwrap()).sum();
+    for claim in [
+        format!("**{} of {cells} Table 2 cells**", all[1]),
+        format!("{} differ by one step and {} are opposite", all[2], all[3]),
+    ] {
+        assert!(
+            docs.contains(&claim),
+            "the N = 100 prose does not say: {claim}"
+        );
+    }
+    let inside = block
+        .split("confidence interval of the measured median")
+        .nth(1)
+        .and_then(|s| s.split(" of 28 problems").next())
+        .and_then(|s| s.rsplit(' ').next())
+        .expect("the block's Table 18 sentence");
+    let claim = format!("**{inside} of 28 problems**");
+    assert!(
+        docs.contains(&claim),
+        "the N = 100 prose does not say: {claim}"
+    );
+    println!(
+        "N = 100: {} verdict rows, the Table 2 agreement and the Table 18 count checked against the block",
+        quoted.len()
+    );
+}
