@@ -176,6 +176,10 @@ fn check_nl_table(dim: usize, study: Option<&str>) {
 fn the_docs_quote_the_committed_nl_tables() {
     check_nl_table(10, Some("results/ablation-D10-seed1/runs.jsonl.gz"));
     check_nl_table(30, None);
+    check_nl_table(
+        100,
+        Some("16 files (results/ablation-D100/runs.shard-1-of-16.jsonl.gz … results/ablation-D100/runs.shard-9-of-16.jsonl.gz)"),
+    );
 }
 
 /// docs/parameter-studies.md's Section 6 tables at N = 10 are those of the committed

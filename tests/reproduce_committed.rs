@@ -217,26 +217,43 @@ fn the_n10_fast_path_study_reproduces() {
     );
 }
 
-/// Four runs of the committed N = 100 ablation (εMAg-ES and εMA-ES on C01 and C21).
+/// The arguments of a rerun of four runs of an N = 100 ablation (εMAg-ES and εMA-ES
+/// on C01 and C21).
+const N100_SAMPLE: [&str; 12] = [
+    "--dim",
+    "100",
+    "--runs",
+    "1",
+    "--problems",
+    "1,21",
+    "--variants",
+    "eps-mag-es,eps-ma-es",
+    "--plot-problems",
+    "1",
+    "--threads",
+    "2",
+];
+
+/// Four runs of the committed N = 100 ablation (the canonical Haswell kernel).
 #[test]
 fn the_n100_ablation_reproduces() {
     reproduce(
         "ablation",
-        &[
-            "--dim",
-            "100",
-            "--runs",
-            "1",
-            "--problems",
-            "1,21",
-            "--variants",
-            "eps-mag-es,eps-ma-es",
-            "--plot-problems",
-            "1",
-            "--threads",
-            "2",
-        ],
+        &N100_SAMPLE,
         &committed("results/ablation-D100"),
+        4,
+        "Haswell",
+    );
+}
+
+/// The same four runs of the earlier N = 100 study, computed with the Cooperlake
+/// kernels (`results/ablation-D100-cooperlake/`), on CPUs with AVX-512.
+#[test]
+fn the_n100_cooperlake_ablation_reproduces() {
+    reproduce(
+        "ablation",
+        &N100_SAMPLE,
+        &committed("results/ablation-D100-cooperlake"),
         4,
         "Cooperlake",
     );
