@@ -246,6 +246,32 @@ fn the_n100_ablation_reproduces() {
     );
 }
 
+/// Two runs of the committed N = 100 fast-path study (εMAg-ES, `--fast`, C01 and C21).
+#[test]
+fn the_n100_fast_path_study_reproduces() {
+    reproduce(
+        "ablation",
+        &[
+            "--dim",
+            "100",
+            "--runs",
+            "1",
+            "--problems",
+            "1,21",
+            "--variants",
+            "eps-mag-es",
+            "--plot-problems",
+            "1",
+            "--threads",
+            "2",
+            "--fast",
+        ],
+        &committed("results/fast-path-D100"),
+        2,
+        "Haswell",
+    );
+}
+
 /// The same four runs of the earlier N = 100 study, computed with the Cooperlake
 /// kernels (`results/ablation-D100-cooperlake/`), on CPUs with AVX-512.
 #[test]
