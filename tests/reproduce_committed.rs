@@ -217,29 +217,34 @@ fn the_n10_fast_path_study_reproduces() {
     );
 }
 
-/// The arguments of a rerun of four runs of an N = 100 ablation (εMAg-ES and εMA-ES
-/// on C01 and C21).
-const N100_SAMPLE: [&str; 12] = [
-    "--dim",
-    "100",
-    "--runs",
-    "1",
-    "--problems",
-    "1,21",
-    "--variants",
-    "eps-mag-es,eps-ma-es",
-    "--plot-problems",
-    "1",
-    "--threads",
-    "2",
-];
+/// The arguments of a rerun of a sample of an N = 100 study: one run of each of
+/// `variants` on C01 and C21, plus `extra`.
+fn n100_sample<'a>(variants: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "--dim",
+        "100",
+        "--runs",
+        "1",
+        "--problems",
+        "1,21",
+        "--variants",
+        variants,
+        "--plot-problems",
+        "1",
+        "--threads",
+        "2",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
 
-/// Four runs of the committed N = 100 ablation (the canonical Haswell kernel).
+/// Four runs of the committed N = 100 ablation (εMAg-ES and εMA-ES on C01 and C21; the
+/// canonical Haswell kernel).
 #[test]
 fn the_n100_ablation_reproduces() {
     reproduce(
         "ablation",
-        &N100_SAMPLE,
+        &n100_sample("eps-mag-es,eps-ma-es", &[]),
         &committed("results/ablation-D100"),
         4,
         "Haswell",
@@ -251,21 +256,7 @@ fn the_n100_ablation_reproduces() {
 fn the_n100_fast_path_study_reproduces() {
     reproduce(
         "ablation",
-        &[
-            "--dim",
-            "100",
-            "--runs",
-            "1",
-            "--problems",
-            "1,21",
-            "--variants",
-            "eps-mag-es",
-            "--plot-problems",
-            "1",
-            "--threads",
-            "2",
-            "--fast",
-        ],
+        &n100_sample("eps-mag-es", &["--fast"]),
         &committed("results/fast-path-D100"),
         2,
         "Haswell",
@@ -278,7 +269,7 @@ fn the_n100_fast_path_study_reproduces() {
 fn the_n100_cooperlake_ablation_reproduces() {
     reproduce(
         "ablation",
-        &N100_SAMPLE,
+        &n100_sample("eps-mag-es,eps-ma-es", &[]),
         &committed("results/ablation-D100-cooperlake"),
         4,
         "Cooperlake",

@@ -4,9 +4,10 @@
 //! the repair's Jacobian probes (constraints only) and the repaired points — so that
 //! every variant can be driven from outside with the trajectory of a normal run.
 
+use crate::declared::{answered_in_batches, Declared};
 use crate::error::to_py;
 use crate::strategy::{configuration, result_dict};
-use constraint_handling::{ConstrainedProblem, ProblemError};
+use constraint_handling::ProblemError;
 use ma_es::noise::RngNoise;
 use ma_es::{MaEs, MaEsError, RunResult};
 use ndarray::{Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder};
@@ -33,11 +34,7 @@ struct Reply(Vec<f64>, Array2<f64>);
 
 /// The problem the strategy's thread sees: every evaluation becomes a question.
 struct Channel {
-    lower: Vec<f64>,
-    upper: Vec<f64>,
-    l: usize,
-    m: usize,
-    margin: f64,
+    declared: Declared,
     ask: Sender<Message>,
     reply: Mutex<Receiver<Reply>>,
     f_evaluations: Arc<AtomicUsize>,
@@ -45,7 +42,8 @@ struct Channel {
 }
 
 impl Channel {
-    fn question(
+    /// Sends the points to the session's user and waits for their values.
+    fn answer(
         &self,
         points: ArrayView2<'_, f64>,
         mut objectives: ArrayViewMut1<'_, f64>,
@@ -70,59 +68,14 @@ impl Channel {
         if !constraints_only {
             self.f_evaluations.fetch_add(k, Ordering::Relaxed);
         }
-        if self.l + self.m > 0 {
+        if self.declared.constrained() {
             self.g_evaluations.fetch_add(k, Ordering::Relaxed);
         }
         Ok(())
     }
 }
 
-impl ConstrainedProblem for Channel {
-    fn dim(&self) -> usize {
-        self.lower.len()
-    }
-    fn num_inequalities(&self) -> usize {
-        self.l
-    }
-    fn num_equalities(&self) -> usize {
-        self.m
-    }
-    fn lower_bounds(&self) -> &[f64] {
-        &self.lower
-    }
-    fn upper_bounds(&self) -> &[f64] {
-        &self.upper
-    }
-    fn equality_margin(&self) -> f64 {
-        self.margin
-    }
-    fn evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
-        self.check_buffers(x, constraints)?;
-        let mut f = [0.0];
-        let c = ArrayViewMut2::from_shape((constraints.len(), 1), constraints).expect("c × 1");
-        let x = ArrayView2::from_shape((x.len(), 1), x).expect("n × 1");
-        self.question(x, ArrayViewMut1::from(&mut f[..]), c, false)?;
-        Ok(f[0])
-    }
-    fn evaluate_batch(
-        &self,
-        points: ArrayView2<'_, f64>,
-        objectives: ArrayViewMut1<'_, f64>,
-        constraints: ArrayViewMut2<'_, f64>,
-    ) -> Result<(), ProblemError> {
-        constraint_handling::problem::check_batch_shapes(self, &points, &objectives, &constraints)?;
-        self.question(points, objectives, constraints, false)
-    }
-    fn evaluate_constraints_batch(
-        &self,
-        points: ArrayView2<'_, f64>,
-        objectives: ArrayViewMut1<'_, f64>,
-        constraints: ArrayViewMut2<'_, f64>,
-    ) -> Result<(), ProblemError> {
-        constraint_handling::problem::check_batch_shapes(self, &points, &objectives, &constraints)?;
-        self.question(points, objectives, constraints, true)
-    }
-}
+answered_in_batches!(Channel);
 
 struct State {
     /// Taken out while waiting for the strategy (the wait releases the GIL).
@@ -166,11 +119,13 @@ impl PyAskTell {
         let g_evaluations = Arc::new(AtomicUsize::new(0));
         let n = lower.len();
         let problem = Channel {
-            lower,
-            upper,
-            l: n_ineq,
-            m: n_eq,
-            margin,
+            declared: Declared {
+                lower,
+                upper,
+                l: n_ineq,
+                m: n_eq,
+                margin,
+            },
             ask: ask.clone(),
             reply: Mutex::new(reply),
             f_evaluations: f_evaluations.clone(),
@@ -347,8 +302,7 @@ impl Drop for PyAskTell {
 
 /// A float array of the given shape (a `(k,)` array also for `(k, 1)`), flattened.
 fn values(obj: &Bound<'_, PyAny>, shape: &[usize], what: &str) -> PyResult<Vec<f64>> {
-    let arr = crate::convert::as_float_array(obj)?;
-    let got: Vec<usize> = arr.getattr("shape")?.extract()?;
+    let (arr, got) = crate::convert::float_array_with_shape(obj)?;
     let ok = got == shape || (shape.len() == 2 && shape[1] == 1 && got == [shape[0]]);
     if !ok {
         return Err(PyValueError::new_err(format!(

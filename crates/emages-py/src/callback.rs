@@ -7,10 +7,11 @@
 //! without the GIL and takes it for each call; the first exception a callable raises
 //! (or a Ctrl-C) stops the run and is re-raised as it was.
 
-use crate::convert::as_float_array;
-use constraint_handling::{ConstrainedProblem, ProblemError};
+use crate::convert::float_array_with_shape;
+use crate::declared::{answered_in_batches, Declared};
+use constraint_handling::ProblemError;
 use ndarray::{Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
-use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -37,11 +38,7 @@ pub enum Callables {
 pub struct CallbackProblem {
     callables: Callables,
     vectorized: bool,
-    lower: Vec<f64>,
-    upper: Vec<f64>,
-    l: usize,
-    m: usize,
-    margin: f64,
+    declared: Declared,
     f_evaluations: Cell<usize>,
     g_evaluations: Cell<usize>,
     error: RefCell<Option<PyErr>>,
@@ -52,24 +49,12 @@ pub struct CallbackProblem {
 const RAISED: &str = "a Python callable raised an exception";
 
 impl CallbackProblem {
-    /// The problem of `callables` on the box `[lower, upper]` with `l` inequality and
-    /// `m` equality constraints and the equality margin `margin`.
-    pub fn new(
-        callables: Callables,
-        vectorized: bool,
-        lower: Vec<f64>,
-        upper: Vec<f64>,
-        (l, m): (usize, usize),
-        margin: f64,
-    ) -> Self {
+    /// The problem of `callables` on the box, constraints and margin `declared`.
+    pub fn new(callables: Callables, vectorized: bool, declared: Declared) -> Self {
         Self {
             callables,
             vectorized,
-            lower,
-            upper,
-            l,
-            m,
-            margin,
+            declared,
             f_evaluations: Cell::new(0),
             g_evaluations: Cell::new(0),
             error: RefCell::new(None),
@@ -88,7 +73,7 @@ impl CallbackProblem {
 
     /// Evaluates the columns of `points`: `f` into `objectives` unless `constraints_only`
     /// (and the callables are separate), the constraints into `constraints`.
-    fn call(
+    fn answer(
         &self,
         points: ArrayView2<'_, f64>,
         mut objectives: ArrayViewMut1<'_, f64>,
@@ -196,10 +181,10 @@ impl CallbackProblem {
         single: bool,
         constraints: &mut ArrayViewMut2<'_, f64>,
     ) -> PyResult<()> {
-        if self.l + self.m > 0 {
+        if self.declared.constrained() {
             self.g_evaluations.set(self.g_evaluations.get() + k);
         }
-        let (l, m) = (self.l, self.m);
+        let (l, m) = (self.declared.l, self.declared.m);
         read_matrix(
             g,
             k,
@@ -227,8 +212,7 @@ fn read_vector(
     what: &str,
     out: &mut ArrayViewMut1<'_, f64>,
 ) -> PyResult<()> {
-    let arr = as_float_array(value)?;
-    let shape: Vec<usize> = arr.cast::<numpy::PyUntypedArray>()?.shape().to_vec();
+    let (arr, shape) = float_array_with_shape(value)?;
     let ok = if single {
         shape.is_empty() || shape == [1]
     } else {
@@ -262,8 +246,7 @@ fn read_matrix(
     what: &str,
     out: &mut ArrayViewMut2<'_, f64>,
 ) -> PyResult<()> {
-    let arr = as_float_array(value)?;
-    let shape: Vec<usize> = arr.cast::<numpy::PyUntypedArray>()?.shape().to_vec();
+    let (arr, shape) = float_array_with_shape(value)?;
     let size: usize = shape.iter().product();
     let ok = if c == 0 {
         size == 0
@@ -297,54 +280,4 @@ fn read_matrix(
     Ok(())
 }
 
-impl ConstrainedProblem for CallbackProblem {
-    fn dim(&self) -> usize {
-        self.lower.len()
-    }
-    fn num_inequalities(&self) -> usize {
-        self.l
-    }
-    fn num_equalities(&self) -> usize {
-        self.m
-    }
-    fn lower_bounds(&self) -> &[f64] {
-        &self.lower
-    }
-    fn upper_bounds(&self) -> &[f64] {
-        &self.upper
-    }
-    fn equality_margin(&self) -> f64 {
-        self.margin
-    }
-
-    fn evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
-        self.check_buffers(x, constraints)?;
-        let points = ArrayView2::from_shape((x.len(), 1), x).expect("n × 1");
-        let mut f = [0.0];
-        let c = ArrayViewMut2::from_shape((constraints.len(), 1), constraints).expect("c × 1");
-        self.call(points, ArrayViewMut1::from(&mut f[..]), c, false)?;
-        Ok(f[0])
-    }
-
-    fn evaluate_batch(
-        &self,
-        points: ArrayView2<'_, f64>,
-        objectives: ArrayViewMut1<'_, f64>,
-        constraints: ArrayViewMut2<'_, f64>,
-    ) -> Result<(), ProblemError> {
-        constraint_handling::problem::check_batch_shapes(self, &points, &objectives, &constraints)?;
-        self.call(points, objectives, constraints, false)
-    }
-
-    /// The repair's Jacobian probes: the constraint callables alone (with a joint
-    /// callable, `f` is computed too and counted).
-    fn evaluate_constraints_batch(
-        &self,
-        points: ArrayView2<'_, f64>,
-        objectives: ArrayViewMut1<'_, f64>,
-        constraints: ArrayViewMut2<'_, f64>,
-    ) -> Result<(), ProblemError> {
-        constraint_handling::problem::check_batch_shapes(self, &points, &objectives, &constraints)?;
-        self.call(points, objectives, constraints, true)
-    }
-}
+answered_in_batches!(CallbackProblem);

@@ -19,6 +19,15 @@ pub fn as_float_array<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny
     np.call_method("ascontiguousarray", (obj,), Some(&kwargs))
 }
 
+/// [`as_float_array`] and the array's shape.
+pub fn float_array_with_shape<'py>(
+    obj: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyAny>, Vec<usize>)> {
+    let arr = as_float_array(obj)?;
+    let shape = arr.getattr("shape")?.extract()?;
+    Ok((arr, shape))
+}
+
 /// A point of `n` reals (a 1-d array-like).
 pub fn point(obj: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResult<Vec<f64>> {
     let arr = as_float_array(obj)?;

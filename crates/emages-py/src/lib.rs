@@ -7,6 +7,7 @@
 mod asktell;
 mod callback;
 mod convert;
+mod declared;
 mod error;
 mod problems;
 mod stats;

@@ -4,6 +4,7 @@
 //! every call of a callable.
 
 use crate::callback::{Callables, CallbackProblem};
+use crate::declared::Declared;
 use crate::error::to_py;
 use crate::problems::native;
 use constraint_handling::ConstrainedProblem;
@@ -192,7 +193,14 @@ pub fn run_callbacks<'py>(
     } else {
         Callables::Separate { fun, ineq, eq }
     };
-    let problem = CallbackProblem::new(callables, vectorized, lower, upper, (n_ineq, n_eq), margin);
+    let declared = Declared {
+        lower,
+        upper,
+        l: n_ineq,
+        m: n_eq,
+        margin,
+    };
+    let problem = CallbackProblem::new(callables, vectorized, declared);
     let mut es = MaEs::with_spec(problem, &config, &spec).map_err(to_py)?;
     let outcome = drive(py, &mut es, seed);
     // The callable's own exception first, as it was raised.
