@@ -25,7 +25,7 @@ use super::store::RunRow;
 use crate::error::StudyError;
 use crate::suites::CocoProblem;
 use constraint_handling::{ConstrainedProblem, ProblemError};
-use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
+use ndarray::{ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::fs::OpenOptions;
@@ -829,25 +829,9 @@ impl<P: ConstrainedProblem + ?Sized> ConstrainedProblem for CocoLogged<'_, P> {
             .evaluate_batch(points, objectives.view_mut(), constraints.view_mut())?;
         self.with_log(|log, scratch| {
             for (k, x) in points.axis_iter(Axis(1)).enumerate() {
-                let g = constraints.column(k);
-                // Copies (into reused buffers) only what is not contiguous.
                 let [xs, gs] = &mut *scratch;
-                let x = match x.to_slice() {
-                    Some(x) => x,
-                    None => {
-                        xs.clear();
-                        xs.extend(x.iter());
-                        &xs[..]
-                    }
-                };
-                let g = match g.to_slice() {
-                    Some(g) => g,
-                    None => {
-                        gs.clear();
-                        gs.extend(g.iter());
-                        &gs[..]
-                    }
-                };
+                let x = contiguous(x, xs);
+                let g = contiguous(constraints.column(k), gs);
                 log.record(x, objectives[k], g);
             }
         });
@@ -865,6 +849,19 @@ impl<P: ConstrainedProblem + ?Sized> ConstrainedProblem for CocoLogged<'_, P> {
             .evaluate_constraints_batch(points, objectives, constraints)?;
         self.with_log(|log, _| log.count_constraint_evaluations(n));
         Ok(())
+    }
+}
+
+/// The values of `v` as a slice: `v`'s own memory when it is contiguous, else a copy in
+/// `buffer` (reused, so the generation loop does not allocate).
+fn contiguous<'v: 'b, 'b>(v: ArrayView1<'v, f64>, buffer: &'b mut Vec<f64>) -> &'b [f64] {
+    match v.to_slice() {
+        Some(s) => s,
+        None => {
+            buffer.clear();
+            buffer.extend(v.iter());
+            buffer
+        }
     }
 }
 
