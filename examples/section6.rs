@@ -8,14 +8,15 @@
 //! ```
 //!
 //! A study is a directory `results/{lambda,theta_r}-D{N}` (seed 1) or
-//! `…-D{N}-seed{S}` holding `runs.jsonl[.gz]` or its shards.
+//! `…-D{N}-seed{S}` holding `runs.jsonl[.gz]` or its shards. While the one study of a
+//! dimension is incomplete, the block says how many of its runs are committed and
+//! lists the statements that wait for it.
 
 use clap::Parser;
 use emages::cli::main_with;
-use emages::reproduction::parameter_study::{rank, Parameter};
-use emages::reproduction::section6::{block, studies};
+use emages::reproduction::parameter_study::Parameter;
+use emages::reproduction::section6::{render, statements};
 use emages::reproduction::DocBlock;
-use emages::study::Dataset;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -38,21 +39,15 @@ struct Args {
 fn main() -> ExitCode {
     main_with(|args: &Args| {
         for param in [Parameter::Lambda, Parameter::ThetaR] {
-            let found = studies(&args.results, param, args.dim)?;
-            if found.is_empty() {
+            if statements(param, args.dim).is_empty() {
                 emages::say!(
-                    "no {} studies at N = {} in {}",
+                    "the paper makes no {} statements at N = {}",
                     param.key(),
-                    args.dim,
-                    args.results.display()
+                    args.dim
                 );
                 continue;
             }
-            let mut ranked = Vec::new();
-            for (seed, files) in &found {
-                ranked.push((*seed, rank(&Dataset::load(files)?, param)?));
-            }
-            let text = block(param, args.dim, &ranked)?;
+            let text = render(&args.results, param, args.dim)?;
             emages::show!("{text}");
             if let Some(doc) = &args.docs {
                 DocBlock::section6(param, args.dim).replace(doc, &text)?;

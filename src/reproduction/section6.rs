@@ -6,8 +6,9 @@
 //! docs/parameter-studies.md; `tests/committed_results.rs` re-renders them from the
 //! committed runs.
 
-use super::parameter_study::{Parameter, Rankings, Scores};
+use super::parameter_study::{rank, Parameter, Rankings, Scores};
 use crate::error::StudyError;
+use crate::study::Dataset;
 use bench_stats::Table;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -25,12 +26,31 @@ pub enum Measure {
     LastPlaces(usize),
     /// The number of problems on which all values from this one up share one rank.
     SameRankFrom(usize),
+    /// The value's position by the number of first places on the problems `from..=to`
+    /// only (1: the most).
+    FirstPlacesPositionOn {
+        /// The value.
+        value: usize,
+        /// The first problem of the range.
+        from: usize,
+        /// The last problem of the range.
+        to: usize,
+    },
+    /// The number of the listed problems on which a value of at least `from` ranks
+    /// first (shared first places count).
+    FirstFromOn {
+        /// The smallest value that counts.
+        from: usize,
+        /// The problems.
+        problems: &'static [usize],
+    },
 }
 
 impl Measure {
-    /// The measure in one ranking (`None` if the value is not in the study).
+    /// The measure in one ranking of a study of `values` on `problems` (`None` if the
+    /// value or a problem is not in the study).
     #[must_use]
-    pub fn of(self, values: &[usize], scores: &Scores) -> Option<usize> {
+    pub fn of(self, values: &[usize], problems: &[usize], scores: &Scores) -> Option<usize> {
         let at = |v: usize| values.iter().position(|&x| x == v);
         Some(match self {
             Self::FirstPlaces(v) => scores.overall.first_places[at(v)?],
@@ -59,6 +79,34 @@ impl Measure {
                     .iter()
                     .filter(|p| p.rank[k..].iter().all(|&r| r == p.rank[k]))
                     .count()
+            }
+            Self::FirstPlacesPositionOn { value, from, to } => {
+                let k = at(value)?;
+                let on: Vec<_> = problems
+                    .iter()
+                    .zip(&scores.per_problem)
+                    .filter(|(p, _)| (from..=to).contains(*p))
+                    .map(|(_, r)| r)
+                    .collect();
+                if on.len() != to + 1 - from {
+                    return None;
+                }
+                let firsts = |j: usize| on.iter().filter(|r| r.rank[j] == 1).count();
+                let mine = firsts(k);
+                1 + (0..values.len()).filter(|&j| firsts(j) > mine).count()
+            }
+            Self::FirstFromOn { from, problems: on } => {
+                let mut count = 0;
+                for p in on {
+                    let r = &scores.per_problem[problems.iter().position(|q| q == p)?];
+                    count += usize::from(
+                        values
+                            .iter()
+                            .zip(&r.rank)
+                            .any(|(&v, &rank)| v >= from && rank == 1),
+                    );
+                }
+                count
             }
         })
     }
@@ -114,6 +162,23 @@ pub fn statements(param: Parameter, dim: usize) -> Vec<Statement> {
                 1,
             ),
             s("λ = 100 ranks first on 11 problems", FirstPlaces(100), 11),
+            s(
+                "λ = 100 is the most successful on the first half of the problems (most first places on C01–C14)",
+                FirstPlacesPositionOn {
+                    value: 100,
+                    from: 1,
+                    to: 14,
+                },
+                1,
+            ),
+            s(
+                "C19, C22 and C28 reward very large populations (λ ≥ 1000 ranks first)",
+                FirstFromOn {
+                    from: 1000,
+                    problems: &[19, 22, 28],
+                },
+                3,
+            ),
             s("λ = 200 has the best average rank", AverageRank(200), 1),
         ],
         (Parameter::ThetaR, 10) => vec![
@@ -189,6 +254,92 @@ pub fn studies(
     }
     found.sort();
     Ok(found)
+}
+
+/// The runs of a complete study of `param` at `dim` with the paper's values: values ×
+/// 28 problems × 25 runs.
+#[must_use]
+pub fn expected_runs(param: Parameter, dim: usize) -> usize {
+    param.default_values(dim).len() * 28 * 25
+}
+
+/// The shard index of a file named `runs.shard-I-of-N.jsonl[.gz]`, with N.
+fn shard_of(file: &Path) -> Option<(usize, usize)> {
+    let name = file.file_name()?.to_str()?;
+    let rest = name.strip_prefix("runs.shard-")?;
+    let (i, rest) = rest.split_once("-of-")?;
+    let (n, _) = rest.split_once('.')?;
+    Some((i.parse().ok()?, n.parse().ok()?))
+}
+
+/// The Markdown block of a study of `param` at `dim` that is not complete yet: how many
+/// of its runs are committed (`runs` in `files`, the study's directory under
+/// `results/`), and the paper's statements that wait for the rest. The ranking of an
+/// incomplete study would rank other runs per value and is not shown.
+#[must_use]
+pub fn pending(param: Parameter, dim: usize, runs: usize, files: &[PathBuf]) -> String {
+    let sym = param.symbol();
+    let expected = expected_runs(param, dim);
+    let dir = format!("results/{}-D{dim}/", param.key());
+    let mut shards: Vec<(usize, usize)> = files.iter().filter_map(|f| shard_of(f)).collect();
+    shards.sort_unstable();
+    let held = match shards.last() {
+        None if files.is_empty() => "nothing yet".to_string(),
+        Some(&(_, n)) if shards.len() == files.len() => format!(
+            "shard{} {} of {n}",
+            if shards.len() == 1 { "" } else { "s" },
+            shards
+                .iter()
+                .map(|(i, _)| i.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        _ => format!("{} files", files.len()),
+    };
+    let mut out = format!(
+        "**{sym} at N = {dim}: under way.** {runs} of the study's {expected} runs are committed (`{dir}`: {held}); the rankings and the statements are generated here when all of them are.\n\n"
+    );
+    let mut t = Table::new(["the paper says".to_string(), "paper".into()]).with_title(format!(
+        "Section 6, {sym} at N = {dim}: the statements that wait for the study"
+    ));
+    for st in statements(param, dim) {
+        t.push([st.text.to_string(), st.paper.to_string()]);
+    }
+    out.push_str(&t.to_markdown());
+    out.push('\n');
+    out
+}
+
+/// What `section6 --docs` writes for `param` at `dim` from the studies under
+/// `results` ([`studies`]): the [`block`] over all seeds when every seed's study is
+/// complete ([`expected_runs`]), the [`pending`] block while the one study of a
+/// dimension is still being run (or not started), and an error for anything else.
+///
+/// # Errors
+/// I/O and format errors of the runs files; [`StudyError::Incompatible`] if one of
+/// several seeds' studies is incomplete or a study ranks other values.
+pub fn render(results: &Path, param: Parameter, dim: usize) -> Result<String, StudyError> {
+    let found = studies(results, param, dim)?;
+    let expected = expected_runs(param, dim);
+    let mut ranked = Vec::new();
+    for (seed, files) in &found {
+        let data = Dataset::load(files)?;
+        let runs: usize = data.configs().iter().map(|c| data.runs_of(c).count()).sum();
+        if runs != expected {
+            if found.len() == 1 && runs < expected {
+                return Ok(pending(param, dim, runs, files));
+            }
+            return Err(StudyError::Incompatible(format!(
+                "the {} study of seed {seed} at N = {dim} holds {runs} runs, not {expected}",
+                param.key()
+            )));
+        }
+        ranked.push((*seed, rank(&data, param)?));
+    }
+    if ranked.is_empty() {
+        return Ok(pending(param, dim, 0, &[]));
+    }
+    block(param, dim, &ranked)
 }
 
 /// `a` or `a–b`.
@@ -291,7 +442,7 @@ pub fn block(
         ] {
             let v: Vec<usize> = studies
                 .iter()
-                .filter_map(|(_, r)| st.measure.of(&r.values, pick(r)))
+                .filter_map(|(_, r)| st.measure.of(&r.values, &r.problems, pick(r)))
                 .collect();
             let inside = !v.is_empty()
                 && v.iter().min().is_some_and(|&a| a <= st.paper)
@@ -308,7 +459,11 @@ pub fn block(
         }
         t.push(row);
     }
-    t.note("\"holds\": the paper's figure lies inside the range over the seeds (ranks and positions: 1 = best); the range is this study's seed-to-seed spread, which the paper's own single study also has.");
+    if studies.len() == 1 {
+        t.note("\"holds\": the paper's figure equals this study's (ranks and positions: 1 = best). One seed has no range: at N = 10 the first-place counts of one value moved by up to 7 between seeds, so a count that misses by a few says little.");
+    } else {
+        t.note("\"holds\": the paper's figure lies inside the range over the seeds (ranks and positions: 1 = best); the range is this study's seed-to-seed spread, which the paper's own single study also has.");
+    }
     out.push_str(&t.to_markdown());
     let _ = writeln!(out);
     Ok(out)
@@ -339,15 +494,69 @@ mod tests {
     #[test]
     fn the_measures_count_what_they_say() {
         let values = [10, 20, 40];
+        let problems = [1, 2, 3];
         // Three problems: [1, 2, 3], [2, 1, 1], [1, 1, 1].
         let s = scores(&[&[1, 2, 3], &[2, 1, 1], &[1, 1, 1]]);
-        assert_eq!(Measure::FirstPlaces(40).of(&values, &s), Some(2));
-        assert_eq!(Measure::FirstPlaces(10).of(&values, &s), Some(2));
-        assert_eq!(Measure::FirstPlacesPosition(20).of(&values, &s), Some(1));
-        assert_eq!(Measure::LastPlaces(40).of(&values, &s), Some(2)); // problems 1 and 3
-        assert_eq!(Measure::LastPlaces(10).of(&values, &s), Some(2)); // problems 2 and 3
-        assert_eq!(Measure::SameRankFrom(20).of(&values, &s), Some(2)); // problems 2 and 3
-        assert_eq!(Measure::AverageRank(20).of(&values, &s), Some(1)); // 4/3
-        assert_eq!(Measure::FirstPlaces(80).of(&values, &s), None);
+        let of = |m: Measure| m.of(&values, &problems, &s);
+        assert_eq!(of(Measure::FirstPlaces(40)), Some(2));
+        assert_eq!(of(Measure::FirstPlaces(10)), Some(2));
+        assert_eq!(of(Measure::FirstPlacesPosition(20)), Some(1));
+        assert_eq!(of(Measure::LastPlaces(40)), Some(2)); // problems 1 and 3
+        assert_eq!(of(Measure::LastPlaces(10)), Some(2)); // problems 2 and 3
+        assert_eq!(of(Measure::SameRankFrom(20)), Some(2)); // problems 2 and 3
+        assert_eq!(of(Measure::AverageRank(20)), Some(1)); // 4/3
+        assert_eq!(of(Measure::FirstPlaces(80)), None);
+        // On problems 2–3 only: 20 and 40 rank first twice, 10 once.
+        let on = |value| Measure::FirstPlacesPositionOn {
+            value,
+            from: 2,
+            to: 3,
+        };
+        assert_eq!(of(on(20)), Some(1));
+        assert_eq!(of(on(40)), Some(1));
+        assert_eq!(of(on(10)), Some(3));
+        assert_eq!(
+            of(Measure::FirstPlacesPositionOn {
+                value: 10,
+                from: 2,
+                to: 4
+            }),
+            None,
+            "problem 4 is not in the study"
+        );
+        // A value of at least 40 first on problems 2 and 3, not on 1.
+        let from40 = |problems| Measure::FirstFromOn { from: 40, problems };
+        assert_eq!(of(from40(&[1, 2, 3])), Some(2));
+        assert_eq!(of(from40(&[1])), Some(0));
+        assert_eq!(of(from40(&[5])), None);
+    }
+
+    #[test]
+    fn a_pending_block_counts_the_committed_shards() {
+        let files: Vec<PathBuf> = [
+            "d/runs.shard-12-of-16.jsonl.gz",
+            "d/runs.shard-3-of-16.jsonl",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        let text = pending(Parameter::ThetaR, 100, 525, &files);
+        assert!(
+            text.contains("525 of the study's 4200 runs are committed (`results/theta_r-D100/`: shards 3, 12 of 16)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| θr = 3 has the best average rank | 1 |"),
+            "{text}"
+        );
+        let none = pending(Parameter::Lambda, 100, 0, &[]);
+        assert!(
+            none.contains(
+                "0 of the study's 4900 runs are committed (`results/lambda-D100/`: nothing yet)"
+            ),
+            "{none}"
+        );
+        let one = pending(Parameter::Lambda, 100, 307, &files[1..]);
+        assert!(one.contains("shard 3 of 16)"), "{one}");
     }
 }
