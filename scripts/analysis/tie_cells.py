@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""The N = 100 cells of Table 2 where the paper's variant beats εMAg-ES and ours ties
+(docs/reproduction.md, "Ties here, wins in the paper"), over independent seeds: for
+every cell, the verdict of the CEC comparison (signed-rank test, α = 0.05, the total
+of the median and mean rules, as in Table 2) in each study, and how often the variant
+wins.
+
+    python3 scripts/analysis/tie_cells.py \\
+        'seed 1=results/ablation-D100/runs.shard-*.jsonl.gz' \\
+        'seed 2=results/tie-cells-D100/seed2/runs.jsonl.gz' ...
+
+Each argument is NAME=GLOB of runs files. Needs the Python package
+(`pip install ./crates/emages-py`) for `emages.cec_compare` and `emages.signrank`.
+"""
+
+import glob
+import gzip
+import json
+import statistics
+import sys
+
+import emages
+
+# (variant, problem, the paper's Table 2 verdict at N = 100)
+CELLS = [
+    ("lex-mag-es", 5, "−"),
+    ("lex-mag-es", 10, "−"),
+    ("lex-mag-es", 22, "−"),
+    ("lex-mag-es", 26, "−"),
+    ("eps-mag-es-nl", 5, "−"),
+    ("eps-mag-es-nl", 13, "−"),
+]
+SIGN = {1: "+", 0: "=", -1: "−"}
+
+
+def load(pattern):
+    runs = {}
+    files = sorted(glob.glob(pattern))
+    if not files:
+        sys.exit(f"no files match {pattern}")
+    for path in files:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt") as fh:
+            for line in fh:
+                r = json.loads(line)
+                if "best" in r:  # format 4
+                    f, v = r["best"]["objective"], r["best"]["violation"]
+                else:  # the older records of results/ablation-D100-cooperlake
+                    f, v = r["best_f"], r["best_violation"]
+                runs.setdefault((r["variant"], r["problem"]), {})[r["run"]] = (f, v)
+    return runs
+
+
+def main():
+    studies = []
+    for arg in sys.argv[1:]:
+        name, _, pattern = arg.partition("=")
+        studies.append((name, load(pattern)))
+    print("| variant | problem | paper | " + " | ".join(n for n, _ in studies) + " | variant wins |")
+    print("|---|---|---|" + "---|" * len(studies) + "---|")
+    for variant, problem, paper in CELLS:
+        cells, wins, measured = [], 0, 0
+        for _, runs in studies:
+            base, other = runs.get(("eps-mag-es", problem)), runs.get((variant, problem))
+            if not base or not other or len(base) != 25 or len(other) != 25:
+                cells.append("–")
+                continue
+            bf, bv = zip(*(base[i] for i in range(25)))
+            vf, vv = zip(*(other[i] for i in range(25)))
+            total = emages.cec_compare(list(bf), list(bv), list(vf), list(vv))["total"]
+            # The tests behind the verdict (REFERENCE.md §6): f, and ν̄ where a run is
+            # infeasible (a ν̄ tie leaves f to decide).
+            p_f = emages.signrank(list(bf), list(vf)).p
+            text = f"p_f = {p_f:.2f}"
+            if max(bv) > 0 or max(vv) > 0:
+                text += f", p_ν̄ = {emages.signrank(list(bv), list(vv)).p:.2f}"
+            shift = statistics.median(vf) - statistics.median(bf)
+            cells.append(f"{SIGN[total]} ({text}; Δ median f {shift:+.2g})")
+            wins += total < 0
+            measured += 1
+        print(
+            f"| {variant} | C{problem:02d} | {paper} | "
+            + " | ".join(cells)
+            + f" | {wins} of {measured} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
