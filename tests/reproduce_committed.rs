@@ -275,3 +275,32 @@ fn the_n100_cooperlake_ablation_reproduces() {
         "Cooperlake",
     );
 }
+
+/// Runs of the N = 100 λ study as far as it is committed (`results/lambda-D100/`,
+/// Haswell): run 0 of λ = 3 on C01 (μ = 1, where the back-calculation takes the
+/// pseudo-inverse) and of λ = 2000 on C07, both in shard 1.
+#[test]
+fn the_n100_lambda_study_reproduces() {
+    for (value, problem) in [("3", "1"), ("2000", "7")] {
+        reproduce(
+            "parameter_study",
+            &[
+                "--param",
+                "lambda",
+                "--dim",
+                "100",
+                "--values",
+                value,
+                "--problems",
+                problem,
+                "--runs",
+                "1",
+                "--threads",
+                "1",
+            ],
+            &committed("results/lambda-D100"),
+            1,
+            "Haswell",
+        );
+    }
+}
