@@ -350,3 +350,61 @@ fn the_n100_verdicts_quote_the_generated_block() {
         quoted.len()
     );
 }
+
+/// The verdicts of results/tie-cells-D100/tie_cells.md (written by
+/// `scripts/analysis/tie_cells.py`, quoted by docs/reproduction.md) are what the
+/// harness's own comparison (`bench_stats::pairwise::compare`, as in Table 2) gives on
+/// the committed runs of the four seeds, and the docs quote the table.
+#[test]
+fn the_tie_cells_verdicts_are_the_runs() {
+    use bench_stats::pairwise::{compare, Significance, Verdict};
+    let table =
+        std::fs::read_to_string(root().join("results/tie-cells-D100/tie_cells.md")).unwrap();
+    let docs = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
+    assert!(
+        docs.contains(&table),
+        "docs/reproduction.md does not quote tie_cells.md"
+    );
+    let mut studies =
+        vec![Dataset::load(&shard_files(&root().join("results/ablation-D100"))).unwrap()];
+    for s in 2..=4 {
+        studies.push(
+            Dataset::load(&[root().join(format!("results/tie-cells-D100/seed{s}/runs.jsonl.gz"))])
+                .unwrap(),
+        );
+    }
+    let rows = table_after(&table, "| variant | problem | paper | seed 1 |");
+    assert_eq!(rows.len(), 6, "six cells");
+    let mut checked = 0;
+    for row in &rows {
+        let (variant, problem) = (row[0], row[1][1..].parse::<usize>().unwrap());
+        let mut wins = 0;
+        for (k, data) in studies.iter().enumerate() {
+            let base = data.records("eps-mag-es", problem, 1.0);
+            let other = data.records(variant, problem, 1.0);
+            assert_eq!(
+                (base.len(), other.len()),
+                (25, 25),
+                "{variant} C{problem:02}"
+            );
+            let total = compare(&base, &other, Significance::default())
+                .unwrap()
+                .total;
+            let sign = match total {
+                Verdict::Plus => "+",
+                Verdict::Equal => "=",
+                Verdict::Minus => "−",
+            };
+            assert!(
+                row[3 + k].starts_with(sign),
+                "{variant} C{problem:02}, seed {}: the runs give {sign}, the table {}",
+                k + 1,
+                row[3 + k]
+            );
+            wins += usize::from(total == Verdict::Minus);
+            checked += 1;
+        }
+        assert_eq!(row[7], format!("{wins} of 4"), "{variant} C{problem:02}");
+    }
+    println!("tie_cells.md: {checked} verdicts recomputed from the committed runs");
+}

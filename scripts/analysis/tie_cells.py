@@ -5,9 +5,14 @@ every cell, the verdict of the CEC comparison (signed-rank test, α = 0.05, the 
 of the median and mean rules, as in Table 2) in each study, and how often the variant
 wins.
 
-    python3 scripts/analysis/tie_cells.py \\
-        'seed 1=results/ablation-D100/runs.shard-*.jsonl.gz' \\
+    python3 scripts/analysis/tie_cells.py > results/tie-cells-D100/tie_cells.md
+    python3 scripts/analysis/tie_cells.py 'seed 1=results/ablation-D100/runs.shard-*.jsonl.gz' \\
         'seed 2=results/tie-cells-D100/seed2/runs.jsonl.gz' ...
+
+Without arguments it reads the committed studies: seed 1, the N = 100 ablation, and
+seeds 2–4 of the cells' variants and problems (results/tie-cells-D100/seed{2,3,4}/,
+`ablation --dim 100 --seed S --problems 5,10,13,22,26 --variants
+eps-mag-es,lex-mag-es,eps-mag-es-nl`, Haswell).
 
 Each argument is NAME=GLOB of runs files. A second table pools the studies' pairs (run i of
 εMAg-ES with run i of the variant, 25 per study) and asks two questions of one 25-run
@@ -26,6 +31,7 @@ import json
 import random
 import statistics
 import sys
+from pathlib import Path
 
 import emages
 
@@ -60,9 +66,15 @@ def load(pattern):
     return runs
 
 
+ROOT = Path(__file__).resolve().parents[2]
+COMMITTED = [f"seed 1={ROOT}/results/ablation-D100/runs.shard-*.jsonl.gz"] + [
+    f"seed {s}={ROOT}/results/tie-cells-D100/seed{s}/runs.jsonl.gz" for s in (2, 3, 4)
+]
+
+
 def main():
     studies = []
-    for arg in sys.argv[1:]:
+    for arg in sys.argv[1:] or COMMITTED:
         name, _, pattern = arg.partition("=")
         studies.append((name, load(pattern)))
     print("| variant | problem | paper | " + " | ".join(n for n, _ in studies) + " | variant wins |")
