@@ -324,7 +324,7 @@ pub fn render(results: &Path, param: Parameter, dim: usize) -> Result<String, St
     let mut ranked = Vec::new();
     for (seed, files) in &found {
         let data = Dataset::load(files)?;
-        let runs: usize = data.configs().iter().map(|c| data.runs_of(c).count()).sum();
+        let runs = data.len();
         if runs != expected {
             if found.len() == 1 && runs < expected {
                 return Ok(pending(param, dim, runs, files));

@@ -228,6 +228,18 @@ impl Dataset {
         self.runs.keys().map(|(c, _)| c.clone()).collect()
     }
 
+    /// The number of runs it holds, over all configurations and problems.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.runs.values().map(Vec::len).sum()
+    }
+
+    /// Whether it holds no run (never after [`Dataset::load`], which refuses that).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
+
     /// The problems present.
     #[must_use]
     pub fn problems(&self) -> BTreeSet<usize> {
