@@ -88,6 +88,47 @@ fn hand_made_ranks() {
     assert!(parameter_report(&data, tmp.path(), Parameter::ThetaR).is_err());
 }
 
+/// The run-time table of Section 6 sums, averages and orders what the records state.
+#[test]
+fn run_time_table_reads_the_records() {
+    use emages::reproduction::section6::run_time;
+    // λ = 3: 1, 2, 6 s (mean 3, median 2, longest 6); λ = 10: 0.5 s and 1.5 s (median 1);
+    // λ = 20 absent; 11 s in all over 5 runs. Pooled over two datasets.
+    let mut a = Vec::new();
+    for (run, s) in [1.0, 2.0, 6.0].into_iter().enumerate() {
+        a.push(RunRow {
+            seconds: s,
+            ..row("lambda=3", 1, run, 0.0, 0.0)
+        });
+    }
+    a.push(RunRow {
+        seconds: 0.5,
+        ..row("lambda=10", 1, 0, 0.0, 0.0)
+    });
+    let b = vec![RunRow {
+        seconds: 1.5,
+        ..row("lambda=10", 1, 1, 0.0, 0.0)
+    }];
+    let (a, b) = (
+        Dataset::from_rows(a, Vec::new()).unwrap(),
+        Dataset::from_rows(b, Vec::new()).unwrap(),
+    );
+    let md = run_time(Parameter::Lambda, 10, &[&a, &b]);
+    let rows: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("| 3 ") || l.starts_with("| 10 ") || l.starts_with("| 20 "))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "| 3 | 3 | 3.00 | 2.00 | 6.00 | 9 s |",
+            "| 10 | 2 | 1.00 | 1.00 | 1.50 | 2 s |",
+        ],
+        "{md}"
+    );
+    assert!(md.contains("5 runs, 11 s of run time in all."), "{md}");
+}
+
 #[test]
 fn reduced_study_end_to_end() {
     let data = data_dir();

@@ -313,7 +313,8 @@ pub fn pending(param: Parameter, dim: usize, runs: usize, files: &[PathBuf]) -> 
 /// What `section6 --docs` writes for `param` at `dim` from the studies under
 /// `results` ([`studies`]): the [`block`] over all seeds when every seed's study is
 /// complete ([`expected_runs`]), the [`pending`] block while the one study of a
-/// dimension is still being run (or not started), and an error for anything else.
+/// dimension is still being run (or not started), and an error for anything else;
+/// each followed by the [`run_time`] table of the runs it holds.
 ///
 /// # Errors
 /// I/O and format errors of the runs files; [`StudyError::Incompatible`] if one of
@@ -322,12 +323,16 @@ pub fn render(results: &Path, param: Parameter, dim: usize) -> Result<String, St
     let found = studies(results, param, dim)?;
     let expected = expected_runs(param, dim);
     let mut ranked = Vec::new();
+    let mut loaded = Vec::new();
     for (seed, files) in &found {
         let data = Dataset::load(files)?;
         let runs = data.len();
         if runs != expected {
             if found.len() == 1 && runs < expected {
-                return Ok(pending(param, dim, runs, files));
+                let mut out = pending(param, dim, runs, files);
+                out.push('\n');
+                out.push_str(&run_time(param, dim, &[&data]));
+                return Ok(out);
             }
             return Err(StudyError::Incompatible(format!(
                 "the {} study of seed {seed} at N = {dim} holds {runs} runs, not {expected}",
@@ -335,11 +340,87 @@ pub fn render(results: &Path, param: Parameter, dim: usize) -> Result<String, St
             )));
         }
         ranked.push((*seed, rank(&data, param)?));
+        loaded.push(data);
     }
     if ranked.is_empty() {
         return Ok(pending(param, dim, 0, &[]));
     }
-    block(param, dim, &ranked)
+    let mut out = block(param, dim, &ranked)?;
+    out.push('\n');
+    out.push_str(&run_time(param, dim, &loaded.iter().collect::<Vec<_>>()));
+    Ok(out)
+}
+
+/// A time in seconds with three significant digits at most (`0.042`, `4.31`, `63.3`, `412`).
+fn seconds(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.0}")
+    } else if x >= 10.0 {
+        format!("{x:.1}")
+    } else if x >= 1.0 {
+        format!("{x:.2}")
+    } else {
+        format!("{x:.3}")
+    }
+}
+
+/// Where the time of a study of `param` at `dim` went, from the wall time every run
+/// record states (`seconds`), pooled over `studies` (the seeds' datasets): per value the
+/// runs, their mean, median and longest run time and their sum, and the total.
+///
+/// The records time one run on one thread of the machine that ran it (wall time, with
+/// other jobs beside it and any pause of the machine included), so the table is a
+/// guide to the cost (which values are dear), not a benchmark; it is generated from the
+/// committed runs like the rankings.
+#[must_use]
+pub fn run_time(param: Parameter, dim: usize, studies: &[&Dataset]) -> String {
+    let sym = param.symbol();
+    let mut t = Table::new([
+        sym.to_string(),
+        "runs".into(),
+        "mean s per run".into(),
+        "median s".into(),
+        "longest s".into(),
+        "run time".into(),
+    ])
+    .with_title(format!(
+        "{sym} at N = {dim}: the run time the committed records state"
+    ));
+    let (mut total, mut count) = (0.0, 0);
+    for v in param.default_values(dim) {
+        let label = param.label(v);
+        let mut s: Vec<f64> = studies
+            .iter()
+            .flat_map(|d| d.runs_of(&label).map(|r| r.seconds))
+            .collect();
+        if s.is_empty() {
+            continue;
+        }
+        s.sort_by(f64::total_cmp);
+        let sum: f64 = s.iter().sum();
+        let median = if s.len() % 2 == 1 {
+            s[s.len() / 2]
+        } else {
+            (s[s.len() / 2 - 1] + s[s.len() / 2]) / 2.0
+        };
+        t.push([
+            v.to_string(),
+            s.len().to_string(),
+            seconds(sum / s.len() as f64),
+            seconds(median),
+            seconds(s[s.len() - 1]),
+            crate::study::status::duration(sum),
+        ]);
+        total += sum;
+        count += s.len();
+    }
+    t.note(format!(
+        "{count} runs, {} of run time in all. Each record states the wall time of its run on one thread, with other jobs beside it and any pause of the machine included (the committed studies: the development machine, an AMD EPYC Zen 5), so this is a guide to what costs, not a benchmark.",
+        crate::study::status::duration(total)
+    ));
+    let mut out = t.to_markdown();
+    out.push('\n');
+    out
 }
 
 /// `a` or `a–b`.
