@@ -330,7 +330,6 @@ pub fn render(results: &Path, param: Parameter, dim: usize) -> Result<String, St
         if runs != expected {
             if found.len() == 1 && runs < expected {
                 let mut out = pending(param, dim, runs, files);
-                out.push('\n');
                 out.push_str(&run_time(param, dim, &[&data]));
                 return Ok(out);
             }
@@ -346,7 +345,6 @@ pub fn render(results: &Path, param: Parameter, dim: usize) -> Result<String, St
         return Ok(pending(param, dim, 0, &[]));
     }
     let mut out = block(param, dim, &ranked)?;
-    out.push('\n');
     out.push_str(&run_time(param, dim, &loaded.iter().collect::<Vec<_>>()));
     Ok(out)
 }
