@@ -323,14 +323,17 @@ pub fn render(results: &Path, param: Parameter, dim: usize) -> Result<String, St
     let found = studies(results, param, dim)?;
     let expected = expected_runs(param, dim);
     let mut ranked = Vec::new();
-    let mut loaded = Vec::new();
+    let mut per_file = Vec::new();
     for (seed, files) in &found {
         let data = Dataset::load(files)?;
         let runs = data.len();
+        for f in files {
+            per_file.push(Dataset::load(std::slice::from_ref(f))?);
+        }
         if runs != expected {
             if found.len() == 1 && runs < expected {
                 let mut out = pending(param, dim, runs, files);
-                out.push_str(&run_time(param, dim, &[&data]));
+                out.push_str(&run_time(param, dim, &per_file));
                 return Ok(out);
             }
             return Err(StudyError::Incompatible(format!(
@@ -339,13 +342,12 @@ pub fn render(results: &Path, param: Parameter, dim: usize) -> Result<String, St
             )));
         }
         ranked.push((*seed, rank(&data, param)?));
-        loaded.push(data);
     }
     if ranked.is_empty() {
         return Ok(pending(param, dim, 0, &[]));
     }
     let mut out = block(param, dim, &ranked)?;
-    out.push_str(&run_time(param, dim, &loaded.iter().collect::<Vec<_>>()));
+    out.push_str(&run_time(param, dim, &per_file));
     Ok(out)
 }
 
@@ -363,15 +365,16 @@ fn seconds(x: f64) -> String {
 }
 
 /// Where the time of a study of `param` at `dim` went, from the wall time every run
-/// record states (`seconds`), pooled over `studies` (the seeds' datasets): per value the
-/// runs, their mean, median and longest run time and their sum, and the total.
+/// record states (`seconds`), pooled over `files` (one dataset per runs file: a seed's
+/// study, or a shard): per value the runs, their mean, median and longest run time and
+/// their sum; the total, and with several files the range of their sums.
 ///
 /// The records time one run on one thread of the machine that ran it (wall time, with
 /// other jobs beside it and any pause of the machine included), so the table is a
-/// guide to the cost (which values are dear), not a benchmark; it is generated from the
-/// committed runs like the rankings.
+/// guide to the cost (which values are dear, what a shard takes), not a benchmark; it
+/// is generated from the committed runs like the rankings.
 #[must_use]
-pub fn run_time(param: Parameter, dim: usize, studies: &[&Dataset]) -> String {
+pub fn run_time(param: Parameter, dim: usize, files: &[Dataset]) -> String {
     let sym = param.symbol();
     let mut t = Table::new([
         sym.to_string(),
@@ -387,7 +390,7 @@ pub fn run_time(param: Parameter, dim: usize, studies: &[&Dataset]) -> String {
     let (mut total, mut count) = (0.0, 0);
     for v in param.default_values(dim) {
         let label = param.label(v);
-        let mut s: Vec<f64> = studies
+        let mut s: Vec<f64> = files
             .iter()
             .flat_map(|d| d.runs_of(&label).map(|r| r.seconds))
             .collect();
@@ -412,8 +415,21 @@ pub fn run_time(param: Parameter, dim: usize, studies: &[&Dataset]) -> String {
         total += sum;
         count += s.len();
     }
+    let per_file: Vec<f64> = files.iter().map(Dataset::cpu_seconds).collect();
+    let spread = match (
+        per_file.iter().copied().reduce(f64::min),
+        per_file.iter().copied().reduce(f64::max),
+    ) {
+        (Some(a), Some(b)) if per_file.len() > 1 => format!(
+            " in {} files of {} to {} each",
+            per_file.len(),
+            crate::study::status::duration(a),
+            crate::study::status::duration(b)
+        ),
+        _ => String::new(),
+    };
     t.note(format!(
-        "{count} runs, {} of run time in all. Each record states the wall time of its run on one thread, with other jobs beside it and any pause of the machine included (the committed studies: the development machine, an AMD EPYC Zen 5), so this is a guide to what costs, not a benchmark.",
+        "{count} runs{spread}, {} of run time in all. Each record states the wall time of its run on one thread, with other jobs beside it and any pause of the machine included (the committed studies: the development machine, an AMD EPYC Zen 5), so this is a guide to what costs, not a benchmark.",
         crate::study::status::duration(total)
     ));
     let mut out = t.to_markdown();
