@@ -387,7 +387,6 @@ pub fn run_time(param: Parameter, dim: usize, files: &[Dataset]) -> String {
     .with_title(format!(
         "{sym} at N = {dim}: the run time the committed records state"
     ));
-    let (mut total, mut count) = (0.0, 0);
     for v in param.default_values(dim) {
         let label = param.label(v);
         let mut s: Vec<f64> = files
@@ -412,10 +411,10 @@ pub fn run_time(param: Parameter, dim: usize, files: &[Dataset]) -> String {
             seconds(s[s.len() - 1]),
             crate::study::status::duration(sum),
         ]);
-        total += sum;
-        count += s.len();
     }
     let per_file: Vec<f64> = files.iter().map(Dataset::cpu_seconds).collect();
+    let total: f64 = per_file.iter().sum();
+    let count: usize = files.iter().map(Dataset::len).sum();
     let spread = match (
         per_file.iter().copied().reduce(f64::min),
         per_file.iter().copied().reduce(f64::max),
