@@ -144,6 +144,49 @@ fn the_fast_path_samples_the_exact_paths_distributions() {
     );
 }
 
+/// A study computed twice with two OpenBLAS kernels (the same seeds): the rank-sum
+/// tests cell by cell and the runs compared seed by seed give the committed
+/// `kernel_check.md`, whose first and last lines `doc` quotes.
+fn check_kernels(first: &str, second: &str, doc: &str, cells: usize) {
+    use emages::reproduction::path_check::PathCheck;
+    let a = Dataset::load(&shard_files(&root().join(first))).unwrap();
+    let b = Dataset::load(&shard_files(&root().join(second))).unwrap();
+    assert!(!a.fast && !b.fast);
+    let check = PathCheck::between(&a, &b, ["Haswell", "Cooperlake"], 0.05).unwrap();
+    assert_eq!(check.cells.len(), cells);
+    assert!(
+        check.paired.runs > 0,
+        "{second} shares no seed with {first}"
+    );
+    let text = check.to_markdown(&|p| a.label(p));
+    let file = format!("{second}/kernel_check.md");
+    let committed = std::fs::read_to_string(root().join(&file)).unwrap();
+    assert_eq!(
+        text, committed,
+        "{file} is stale; regenerate it with path_check --names Haswell Cooperlake --exact {first}/runs.shard-* --other {second}/runs.shard-*"
+    );
+    let quoted = std::fs::read_to_string(root().join(doc)).unwrap();
+    for line in [text.lines().next().unwrap(), text.lines().last().unwrap()] {
+        assert!(quoted.contains(line), "{doc} does not quote: {line}");
+    }
+    println!(
+        "Haswell vs Cooperlake, {first}: {} of {} cells significant, {} pairs",
+        check.significant(),
+        check.cells.len(),
+        check.paired.runs
+    );
+}
+
+#[test]
+fn the_docs_quote_the_kernel_checks() {
+    check_kernels(
+        "results/ablation-D100",
+        "results/ablation-D100-cooperlake",
+        "docs/reproduction.md",
+        7 * 28,
+    );
+}
+
 /// The nl divergence tables docs/reproduction.md quotes are the committed ones, and
 /// those of a committed study were measured on that study's runs (the replayed runs end
 /// exactly as the study's records).
