@@ -212,3 +212,106 @@ fn reduced_study_end_to_end() {
         .unwrap();
     assert!(!bad.status.success());
 }
+
+/// The bootstrap of one study: reproducible by its seed, and a difference that every
+/// run shows (λ = 3 infeasible throughout on C01) survives every replicate, while
+/// identical configurations (C02) always share first place.
+#[test]
+fn bootstrap_replicates_keep_what_every_run_shows() {
+    use emages::reproduction::parameter_study::bootstrap_rankings;
+    let mut rows = Vec::new();
+    for run in 0..8 {
+        let r = run as f64;
+        rows.push(row("lambda=3", 1, run, 0.0, 1.0 + r));
+        rows.push(row("lambda=10", 1, run, 1.0 + r, 0.0));
+        rows.push(row("lambda=20", 1, run, 1.5 + (r * 1.7).sin(), 0.0));
+        for l in ["lambda=3", "lambda=10", "lambda=20"] {
+            rows.push(row(l, 2, run, 5.0, 0.0));
+        }
+    }
+    let data = Dataset::from_rows(rows, Vec::new()).unwrap();
+    let reps = bootstrap_rankings(&data, Parameter::Lambda, 200, 7).unwrap();
+    assert_eq!(reps.len(), 200);
+    let again = bootstrap_rankings(&data, Parameter::Lambda, 200, 7).unwrap();
+    let other = bootstrap_rankings(&data, Parameter::Lambda, 200, 8).unwrap();
+    let ranks = |r: &[emages::reproduction::parameter_study::Rankings]| {
+        r.iter()
+            .map(|x| x.exact.per_problem[0].rank.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ranks(&reps), ranks(&again));
+    assert_ne!(ranks(&reps), ranks(&other), "another seed draws other runs");
+    for r in &reps {
+        assert_eq!(r.values, vec![3, 10, 20]);
+        for scores in [&r.exact, &r.significance] {
+            assert_eq!(scores.per_problem[0].rank[0], 3, "λ = 3 is last on C01");
+            assert_eq!(scores.per_problem[1].rank, vec![1, 1, 1]);
+        }
+    }
+    // λ = 10 against λ = 20 on C01 is close: the replicates do not all agree.
+    let firsts: std::collections::BTreeSet<usize> = reps
+        .iter()
+        .map(|r| r.exact.per_problem[0].rank[1])
+        .collect();
+    assert!(firsts.len() > 1, "{firsts:?}");
+}
+
+/// One seed's study gets its ranges from the bootstrap: the block of seed 1 of the
+/// committed N = 10 λ study alone shows seed 1's values (as the four-seed block in
+/// docs/parameter-studies.md does), bootstrap ranges, and a verdict per statement.
+#[test]
+fn one_study_is_ranged_by_its_bootstrap() {
+    use emages::reproduction::section6::render;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("lambda-D10");
+    std::fs::create_dir(&dir).unwrap();
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let committed = root.join("results/lambda-D10-seed1/runs.jsonl.gz");
+    std::fs::copy(&committed, dir.join("runs.jsonl.gz")).unwrap();
+    let started = std::time::Instant::now();
+    let text = render(tmp.path(), Parameter::Lambda, 10).unwrap();
+    println!(
+        "one-study block with its bootstrap in {:.1?}",
+        started.elapsed()
+    );
+    assert!(
+        text.contains("beside one study") && text.contains("1000 bootstrap replicates"),
+        "{text}"
+    );
+    // Seed 1's values as the four-seed block has them (λ = 40: rank 3 and 8 first
+    // places exactly, 17 significance-aware), each followed by a range.
+    let docs = std::fs::read_to_string(root.join("docs/parameter-studies.md")).unwrap();
+    assert!(
+        docs.contains("| λ = 40 ranks first on 19 of 28 problems | 19 | 8 / 15 / 12 / 12 (8–15) |")
+    );
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("| λ = 40 ranks first on 19 of 28 problems | 19 | 8 ("))
+        .unwrap_or_else(|| panic!("{text}"));
+    let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+    assert!(
+        cells[4] == "within noise" || cells[4] == "does not hold",
+        "{line}"
+    );
+    assert!(cells[5].starts_with("17 ("), "{line}");
+    // The calibration the docs quote: the bootstrap ranges of seed 1 beside the seeds'.
+    let inner = |c: &str| c[c.find('(').unwrap() + 1..c.find(')').unwrap()].to_string();
+    let quote = format!(
+        "first places a range of {} exactly and {} significance-aware, where the four seeds\nspread over 8–15 and 17–22",
+        inner(cells[3]),
+        inner(cells[5])
+    );
+    assert!(
+        docs.contains(&quote),
+        "docs/parameter-studies.md does not quote: {quote}"
+    );
+    let verdicts = text
+        .lines()
+        .filter(|l| {
+            l.ends_with("| **holds** |")
+                || l.ends_with("| within noise |")
+                || l.ends_with("| does not hold |")
+        })
+        .count();
+    assert_eq!(verdicts, 4, "{text}");
+}

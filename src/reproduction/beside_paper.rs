@@ -12,7 +12,7 @@ use crate::error::StudyError;
 use crate::report::sci;
 use crate::report::{Contender, Inputs, Report, Section};
 use crate::study::dataset::Dataset;
-use bench_stats::bootstrap::{quantile_range, resampled_summaries};
+use bench_stats::bootstrap::{quantile_range, resampled_summaries, two_study_range};
 use bench_stats::cec::{compare_runs, median_interval, CecStatistics, Snapshot};
 use bench_stats::pairwise::Summary;
 use bench_stats::Table;
@@ -176,12 +176,8 @@ pub fn table1_bootstrap(inputs: &Inputs<'_>) -> Result<(Table, usize), StudyErro
         // independent studies' counts spreads about √2 as wide as one study's. Its
         // range: the differences of independent replicates (the first half against the
         // second), central 95 %.
-        let half = reps.len() / 2;
         let difference = |pick: fn(&Summary) -> usize| {
-            let d: Vec<i64> = (0..half)
-                .map(|i| pick(&reps[i]) as i64 - pick(&reps[i + half]) as i64)
-                .collect();
-            signed_quantile_range(&d, 0.05)
+            two_study_range(&reps.iter().map(pick).collect::<Vec<_>>(), 0.05)
         };
         let (dplus, dminus) = (difference(|s| s.total.plus), difference(|s| s.total.minus));
         let gap = (
@@ -221,19 +217,6 @@ pub fn table1_bootstrap(inputs: &Inputs<'_>) -> Result<(Table, usize), StudyErro
         lineup.others.len()
     ));
     Ok((t, consistent))
-}
-
-/// The central `1 − alpha` range of signed values by nearest rank (as
-/// [`quantile_range`] for counts).
-fn signed_quantile_range(values: &[i64], alpha: f64) -> (i64, i64) {
-    if values.is_empty() {
-        return (0, 0);
-    }
-    let mut v = values.to_vec();
-    v.sort_unstable();
-    let n = v.len();
-    let rank = |q: f64| v[((q * n as f64).ceil() as usize).clamp(1, n) - 1];
-    (rank(alpha / 2.0), rank(1.0 - alpha / 2.0))
 }
 
 /// A run's final point as the tables print it: `f` if feasible, else `ν̄ …`.

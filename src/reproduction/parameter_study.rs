@@ -194,52 +194,118 @@ pub struct Scores {
 /// [`StudyError::Incompatible`] if the results hold other configurations or are
 /// incomplete.
 pub fn rank(data: &Dataset, param: Parameter) -> Result<Rankings, StudyError> {
-    let mut values = Vec::new();
-    for label in data.configs() {
-        // The typed setting of the records; version-1 records only have the label.
-        let typed = data
-            .runs_of(&label)
-            .find_map(|r| r.setting.as_ref())
-            .filter(|s| s.parameter == param.key())
-            .map(|s| s.value);
-        match typed.or_else(|| param.value_of(&label)) {
-            Some(v) => values.push(v),
-            None => {
-                return Err(StudyError::Incompatible(format!(
-                    "the results hold configuration {label:?}, not a {} study",
-                    param.key()
-                )))
+    let study = FinalRuns::of(data, param)?;
+    study.rank(&study.records)
+}
+
+/// Bootstrap replicates of a study's [`rank`]ings: each draws, on every problem, as
+/// many run indices as the study has runs, with replacement — the same indices for
+/// every value, which keeps the pairing by index of the signed-rank tests — and ranks
+/// the redrawn runs both ways. The spread of a statistic over the replicates (e.g. a
+/// value's first places) estimates how much it would move with other runs.
+///
+/// Replicates hold repeated runs, which makes signed-rank differences look a little
+/// more significant than in a study of distinct runs; the ranges are a guide to the
+/// noise, not exact intervals.
+///
+/// # Errors
+/// As [`rank`].
+pub fn bootstrap_rankings(
+    data: &Dataset,
+    param: Parameter,
+    replicates: usize,
+    seed: u64,
+) -> Result<Vec<Rankings>, StudyError> {
+    use rand::{Rng, SeedableRng};
+    let study = FinalRuns::of(data, param)?;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut drawn = study.records.clone();
+    let mut out = Vec::with_capacity(replicates);
+    for _ in 0..replicates {
+        for (per_value, original) in drawn.iter_mut().zip(&study.records) {
+            for i in 0..study.runs {
+                let j = rng.random_range(0..study.runs);
+                for (d, o) in per_value.iter_mut().zip(original) {
+                    d[i] = o[j];
+                }
             }
         }
+        out.push(study.rank(&drawn)?);
     }
-    values.sort_unstable();
-    let labels: Vec<String> = values.iter().map(|&v| param.label(v)).collect();
-    let problems: Vec<usize> = data.problems().into_iter().collect();
-    let runs = data.check_complete(&labels, &problems)?;
-    let (mut exact, mut tested) = (Vec::new(), Vec::new());
-    for &p in &problems {
-        let records: Vec<Vec<bench_stats::Snapshot>> =
-            labels.iter().map(|l| data.records(l, p, 1.0)).collect();
-        let slices: Vec<&[bench_stats::Snapshot]> = records.iter().map(Vec::as_slice).collect();
-        exact.push(rank_on_problem(&slices)?);
-        tested.push(rank_on_problem_with_significance(
-            &slices,
-            Significance::default(),
-        )?);
+    Ok(out)
+}
+
+/// A complete parameter study's final best-so-far points: `records[p][k]` holds the
+/// runs of value `k` on problem `p` (in [`FinalRuns::problems`] order), by run index.
+struct FinalRuns {
+    values: Vec<usize>,
+    problems: Vec<usize>,
+    runs: usize,
+    records: Vec<Vec<Vec<bench_stats::Snapshot>>>,
+}
+
+impl FinalRuns {
+    fn of(data: &Dataset, param: Parameter) -> Result<Self, StudyError> {
+        let mut values = Vec::new();
+        for label in data.configs() {
+            // The typed setting of the records; version-1 records only have the label.
+            let typed = data
+                .runs_of(&label)
+                .find_map(|r| r.setting.as_ref())
+                .filter(|s| s.parameter == param.key())
+                .map(|s| s.value);
+            match typed.or_else(|| param.value_of(&label)) {
+                Some(v) => values.push(v),
+                None => {
+                    return Err(StudyError::Incompatible(format!(
+                        "the results hold configuration {label:?}, not a {} study",
+                        param.key()
+                    )))
+                }
+            }
+        }
+        values.sort_unstable();
+        let labels: Vec<String> = values.iter().map(|&v| param.label(v)).collect();
+        let problems: Vec<usize> = data.problems().into_iter().collect();
+        let runs = data.check_complete(&labels, &problems)?;
+        let records = problems
+            .iter()
+            .map(|&p| labels.iter().map(|l| data.records(l, p, 1.0)).collect())
+            .collect();
+        Ok(Self {
+            values,
+            problems,
+            runs,
+            records,
+        })
     }
-    Ok(Rankings {
-        exact: Scores {
-            overall: overall(&exact)?,
-            per_problem: exact,
-        },
-        significance: Scores {
-            overall: overall(&tested)?,
-            per_problem: tested,
-        },
-        values,
-        problems,
-        runs,
-    })
+
+    /// Both rankings of `records` (shaped as [`FinalRuns::records`]).
+    fn rank(&self, records: &[Vec<Vec<bench_stats::Snapshot>>]) -> Result<Rankings, StudyError> {
+        let (mut exact, mut tested) = (Vec::new(), Vec::new());
+        for per_value in records {
+            let slices: Vec<&[bench_stats::Snapshot]> =
+                per_value.iter().map(Vec::as_slice).collect();
+            exact.push(rank_on_problem(&slices)?);
+            tested.push(rank_on_problem_with_significance(
+                &slices,
+                Significance::default(),
+            )?);
+        }
+        Ok(Rankings {
+            exact: Scores {
+                overall: overall(&exact)?,
+                per_problem: exact,
+            },
+            significance: Scores {
+                overall: overall(&tested)?,
+                per_problem: tested,
+            },
+            values: self.values.clone(),
+            problems: self.problems.clone(),
+            runs: self.runs,
+        })
+    }
 }
 
 /// Ranks the configurations of a parameter study per problem and overall, twice (exact

@@ -6,9 +6,11 @@
 //! docs/parameter-studies.md; `tests/committed_results.rs` re-renders them from the
 //! committed runs.
 
-use super::parameter_study::{rank, Parameter, Rankings, Scores};
+use super::beside_paper::{BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED};
+use super::parameter_study::{bootstrap_rankings, rank, Parameter, Rankings, Scores};
 use crate::error::StudyError;
 use crate::study::Dataset;
+use bench_stats::bootstrap::{quantile_range, two_study_range};
 use bench_stats::Table;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -311,7 +313,8 @@ pub fn pending(param: Parameter, dim: usize, runs: usize, files: &[PathBuf]) -> 
 }
 
 /// What `section6 --docs` writes for `param` at `dim` from the studies under
-/// `results` ([`studies`]): the [`block`] over all seeds when every seed's study is
+/// `results` ([`studies`]): the [`block`] over all seeds (with one seed, over its
+/// [`bootstrap_rankings`]) when every seed's study is
 /// complete ([`expected_runs`]), the [`pending`] block while the one study of a
 /// dimension is still being run (or not started), and an error for anything else;
 /// each followed by the [`run_time`] table of the runs it holds.
@@ -323,6 +326,7 @@ pub fn render(results: &Path, param: Parameter, dim: usize) -> Result<String, St
     let found = studies(results, param, dim)?;
     let expected = expected_runs(param, dim);
     let mut ranked = Vec::new();
+    let mut replicates = Vec::new();
     let mut per_file = Vec::new();
     for (seed, files) in &found {
         let data = Dataset::load(files)?;
@@ -342,11 +346,14 @@ pub fn render(results: &Path, param: Parameter, dim: usize) -> Result<String, St
             )));
         }
         ranked.push((*seed, rank(&data, param)?));
+        if found.len() == 1 {
+            replicates = bootstrap_rankings(&data, param, BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED)?;
+        }
     }
     if ranked.is_empty() {
         return Ok(pending(param, dim, 0, &[]));
     }
-    let mut out = block(param, dim, &ranked)?;
+    let mut out = block(param, dim, &ranked, &replicates)?;
     out.push_str(&run_time(param, dim, &per_file));
     Ok(out)
 }
@@ -436,6 +443,15 @@ pub fn run_time(param: Parameter, dim: usize, files: &[Dataset]) -> String {
     out
 }
 
+/// `a` or `a–b` for a range `(a, b)`.
+fn span((a, b): (usize, usize)) -> String {
+    if a == b {
+        a.to_string()
+    } else {
+        format!("{a}–{b}")
+    }
+}
+
 /// `a` or `a–b`.
 fn range(values: &[usize]) -> String {
     match (values.iter().min(), values.iter().max()) {
@@ -450,13 +466,27 @@ fn range(values: &[usize]) -> String {
 /// rankings, then every statement with the paper's figure, the per-seed values, the
 /// range, and "holds" where the paper's figure lies inside the range.
 ///
+/// With one study, the range comes from its bootstrap `replicates`
+/// ([`bootstrap_rankings`]) instead: the central 95 % of the replicates' values, and a
+/// statement that does not hold exactly is "within noise" where the paper's figure
+/// minus ours lies in the 95 % range of the difference of two independent studies
+/// ([`two_study_range`]) — the paper's figure is one study's draw as well.
+///
 /// # Errors
-/// [`StudyError::Incompatible`] if the studies rank different values.
+/// [`StudyError::Incompatible`] if the studies rank different values;
+/// [`StudyError::Invalid`] for no studies, or replicates beside several studies.
 pub fn block(
     param: Parameter,
     dim: usize,
     studies: &[(u64, Rankings)],
+    replicates: &[Rankings],
 ) -> Result<String, StudyError> {
+    if studies.len() > 1 && !replicates.is_empty() {
+        return Err(StudyError::Invalid(
+            "bootstrap replicates stand in for seeds: give one study with them".into(),
+        ));
+    }
+    let boot = !replicates.is_empty();
     let Some((_, first)) = studies.first() else {
         return Err(StudyError::Invalid("no studies".into()));
     };
@@ -476,8 +506,12 @@ pub fn block(
         "significance-aware: first places".into(),
     ])
     .with_title(format!(
-        "{sym} at N = {dim}: average rank and first places per seed (seeds {})",
-        seeds.join(", ")
+        "{sym} at N = {dim}: average rank and first places {}",
+        if seeds.len() == 1 {
+            format!("(one study, seed {})", seeds[0])
+        } else {
+            format!("per seed (seeds {})", seeds.join(", "))
+        }
     ));
     for (k, v) in first.values.iter().enumerate() {
         let avg = |pick: fn(&Rankings) -> &Scores| {
@@ -492,13 +526,21 @@ pub fn block(
                 .iter()
                 .map(|(_, r)| pick(r).overall.first_places[k])
                 .collect();
+            let spread = if boot {
+                let b: Vec<usize> = replicates
+                    .iter()
+                    .map(|r| pick(r).overall.first_places[k])
+                    .collect();
+                span(quantile_range(&b, 0.05))
+            } else {
+                range(&f)
+            };
             format!(
-                "{} ({})",
+                "{} ({spread})",
                 f.iter()
                     .map(ToString::to_string)
                     .collect::<Vec<_>>()
                     .join(" / "),
-                range(&f)
             )
         };
         per_value.push([
@@ -509,25 +551,54 @@ pub fn block(
             firsts(|r| &r.significance),
         ]);
     }
-    per_value.note(format!(
-        "{} runs per value and problem, {} problems; values per seed separated by /, the range over the seeds in parentheses.",
-        first.runs,
-        first.problems.len()
-    ));
+    per_value.note(if boot {
+        format!(
+            "{} runs per value and problem, {} problems; in parentheses the central 95 % of the first places over {} bootstrap replicates (seed {BOOTSTRAP_SEED}; each redraws the runs of every problem with replacement, the same run indices for every value).",
+            first.runs,
+            first.problems.len(),
+            replicates.len()
+        )
+    } else {
+        format!(
+            "{} runs per value and problem, {} problems; values per seed separated by /, the range over the seeds in parentheses.",
+            first.runs,
+            first.problems.len()
+        )
+    });
     out.push_str(&per_value.to_markdown());
     out.push('\n');
-    let mut t = Table::new([
-        "the paper says".to_string(),
-        "paper".into(),
-        "exact, per seed (range)".into(),
-        "exact".into(),
-        "significance-aware, per seed (range)".into(),
-        "significance-aware".into(),
-    ])
-    .with_title(format!(
-        "Section 6, {sym} at N = {dim}: the paper's statements over {} seeds",
-        studies.len()
-    ));
+    let (columns, title) = if boot {
+        (
+            [
+                "exact (bootstrap range)",
+                "exact",
+                "significance-aware (bootstrap range)",
+                "significance-aware",
+            ],
+            format!("Section 6, {sym} at N = {dim}: the paper's statements beside one study"),
+        )
+    } else {
+        (
+            [
+                "exact, per seed (range)",
+                "exact",
+                "significance-aware, per seed (range)",
+                "significance-aware",
+            ],
+            format!(
+                "Section 6, {sym} at N = {dim}: the paper's statements over {} seeds",
+                studies.len()
+            ),
+        )
+    };
+    let mut t = Table::new(
+        ["the paper says", "paper"]
+            .into_iter()
+            .chain(columns)
+            .map(str::to_string)
+            .collect::<Vec<_>>(),
+    )
+    .with_title(title);
     for st in statements(param, dim) {
         let mut row = vec![st.text.to_string(), st.paper.to_string()];
         for pick in [
@@ -538,22 +609,44 @@ pub fn block(
                 .iter()
                 .filter_map(|(_, r)| st.measure.of(&r.values, &r.problems, pick(r)))
                 .collect();
-            let inside = !v.is_empty()
-                && v.iter().min().is_some_and(|&a| a <= st.paper)
-                && v.iter().max().is_some_and(|&b| st.paper <= b);
-            row.push(format!(
-                "{} ({})",
-                v.iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" / "),
-                range(&v)
-            ));
-            row.push(if inside { "**holds**" } else { "does not hold" }.to_string());
+            let shown = v
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" / ");
+            if boot {
+                let b: Vec<usize> = replicates
+                    .iter()
+                    .filter_map(|r| st.measure.of(&r.values, &r.problems, pick(r)))
+                    .collect();
+                row.push(format!("{shown} ({})", span(quantile_range(&b, 0.05))));
+                let verdict = match v.first() {
+                    Some(&x) if x == st.paper => "**holds**",
+                    Some(&x) => {
+                        let (lo, hi) = two_study_range(&b, 0.05);
+                        let gap = st.paper as i64 - x as i64;
+                        if b.len() == replicates.len() && lo <= gap && gap <= hi {
+                            "within noise"
+                        } else {
+                            "does not hold"
+                        }
+                    }
+                    None => "does not hold",
+                };
+                row.push(verdict.to_string());
+            } else {
+                let inside = !v.is_empty()
+                    && v.iter().min().is_some_and(|&a| a <= st.paper)
+                    && v.iter().max().is_some_and(|&b| st.paper <= b);
+                row.push(format!("{shown} ({})", range(&v)));
+                row.push(if inside { "**holds**" } else { "does not hold" }.to_string());
+            }
         }
         t.push(row);
     }
-    if studies.len() == 1 {
+    if boot {
+        t.note(format!("Ranks and positions: 1 = best. In parentheses the central 95 % of the {} bootstrap replicates' values. \"holds\": the paper's figure equals this study's. \"within noise\": it differs, but by no more than two independent studies of the same setting do (the paper's figure minus ours lies in the central 95 % of the differences of independent replicates, the first half against the second) — the paper's figure is one study's draw too. Replicates repeat runs, which makes signed-rank differences look a little more significant, so the ranges are a guide to the noise, not exact intervals.", replicates.len()));
+    } else if studies.len() == 1 {
         t.note("\"holds\": the paper's figure equals this study's (ranks and positions: 1 = best). One seed has no range: at N = 10 the first-place counts of one value moved by up to 7 between seeds, so a count that misses by a few says little.");
     } else {
         t.note("\"holds\": the paper's figure lies inside the range over the seeds (ranks and positions: 1 = best); the range is this study's seed-to-seed spread, which the paper's own single study also has.");

@@ -84,6 +84,43 @@ pub fn quantile_range(values: &[usize], alpha: f64) -> (usize, usize) {
     (rank(alpha / 2.0), rank(1.0 - alpha / 2.0))
 }
 
+/// The central `1 − alpha` range of signed values by nearest rank (as
+/// [`quantile_range`] for counts). `(0, 0)` for no values.
+#[must_use]
+pub fn signed_quantile_range(values: &[i64], alpha: f64) -> (i64, i64) {
+    if values.is_empty() {
+        return (0, 0);
+    }
+    let mut v = values.to_vec();
+    v.sort_unstable();
+    let n = v.len();
+    let rank = |q: f64| v[((q * n as f64).ceil() as usize).clamp(1, n) - 1];
+    (rank(alpha / 2.0), rank(1.0 - alpha / 2.0))
+}
+
+/// How far two independent studies' values of one statistic lie apart: the central
+/// `1 − alpha` range of `x_i − x_{i+h}`, `h = ⌊n/2⌋`, over the bootstrap replicates
+/// `x` (the first half against the second, `h` independent pairs).
+///
+/// A published figure minus the measured one lies in this range if the two differ
+/// by no more than two independent studies of the same setting do — the sampling
+/// noise of both sides, about √2 that of one study.
+///
+/// ```
+/// use bench_stats::bootstrap::two_study_range;
+/// // Replicates 3, 5 | 4, 4: the differences −1 and +1.
+/// assert_eq!(two_study_range(&[3, 5, 4, 4], 0.05), (-1, 1));
+/// assert_eq!(two_study_range(&[7], 0.05), (0, 0));
+/// ```
+#[must_use]
+pub fn two_study_range(values: &[usize], alpha: f64) -> (i64, i64) {
+    let h = values.len() / 2;
+    let d: Vec<i64> = (0..h)
+        .map(|i| values[i] as i64 - values[i + h] as i64)
+        .collect();
+    signed_quantile_range(&d, alpha)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
