@@ -42,7 +42,8 @@ pub struct CellCheck {
     pub config: String,
     /// Problem number.
     pub problem: usize,
-    /// Runs of the exact and of the fast path.
+    /// Runs of the first and of the second study (the exact and the fast path in
+    /// [`PathCheck::compare`]).
     pub runs: (usize, usize),
     /// The two-sided p-value.
     pub p: f64,
@@ -136,18 +137,17 @@ impl PathCheck {
         names: [&str; 2],
         alpha: f64,
     ) -> Result<Self, StudyError> {
-        let (exact, fast) = (first, second);
-        if (exact.dim, exact.budget) != (fast.dim, fast.budget) {
+        if (first.dim, first.budget) != (second.dim, second.budget) {
             return Err(StudyError::Invalid(format!(
                 "the studies differ: N = {}, budget {} against N = {}, budget {}",
-                exact.dim, exact.budget, fast.dim, fast.budget
+                first.dim, first.budget, second.dim, second.budget
             )));
         }
         let mut paired = Paired::default();
         let mut cells = Vec::new();
-        for config in exact.configs().intersection(&fast.configs()) {
-            for problem in exact.problems().intersection(&fast.problems()) {
-                let (ra, rb) = (exact.runs(config, *problem), fast.runs(config, *problem));
+        for config in first.configs().intersection(&second.configs()) {
+            for problem in first.problems().intersection(&second.problems()) {
+                let (ra, rb) = (first.runs(config, *problem), second.runs(config, *problem));
                 if ra.is_empty() || rb.is_empty() {
                     continue;
                 }
@@ -199,7 +199,7 @@ impl PathCheck {
         self.cells.iter().filter(|c| c.significant).count()
     }
 
-    /// The number expected if both paths sample the same distributions: `α m`.
+    /// The number expected if both studies sample the same distributions: `α m`.
     #[must_use]
     pub fn expected(&self) -> f64 {
         self.alpha * self.cells.len() as f64
