@@ -146,14 +146,14 @@ fn the_fast_path_samples_the_exact_paths_distributions() {
 
 /// A study computed twice with two OpenBLAS kernels (the same seeds): the rank-sum
 /// tests cell by cell and the runs compared seed by seed give the committed
-/// `kernel_check.md`, whose first and last lines `doc` quotes.
-fn check_kernels(first: &str, second: &str, doc: &str, cells: usize) {
+/// `kernel_check.md`, which `doc` quotes as its generated block `block`.
+fn check_kernels(first: &str, second: &str, doc: &str, block: &str) {
     use emages::reproduction::path_check::PathCheck;
     let a = Dataset::load(&shard_files(&root().join(first))).unwrap();
     let b = Dataset::load(&shard_files(&root().join(second))).unwrap();
     assert!(!a.fast && !b.fast);
     let check = PathCheck::between(&a, &b, ["Haswell", "Cooperlake"], 0.05).unwrap();
-    assert_eq!(check.cells.len(), cells);
+    assert_eq!(check.cells.len(), a.configs().len() * 28);
     assert!(
         check.paired.runs > 0,
         "{second} shares no seed with {first}"
@@ -161,14 +161,18 @@ fn check_kernels(first: &str, second: &str, doc: &str, cells: usize) {
     let text = check.to_markdown(&|p| a.label(p));
     let file = format!("{second}/kernel_check.md");
     let committed = std::fs::read_to_string(root().join(&file)).unwrap();
-    assert_eq!(
-        text, committed,
-        "{file} is stale; regenerate it with path_check --names Haswell Cooperlake --exact {first}/runs.shard-* --other {second}/runs.shard-*"
+    let regenerate = format!(
+        "regenerate it with path_check --names Haswell Cooperlake --exact {first}/runs.shard-* --other {second}/runs.shard-* --docs {doc} --block \"{block}\" > {file}"
     );
+    assert!(text == committed, "{file} is stale; {regenerate}");
     let quoted = std::fs::read_to_string(root().join(doc)).unwrap();
-    for line in [text.lines().next().unwrap(), text.lines().last().unwrap()] {
-        assert!(quoted.contains(line), "{doc} does not quote: {line}");
-    }
+    let quoted = DocBlock::path_check(block)
+        .read(&quoted)
+        .unwrap_or_else(|| panic!("{doc} has no path_check block {block:?}"));
+    assert!(
+        quoted == text,
+        "{doc}'s block {block:?} is stale; {regenerate}"
+    );
     println!(
         "Haswell vs Cooperlake, {first}: {} of {} cells significant, {} pairs",
         check.significant(),
@@ -183,7 +187,13 @@ fn the_docs_quote_the_kernel_checks() {
         "results/ablation-D100",
         "results/ablation-D100-cooperlake",
         "docs/reproduction.md",
-        7 * 28,
+        "N = 100 ablation, Haswell against Cooperlake",
+    );
+    check_kernels(
+        "results/lambda-D100",
+        "results/lambda-D100-cooperlake",
+        "docs/parameter-studies.md",
+        "λ, N = 100, Haswell against Cooperlake",
     );
 }
 

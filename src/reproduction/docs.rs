@@ -105,6 +105,13 @@ impl DocBlock {
         )
     }
 
+    /// A comparison of two studies of one setting (`path_check --docs FILE --block
+    /// NAME`), a copy of the `.md` file it is committed as.
+    #[must_use]
+    pub fn path_check(name: &str) -> Self {
+        Self::new("`path_check --docs`", &format!("path_check: {name}"))
+    }
+
     /// The BEGIN and END lines.
     #[must_use]
     pub fn markers(&self) -> (&str, &str) {

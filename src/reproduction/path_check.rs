@@ -145,7 +145,11 @@ impl PathCheck {
         }
         let mut paired = Paired::default();
         let mut cells = Vec::new();
-        for config in first.configs().intersection(&second.configs()) {
+        let second_configs = second.configs();
+        let first_configs = first.configs();
+        let mut configs: Vec<&String> = first_configs.intersection(&second_configs).collect();
+        configs.sort_by(|a, b| natural_order(a, b));
+        for config in configs {
             for problem in first.problems().intersection(&second.problems()) {
                 let (ra, rb) = (first.runs(config, *problem), second.runs(config, *problem));
                 if ra.is_empty() || rb.is_empty() {
@@ -307,6 +311,35 @@ impl Paired {
     }
 }
 
+/// Orders labels with their digit runs compared as numbers (`lambda=3` before
+/// `lambda=10`), the rest as text.
+fn natural_order(a: &str, b: &str) -> Ordering {
+    let chunks = |s: &str| {
+        let mut out: Vec<(bool, String)> = Vec::new();
+        for c in s.chars() {
+            let digit = c.is_ascii_digit();
+            match out.last_mut() {
+                Some((d, chunk)) if *d == digit => chunk.push(c),
+                _ => out.push((digit, c.to_string())),
+            }
+        }
+        out
+    };
+    let (ca, cb) = (chunks(a), chunks(b));
+    for ((da, x), (db, y)) in ca.iter().zip(&cb) {
+        let o = if *da && *db {
+            let (x, y) = (x.trim_start_matches('0'), y.trim_start_matches('0'));
+            x.len().cmp(&y.len()).then_with(|| x.cmp(y))
+        } else {
+            x.cmp(y)
+        };
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    ca.len().cmp(&cb.len()).then_with(|| a.cmp(b))
+}
+
 fn path_name(fast: bool) -> &'static str {
     if fast {
         "the fast path"
@@ -362,6 +395,30 @@ mod tests {
         assert!((binomial_tail(1270, 0.5, 644) - 0.633_356_931_305_815_8 / 2.0).abs() < 1e-9);
         assert!((binomial_tail(2000, 0.5, 1000) - 0.508_919_505_572_927_2).abs() < 1e-9);
         assert!((binomial_tail(3000, 0.05, 170) - 0.053_263_069_855_958_91).abs() < 1e-9);
+    }
+
+    #[test]
+    fn labels_in_natural_order() {
+        let mut v = vec![
+            "lambda=100",
+            "lambda=3",
+            "lambda=1000",
+            "lambda=10",
+            "eps-ma-es",
+            "eps-mag-es",
+        ];
+        v.sort_by(|a, b| natural_order(a, b));
+        assert_eq!(
+            v,
+            [
+                "eps-ma-es",
+                "eps-mag-es",
+                "lambda=3",
+                "lambda=10",
+                "lambda=100",
+                "lambda=1000"
+            ]
+        );
     }
 
     #[test]
