@@ -67,12 +67,13 @@ pub fn resampled_summaries<R: Rng + ?Sized>(
     Ok(out)
 }
 
-/// The central `1 − alpha` range of `values`: the order statistics at `alpha/2` and
-/// `1 − alpha/2` (nearest rank). `(0, 0)` for no values.
+/// The central `1 − alpha` range of `values` (counts, or signed differences): the
+/// order statistics at `alpha/2` and `1 − alpha/2` (nearest rank). `(0, 0)` for no
+/// values.
 #[must_use]
-pub fn quantile_range(values: &[usize], alpha: f64) -> (usize, usize) {
+pub fn quantile_range<T: Copy + Ord + Default>(values: &[T], alpha: f64) -> (T, T) {
     if values.is_empty() {
-        return (0, 0);
+        return (T::default(), T::default());
     }
     let mut v = values.to_vec();
     v.sort_unstable();
@@ -81,20 +82,6 @@ pub fn quantile_range(values: &[usize], alpha: f64) -> (usize, usize) {
         let r = (q * n as f64).ceil() as usize;
         v[r.clamp(1, n) - 1]
     };
-    (rank(alpha / 2.0), rank(1.0 - alpha / 2.0))
-}
-
-/// The central `1 − alpha` range of signed values by nearest rank (as
-/// [`quantile_range`] for counts). `(0, 0)` for no values.
-#[must_use]
-pub fn signed_quantile_range(values: &[i64], alpha: f64) -> (i64, i64) {
-    if values.is_empty() {
-        return (0, 0);
-    }
-    let mut v = values.to_vec();
-    v.sort_unstable();
-    let n = v.len();
-    let rank = |q: f64| v[((q * n as f64).ceil() as usize).clamp(1, n) - 1];
     (rank(alpha / 2.0), rank(1.0 - alpha / 2.0))
 }
 
@@ -118,7 +105,7 @@ pub fn two_study_range(values: &[usize], alpha: f64) -> (i64, i64) {
     let d: Vec<i64> = (0..h)
         .map(|i| values[i] as i64 - values[i + h] as i64)
         .collect();
-    signed_quantile_range(&d, alpha)
+    quantile_range(&d, alpha)
 }
 
 #[cfg(test)]
