@@ -15,6 +15,20 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Asserts that `doc` (a path under the root) holds the generated block `block` and that
+/// its text is `expected`; `fix` says how to regenerate it.
+fn assert_block(doc: &str, block: &DocBlock, expected: &str, fix: &str) {
+    let text = std::fs::read_to_string(root().join(doc)).unwrap();
+    let (begin, _) = block.markers();
+    let quoted = block
+        .read(&text)
+        .unwrap_or_else(|| panic!("{doc} has no block {begin}"));
+    assert!(
+        quoted == expected,
+        "{doc}: the block {begin} is stale; {fix}"
+    );
+}
+
 /// The shard files of the committed study (compressed or not), all 16 of them.
 fn shard_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -165,14 +179,7 @@ fn check_kernels(first: &str, second: &str, doc: &str, block: &str) {
         "regenerate it with path_check --names Haswell Cooperlake --exact {first}/runs.shard-* --other {second}/runs.shard-* --docs {doc} --block \"{block}\" > {file}"
     );
     assert!(text == committed, "{file} is stale; {regenerate}");
-    let quoted = std::fs::read_to_string(root().join(doc)).unwrap();
-    let quoted = DocBlock::path_check(block)
-        .read(&quoted)
-        .unwrap_or_else(|| panic!("{doc} has no path_check block {block:?}"));
-    assert!(
-        quoted == text,
-        "{doc}'s block {block:?} is stale; {regenerate}"
-    );
+    assert_block(doc, &DocBlock::path_check(block), &text, &regenerate);
     println!(
         "Haswell vs Cooperlake, {first}: {} of {} cells significant, {} pairs",
         check.significant(),
@@ -201,15 +208,13 @@ fn the_docs_quote_the_kernel_checks() {
 /// those of a committed study were measured on that study's runs (the replayed runs end
 /// exactly as the study's records).
 fn check_nl_table(dim: usize, study: Option<&str>) {
-    let docs = std::fs::read_to_string(root().join("docs/reproduction.md")).unwrap();
     let file = format!("results/nl-divergence-D{dim}/nl_divergence.md");
     let committed = std::fs::read_to_string(root().join(&file)).unwrap();
-    let quoted = DocBlock::nl_divergence(dim)
-        .read(&docs)
-        .unwrap_or_else(|| panic!("docs/reproduction.md has no nl_divergence block for N = {dim}"));
-    assert!(
-        quoted == committed,
-        "docs/reproduction.md's nl table of N = {dim} differs from {file}; regenerate it with nl_divergence --dim {dim} --docs docs/reproduction.md"
+    assert_block(
+        "docs/reproduction.md",
+        &DocBlock::nl_divergence(dim),
+        &committed,
+        &format!("it must equal {file}; regenerate it with nl_divergence --dim {dim} --docs docs/reproduction.md"),
     );
     let rows = committed.lines().filter(|l| l.starts_with("| C")).count();
     assert_eq!(rows, 28, "{file}: one row per problem");
