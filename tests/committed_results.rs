@@ -330,6 +330,160 @@ fn the_docs_quote_the_committed_n100_parameter_studies() {
     }
 }
 
+/// A committed heat map's ranks: `(problem number, ranks in the header's column order)`,
+/// and the header's configuration labels.
+fn heat_map(file: &Path) -> (Vec<String>, Vec<(usize, Vec<usize>)>) {
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let mut lines = text.lines();
+    let header: Vec<String> = lines
+        .next()
+        .unwrap()
+        .split(',')
+        .skip(1)
+        .map(String::from)
+        .collect();
+    let rows = lines
+        .map(|l| {
+            let mut cells = l.split(',');
+            let problem = cells
+                .next()
+                .unwrap()
+                .trim_start_matches('C')
+                .parse()
+                .unwrap();
+            (problem, cells.map(|c| c.parse().unwrap()).collect())
+        })
+        .collect();
+    (header, rows)
+}
+
+/// The paragraph "What the λ rows say at N = 100" counts first places by half of the
+/// suite, names the problems the largest populations win, and counts λ = 3's bottom
+/// places; every count is recounted here from the committed heat maps (which
+/// `the_docs_quote_the_committed_n100_parameter_studies` re-renders from the runs).
+#[test]
+fn the_n100_lambda_paragraph_recounts_the_heat_maps() {
+    let dir = root().join("results/lambda-D100");
+    if !dir.join("ranks.csv").exists() {
+        panic!("results/lambda-D100/ranks.csv: the λ study at N = 100 is complete and its report committed");
+    }
+    let docs = std::fs::read_to_string(root().join("docs/parameter-studies.md")).unwrap();
+    let start = docs
+        .find("What the λ rows say at N = 100")
+        .expect("the N = 100 λ paragraph");
+    let end = start + docs[start..].find("\n\n").unwrap();
+    let paragraph = docs[start..end]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let [exact, significance] =
+        ["ranks.csv", "ranks_significance.csv"].map(|f| heat_map(&dir.join(f)));
+    let col = |name: &str| exact.0.iter().position(|h| h == name).unwrap();
+    assert_eq!(exact.0, significance.0);
+    let firsts = |map: &(Vec<String>, Vec<(usize, Vec<usize>)>),
+                  value: &str,
+                  problems: std::ops::RangeInclusive<usize>| {
+        map.1
+            .iter()
+            .filter(|(p, r)| problems.contains(p) && r[col(value)] == 1)
+            .count()
+    };
+    let winners = |map: &(Vec<String>, Vec<(usize, Vec<usize>)>), problem: usize| -> Vec<String> {
+        let ranks = &map.1.iter().find(|(p, _)| *p == problem).unwrap().1;
+        map.0
+            .iter()
+            .zip(ranks)
+            .filter(|(_, r)| **r == 1)
+            .map(|(h, _)| h.clone())
+            .collect()
+    };
+    let mut claims = Vec::new();
+    let both = |v: &str| (firsts(&exact, v, 1..=14), firsts(&significance, v, 1..=14));
+    let (e100, s100) = both("lambda=100");
+    assert_eq!(e100, s100, "the paragraph says \"under both rankings\"");
+    claims.push(format!(
+        "it ranks first on {e100} of C01–C14 under both rankings"
+    ));
+    let (e400, s400) = both("lambda=400");
+    let (e200, s200) = both("lambda=200");
+    claims.push(format!(
+        "λ = 400 on {e400} ({s400} significance-aware) and λ = 200 on {e200} ({s200})"
+    ));
+    claims.push(format!(
+        "({} of C15–C28)",
+        firsts(&exact, "lambda=400", 15..=28)
+    ));
+    for problem in [19, 28] {
+        for map in [&exact, &significance] {
+            assert!(
+                winners(map, problem).contains(&"lambda=2000".to_string()),
+                "λ = 2000 ranks first on C{problem}"
+            );
+        }
+    }
+    assert_eq!(
+        winners(&exact, 22),
+        ["lambda=200", "lambda=400", "lambda=1000"],
+        "C22, exact"
+    );
+    assert_eq!(
+        winners(&significance, 22),
+        ["lambda=400"],
+        "C22, significance-aware"
+    );
+    let c22 = &significance.1.iter().find(|(p, _)| *p == 22).unwrap().1;
+    assert_eq!(
+        c22[col("lambda=1000")],
+        2,
+        "C22, significance-aware: λ = 1000 second"
+    );
+    let large = |map: &(Vec<String>, Vec<(usize, Vec<usize>)>)| -> Vec<usize> {
+        map.1
+            .iter()
+            .filter(|(p, r)| {
+                ![19, 22, 28].contains(p)
+                    && (r[col("lambda=1000")] == 1 || r[col("lambda=2000")] == 1)
+            })
+            .map(|(p, _)| *p)
+            .collect()
+    };
+    assert_eq!(
+        large(&exact),
+        [17, 20],
+        "λ ≥ 1000 first beyond C19, C22, C28 (exact)"
+    );
+    assert_eq!(
+        large(&significance),
+        [17, 20, 24],
+        "… and significance-aware"
+    );
+    let bottom = |map: &(Vec<String>, Vec<(usize, Vec<usize>)>)| {
+        map.1
+            .iter()
+            .filter(|(_, r)| r[col("lambda=3")] >= 6)
+            .count()
+    };
+    assert_eq!(
+        firsts(&exact, "lambda=3", 1..=28) + firsts(&significance, "lambda=3", 1..=28),
+        0
+    );
+    claims.push(format!(
+        "last or next to last on {} of the 28 problems exactly ({} significance-aware)",
+        bottom(&exact),
+        bottom(&significance)
+    ));
+    for claim in &claims {
+        assert!(
+            paragraph.contains(claim.as_str()),
+            "the N = 100 λ paragraph should say: {claim}"
+        );
+    }
+    println!(
+        "the N = 100 λ paragraph: {} counts and 4 winner sets recounted from the heat maps",
+        claims.len()
+    );
+}
+
 /// The cells of the markdown table that follows the line starting with `header` in
 /// `text`: one `Vec` per row, the header and the rule left out.
 fn table_after<'t>(text: &'t str, header: &str) -> Vec<Vec<&'t str>> {
