@@ -330,31 +330,95 @@ fn the_docs_quote_the_committed_n100_parameter_studies() {
     }
 }
 
-/// A committed heat map's ranks: `(problem number, ranks in the header's column order)`,
-/// and the header's configuration labels.
-fn heat_map(file: &Path) -> (Vec<String>, Vec<(usize, Vec<usize>)>) {
-    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    let mut lines = text.lines();
-    let header: Vec<String> = lines
-        .next()
-        .unwrap()
-        .split(',')
-        .skip(1)
-        .map(String::from)
-        .collect();
-    let rows = lines
-        .map(|l| {
-            let mut cells = l.split(',');
-            let problem = cells
-                .next()
-                .unwrap()
-                .trim_start_matches('C')
-                .parse()
-                .unwrap();
-            (problem, cells.map(|c| c.parse().unwrap()).collect())
-        })
-        .collect();
-    (header, rows)
+/// A committed heat map (`ranks.csv`, `ranks_significance.csv`): the configurations'
+/// labels and, per problem, their ranks (1 = best).
+struct HeatMap {
+    labels: Vec<String>,
+    rows: Vec<(usize, Vec<usize>)>,
+}
+
+impl HeatMap {
+    fn load(file: &Path) -> Self {
+        let text =
+            std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let mut lines = text.lines();
+        let labels = lines
+            .next()
+            .unwrap()
+            .split(',')
+            .skip(1)
+            .map(String::from)
+            .collect();
+        let rows = lines
+            .map(|l| {
+                let mut cells = l.split(',');
+                let problem = cells
+                    .next()
+                    .unwrap()
+                    .trim_start_matches('C')
+                    .parse()
+                    .unwrap();
+                (problem, cells.map(|c| c.parse().unwrap()).collect())
+            })
+            .collect();
+        Self { labels, rows }
+    }
+
+    /// The rank of configuration `label` on problem `problem`.
+    fn rank(&self, label: &str, problem: usize) -> usize {
+        let col = self.labels.iter().position(|h| h == label).unwrap();
+        self.rows.iter().find(|(p, _)| *p == problem).unwrap().1[col]
+    }
+
+    /// The problems in `problems` on which `label` has a rank in `ranks`.
+    fn problems_where(
+        &self,
+        label: &str,
+        ranks: std::ops::RangeInclusive<usize>,
+        problems: std::ops::RangeInclusive<usize>,
+    ) -> Vec<usize> {
+        self.rows
+            .iter()
+            .map(|(p, _)| *p)
+            .filter(|p| problems.contains(p) && ranks.contains(&self.rank(label, *p)))
+            .collect()
+    }
+
+    /// How many problems in `problems` `label` ranks first on.
+    fn firsts(&self, label: &str, problems: std::ops::RangeInclusive<usize>) -> usize {
+        self.problems_where(label, 1..=1, problems).len()
+    }
+
+    /// The configurations ranked first on `problem`.
+    fn winners(&self, problem: usize) -> Vec<&str> {
+        self.labels
+            .iter()
+            .filter(|l| self.rank(l, problem) == 1)
+            .map(String::as_str)
+            .collect()
+    }
+}
+
+/// The paragraph of docs/parameter-studies.md that begins with `opening`, its
+/// whitespace collapsed.
+fn paragraph(opening: &str) -> String {
+    let docs = std::fs::read_to_string(root().join("docs/parameter-studies.md")).unwrap();
+    let start = docs
+        .find(opening)
+        .unwrap_or_else(|| panic!("no paragraph \"{opening}…\""));
+    let end = start + docs[start..].find("\n\n").unwrap_or(docs.len() - start);
+    docs[start..end]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The committed heat maps of a complete study, exact and significance-aware.
+fn heat_maps(dir: &str) -> [HeatMap; 2] {
+    let dir = root().join(dir);
+    let maps = ["ranks.csv", "ranks_significance.csv"].map(|f| HeatMap::load(&dir.join(f)));
+    assert_eq!(maps[0].labels, maps[1].labels);
+    maps
 }
 
 /// The paragraph "What the λ rows say at N = 100" counts first places by half of the
@@ -363,89 +427,53 @@ fn heat_map(file: &Path) -> (Vec<String>, Vec<(usize, Vec<usize>)>) {
 /// `the_docs_quote_the_committed_n100_parameter_studies` re-renders from the runs).
 #[test]
 fn the_n100_lambda_paragraph_recounts_the_heat_maps() {
-    let dir = root().join("results/lambda-D100");
-    if !dir.join("ranks.csv").exists() {
-        panic!("results/lambda-D100/ranks.csv: the λ study at N = 100 is complete and its report committed");
-    }
-    let docs = std::fs::read_to_string(root().join("docs/parameter-studies.md")).unwrap();
-    let start = docs
-        .find("What the λ rows say at N = 100")
-        .expect("the N = 100 λ paragraph");
-    let end = start + docs[start..].find("\n\n").unwrap();
-    let paragraph = docs[start..end]
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    let [exact, significance] =
-        ["ranks.csv", "ranks_significance.csv"].map(|f| heat_map(&dir.join(f)));
-    let col = |name: &str| exact.0.iter().position(|h| h == name).unwrap();
-    assert_eq!(exact.0, significance.0);
-    let firsts = |map: &(Vec<String>, Vec<(usize, Vec<usize>)>),
-                  value: &str,
-                  problems: std::ops::RangeInclusive<usize>| {
-        map.1
-            .iter()
-            .filter(|(p, r)| problems.contains(p) && r[col(value)] == 1)
-            .count()
-    };
-    let winners = |map: &(Vec<String>, Vec<(usize, Vec<usize>)>), problem: usize| -> Vec<String> {
-        let ranks = &map.1.iter().find(|(p, _)| *p == problem).unwrap().1;
-        map.0
-            .iter()
-            .zip(ranks)
-            .filter(|(_, r)| **r == 1)
-            .map(|(h, _)| h.clone())
-            .collect()
-    };
+    let text = paragraph("What the λ rows say at N = 100");
+    let [exact, significance] = heat_maps("results/lambda-D100");
     let mut claims = Vec::new();
-    let both = |v: &str| (firsts(&exact, v, 1..=14), firsts(&significance, v, 1..=14));
+    let both = |v: &str| (exact.firsts(v, 1..=14), significance.firsts(v, 1..=14));
     let (e100, s100) = both("lambda=100");
     assert_eq!(e100, s100, "the paragraph says \"under both rankings\"");
     claims.push(format!(
         "it ranks first on {e100} of C01–C14 under both rankings"
     ));
-    let (e400, s400) = both("lambda=400");
-    let (e200, s200) = both("lambda=200");
+    let ((e400, s400), (e200, s200)) = (both("lambda=400"), both("lambda=200"));
     claims.push(format!(
         "λ = 400 on {e400} ({s400} significance-aware) and λ = 200 on {e200} ({s200})"
     ));
     claims.push(format!(
         "({} of C15–C28)",
-        firsts(&exact, "lambda=400", 15..=28)
+        exact.firsts("lambda=400", 15..=28)
     ));
-    for problem in [19, 28] {
-        for map in [&exact, &significance] {
+    for map in [&exact, &significance] {
+        for problem in [19, 28] {
             assert!(
-                winners(map, problem).contains(&"lambda=2000".to_string()),
-                "λ = 2000 ranks first on C{problem}"
+                map.winners(problem).contains(&"lambda=2000"),
+                "λ = 2000 first on C{problem}"
             );
         }
     }
     assert_eq!(
-        winners(&exact, 22),
+        exact.winners(22),
         ["lambda=200", "lambda=400", "lambda=1000"],
         "C22, exact"
     );
     assert_eq!(
-        winners(&significance, 22),
+        significance.winners(22),
         ["lambda=400"],
         "C22, significance-aware"
     );
-    let c22 = &significance.1.iter().find(|(p, _)| *p == 22).unwrap().1;
     assert_eq!(
-        c22[col("lambda=1000")],
+        significance.rank("lambda=1000", 22),
         2,
-        "C22, significance-aware: λ = 1000 second"
+        "C22: λ = 1000 second"
     );
-    let large = |map: &(Vec<String>, Vec<(usize, Vec<usize>)>)| -> Vec<usize> {
-        map.1
-            .iter()
-            .filter(|(p, r)| {
-                ![19, 22, 28].contains(p)
-                    && (r[col("lambda=1000")] == 1 || r[col("lambda=2000")] == 1)
-            })
-            .map(|(p, _)| *p)
-            .collect()
+    let large = |map: &HeatMap| -> Vec<usize> {
+        let mut p = map.problems_where("lambda=1000", 1..=1, 1..=28);
+        p.extend(map.problems_where("lambda=2000", 1..=1, 1..=28));
+        p.sort_unstable();
+        p.dedup();
+        p.retain(|p| ![19, 22, 28].contains(p));
+        p
     };
     assert_eq!(
         large(&exact),
@@ -457,16 +485,11 @@ fn the_n100_lambda_paragraph_recounts_the_heat_maps() {
         [17, 20, 24],
         "… and significance-aware"
     );
-    let bottom = |map: &(Vec<String>, Vec<(usize, Vec<usize>)>)| {
-        map.1
-            .iter()
-            .filter(|(_, r)| r[col("lambda=3")] >= 6)
-            .count()
-    };
     assert_eq!(
-        firsts(&exact, "lambda=3", 1..=28) + firsts(&significance, "lambda=3", 1..=28),
+        exact.firsts("lambda=3", 1..=28) + significance.firsts("lambda=3", 1..=28),
         0
     );
+    let bottom = |map: &HeatMap| map.problems_where("lambda=3", 6..=7, 1..=28).len();
     claims.push(format!(
         "last or next to last on {} of the 28 problems exactly ({} significance-aware)",
         bottom(&exact),
@@ -474,7 +497,7 @@ fn the_n100_lambda_paragraph_recounts_the_heat_maps() {
     ));
     for claim in &claims {
         assert!(
-            paragraph.contains(claim.as_str()),
+            text.contains(claim.as_str()),
             "the N = 100 λ paragraph should say: {claim}"
         );
     }
