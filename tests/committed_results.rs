@@ -507,6 +507,79 @@ fn the_n100_lambda_paragraph_recounts_the_heat_maps() {
     );
 }
 
+/// The paragraph "What the θr rows say at N = 100": the first places of θr = 1 and 3,
+/// how often each ranks fifth or worse, where θr = 1 fails, θr = 1000's record and the
+/// two problems that reward many repetitions, recounted from the committed heat maps.
+#[test]
+fn the_n100_theta_r_paragraph_recounts_the_heat_maps() {
+    let text = paragraph("What the θr rows say at N = 100");
+    let [exact, significance] = heat_maps("results/theta_r-D100");
+    let all = 1..=28;
+    let mut claims = Vec::new();
+    let (e1, e3) = (
+        exact.firsts("theta_r=1", all.clone()),
+        exact.firsts("theta_r=3", all.clone()),
+    );
+    assert_eq!(
+        e1, e3,
+        "the paragraph says they share the most first places exactly"
+    );
+    assert!(exact
+        .labels
+        .iter()
+        .all(|l| exact.firsts(l, all.clone()) <= e1));
+    claims.push(format!("they share the most, {e1} each"));
+    claims.push(format!(
+        "significance-aware θr = 3 has {} against θr = 1's {}",
+        significance.firsts("theta_r=3", all.clone()),
+        significance.firsts("theta_r=1", all.clone())
+    ));
+    let poor = |map: &HeatMap, l: &str| map.problems_where(l, 5..=6, all.clone());
+    claims.push(format!(
+        "it ranks fifth or worse on {} problems exactly ({} significance-aware), θr = 1 on {} ({})",
+        poor(&exact, "theta_r=3").len(),
+        poor(&significance, "theta_r=3").len(),
+        poor(&exact, "theta_r=1").len(),
+        poor(&significance, "theta_r=1").len()
+    ));
+    let both: Vec<usize> = poor(&exact, "theta_r=1")
+        .into_iter()
+        .filter(|p| poor(&significance, "theta_r=1").contains(p))
+        .collect();
+    assert_eq!(
+        both,
+        [7, 15, 24],
+        "θr = 1 fifth or worse under both rankings"
+    );
+    assert_eq!(exact.firsts("theta_r=1000", all.clone()), 0);
+    claims.push(format!(
+        "sixth on {} of the 28 problems",
+        poor(&exact, "theta_r=1000").len()
+    ));
+    for problem in [6, 9] {
+        assert_eq!(
+            exact.winners(problem),
+            ["theta_r=100"],
+            "C{problem}: θr = 100 first"
+        );
+        assert_eq!(
+            exact.rank("theta_r=1000", problem),
+            2,
+            "C{problem}: θr = 1000 second"
+        );
+    }
+    for claim in &claims {
+        assert!(
+            text.contains(claim.as_str()),
+            "the N = 100 θr paragraph should say: {claim}"
+        );
+    }
+    println!(
+        "the N = 100 θr paragraph: {} counts and 3 problem sets recounted from the heat maps",
+        claims.len()
+    );
+}
+
 /// The cells of the markdown table that follows the line starting with `header` in
 /// `text`: one `Vec` per row, the header and the rule left out.
 fn table_after<'t>(text: &'t str, header: &str) -> Vec<Vec<&'t str>> {
