@@ -399,18 +399,29 @@ impl HeatMap {
     }
 }
 
-/// The paragraph of docs/parameter-studies.md that begins with `opening`, its
-/// whitespace collapsed.
-fn paragraph(opening: &str) -> String {
+/// Asserts that the paragraph of docs/parameter-studies.md that begins with `opening`
+/// says each of `claims` (its whitespace collapsed), and prints how many it checked.
+fn assert_paragraph_says(opening: &str, claims: &[String]) {
     let docs = std::fs::read_to_string(root().join("docs/parameter-studies.md")).unwrap();
     let start = docs
         .find(opening)
         .unwrap_or_else(|| panic!("no paragraph \"{opening}…\""));
     let end = start + docs[start..].find("\n\n").unwrap_or(docs.len() - start);
-    docs[start..end]
+    let text = docs[start..end]
         .split_whitespace()
         .collect::<Vec<_>>()
-        .join(" ")
+        .join(" ");
+    assert!(!claims.is_empty());
+    for claim in claims {
+        assert!(
+            text.contains(claim.as_str()),
+            "\"{opening}\" should say: {claim}"
+        );
+    }
+    println!(
+        "\"{opening}\": {} counts recounted from the heat maps",
+        claims.len()
+    );
 }
 
 /// The committed heat maps of a complete study, exact and significance-aware.
@@ -427,7 +438,6 @@ fn heat_maps(dir: &str) -> [HeatMap; 2] {
 /// `the_docs_quote_the_committed_n100_parameter_studies` re-renders from the runs).
 #[test]
 fn the_n100_lambda_paragraph_recounts_the_heat_maps() {
-    let text = paragraph("What the λ rows say at N = 100");
     let [exact, significance] = heat_maps("results/lambda-D100");
     let mut claims = Vec::new();
     let both = |v: &str| (exact.firsts(v, 1..=14), significance.firsts(v, 1..=14));
@@ -495,16 +505,7 @@ fn the_n100_lambda_paragraph_recounts_the_heat_maps() {
         bottom(&exact),
         bottom(&significance)
     ));
-    for claim in &claims {
-        assert!(
-            text.contains(claim.as_str()),
-            "the N = 100 λ paragraph should say: {claim}"
-        );
-    }
-    println!(
-        "the N = 100 λ paragraph: {} counts and 4 winner sets recounted from the heat maps",
-        claims.len()
-    );
+    assert_paragraph_says("What the λ rows say at N = 100", &claims);
 }
 
 /// The paragraph "What the θr rows say at N = 100": the first places of θr = 1 and 3,
@@ -512,7 +513,6 @@ fn the_n100_lambda_paragraph_recounts_the_heat_maps() {
 /// two problems that reward many repetitions, recounted from the committed heat maps.
 #[test]
 fn the_n100_theta_r_paragraph_recounts_the_heat_maps() {
-    let text = paragraph("What the θr rows say at N = 100");
     let [exact, significance] = heat_maps("results/theta_r-D100");
     let all = 1..=28;
     let mut claims = Vec::new();
@@ -568,16 +568,7 @@ fn the_n100_theta_r_paragraph_recounts_the_heat_maps() {
             "C{problem}: θr = 1000 second"
         );
     }
-    for claim in &claims {
-        assert!(
-            text.contains(claim.as_str()),
-            "the N = 100 θr paragraph should say: {claim}"
-        );
-    }
-    println!(
-        "the N = 100 θr paragraph: {} counts and 3 problem sets recounted from the heat maps",
-        claims.len()
-    );
+    assert_paragraph_says("What the θr rows say at N = 100", &claims);
 }
 
 /// The cells of the markdown table that follows the line starting with `header` in
