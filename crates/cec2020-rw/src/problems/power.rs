@@ -1,0 +1,454 @@
+//! Power systems, RC34–RC44: distributed generation sizing, optimal power flow and
+//! microgrid power flow posed with the bus voltages as variables (real and imaginary
+//! parts) and the current-injection mismatches `I = Y V` against the specified powers as
+//! equality constraints, as the organisers pose them; and a wind farm layout.
+//!
+//! `Y = G + jB` is the bus admittance matrix of the embedded system data (RC40, RC42,
+//! RC43 rebuild it from the line data for the frequency `w` in the variables).
+#![allow(non_snake_case)]
+
+use super::Out;
+use crate::data::{self, Table};
+use num_complex::Complex64 as C64;
+use std::f64::consts::PI;
+
+const J: C64 = C64::new(0.0, 1.0);
+
+/// `I = Y V` for `Y = G + jB` given as two tables (row by row, in column order).
+fn currents(g: &Table, b: &Table, v: &[C64], out: &mut [C64]) {
+    for (i, o) in out.iter_mut().enumerate() {
+        let (gr, br) = (g.row(i), b.row(i));
+        let mut s = C64::new(0.0, 0.0);
+        for ((&gv, &bv), &vv) in gr.iter().zip(br).zip(v) {
+            s += C64::new(gv, bv) * vv;
+        }
+        *o = s;
+    }
+}
+
+/// Which of the arrays in `conj((P + jQ) ./ V)` Octave holds as complex: an array whose
+/// imaginary parts are all zero is real in Octave, and the kind of the division follows
+/// (real ÷ real, complex ÷ real componentwise, anything ÷ complex as complex division).
+/// Only the non-finite values at a zero voltage depend on it (the box's centre puts every
+/// voltage at 0): `0/0` gives a NaN current with a zero imaginary part when everything
+/// is real, `(P + jQ)/0` infinities in both parts when only the powers are complex.
+#[derive(Clone, Copy)]
+struct Kinds {
+    powers_complex: bool,
+    voltages_complex: bool,
+}
+
+impl Kinds {
+    fn of(q: &[f64], v: &[C64]) -> Self {
+        Self {
+            powers_complex: q.iter().any(|&q| q != 0.0),
+            voltages_complex: v.iter().any(|v| v.im != 0.0),
+        }
+    }
+}
+
+/// `conj((P + jQ) ./ V)`, the current a bus draws at the specified powers, with Octave's
+/// kinds of division ([`Kinds`]).
+#[inline]
+fn specified_current(p: f64, q: f64, v: C64, kinds: Kinds) -> C64 {
+    if kinds.voltages_complex {
+        (C64::new(p, q) / v).conj()
+    } else if kinds.powers_complex {
+        C64::new(p / v.re, -(q / v.re))
+    } else {
+        C64::new(p / v.re, 0.0)
+    }
+}
+
+/// The voltage-dependent load `P₀ (|V| / V₀)^α` of row `i` (columns 1, 5, 6 of the load
+/// tables).
+#[inline]
+fn load(t: &Table, i: usize, v: C64) -> f64 {
+    t.at(i, 0) * (v.norm() / t.at(i, 4)).powf(t.at(i, 5))
+}
+
+/// RC34. Optimal sizing of single-phase distributed generation with reactive power
+/// support for phase balancing (30 buses: 3 phases of a 10-bus feeder): f is the
+/// magnitude of the zero- and negative-sequence currents at the grid; 108 mismatch
+/// equalities.
+pub(crate) fn rc34(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+    let (G, B, P, Q) = (data::ps1_g(), data::ps1_b(), data::ps1_p(), data::ps1_q());
+    let mut v = [C64::new(0.0, 0.0); 30];
+    v[0] = C64::new(1.0, 0.0);
+    v[1] = (J * 4.0 * PI / 3.0).exp();
+    v[2] = (J * 2.0 * PI / 3.0).exp();
+    let (mut psp, mut qsp, mut pdg, mut qdg) = ([0.0; 30], [0.0; 30], [0.0; 30], [0.0; 30]);
+    for i in 3..30 {
+        v[i] = C64::new(x[i - 3], x[i - 3 + 27]);
+        psp[i] = x[54 + i - 3];
+        qsp[i] = x[81 + i - 3];
+    }
+    for (n, &bus) in [9, 16, 21, 24, 30].iter().enumerate() {
+        pdg[bus - 1] = x[108 + n];
+        qdg[bus - 1] = x[113 + n];
+    }
+    let mut cur = [C64::new(0.0, 0.0); 30];
+    currents(G, B, &v, &mut cur);
+    let kinds = Kinds::of(&qsp, &v);
+    let a2 = (J * 4.0 * PI / 3.0).exp();
+    let a1 = (J * 2.0 * PI / 3.0).exp();
+    let f = (cur[0] + cur[1] + cur[2]).norm() + (cur[0] + a2 * cur[1] + a1 * cur[2]).norm();
+    for i in 3..30 {
+        let sp = specified_current(psp[i], qsp[i], v[i], kinds);
+        h[i - 3] = cur[i].re - sp.re;
+        h[27 + i - 3] = cur[i].im - sp.im;
+        h[54 + i - 3] = psp[i] - pdg[i] - P.at(i, 0);
+        h[81 + i - 3] = qsp[i] - qdg[i] - Q.at(i, 0);
+    }
+    Ok(f)
+}
+
+/// The 38-bus distributed-generation problems RC35 (active loss) and RC36 (active and
+/// reactive loss, with capacitors): voltages, specified powers and DG outputs in `x`.
+fn dg38(x: &[f64], h: &mut [f64], reactive: bool) -> f64 {
+    let (G, B, P, Q) = (data::ps2_g(), data::ps2_b(), data::ps2_p(), data::ps2_q());
+    let mut v = [C64::new(0.0, 0.0); 38];
+    v[0] = C64::new(1.0, 0.0);
+    let (mut psp, mut qsp, mut pdg, mut qdg) = ([0.0; 38], [0.0; 38], [0.0; 38], [0.0; 38]);
+    for i in 1..38 {
+        v[i] = C64::new(x[i - 1], x[i - 1 + 37]);
+        psp[i] = x[74 + i - 1];
+        qsp[i] = x[111 + i - 1];
+    }
+    for (n, bus) in (34..=38).enumerate() {
+        pdg[bus - 1] = x[148 + n];
+        if reactive {
+            qdg[bus - 1] = x[153 + n];
+        }
+    }
+    let mut cur = [C64::new(0.0, 0.0); 38];
+    currents(G, B, &v, &mut cur);
+    let kinds = Kinds::of(&qsp, &v);
+    for i in 1..38 {
+        let sp = specified_current(psp[i], qsp[i], v[i], kinds);
+        h[i - 1] = cur[i].re - sp.re;
+        h[37 + i - 1] = cur[i].im - sp.im;
+        h[74 + i - 1] = psp[i] - pdg[i] + load(P, i, v[i]);
+        h[111 + i - 1] = qsp[i] - qdg[i] + load(Q, i, v[i]);
+    }
+    let s1 = v[0] * cur[0].conj();
+    let sum_p: f64 = psp[1..].iter().fold(0.0, |a, &b| a + b);
+    if reactive {
+        let sum_q: f64 = qsp[1..].iter().fold(0.0, |a, &b| a + b);
+        0.5 * (s1.re + sum_p) + 0.5 * (s1.im + sum_q)
+    } else {
+        s1.re + sum_p
+    }
+}
+
+/// RC35. Optimal sizing of distributed generation for active power loss minimisation
+/// (38 buses, 5 DG units): 148 mismatch equalities.
+pub(crate) fn rc35(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+    Ok(dg38(x, h, false))
+}
+
+/// RC36. Optimal sizing of distributed generation and capacitors for reactive power
+/// loss minimisation (38 buses): 148 mismatch equalities.
+pub(crate) fn rc36(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+    Ok(dg38(x, h, true))
+}
+
+/// Which objective an IEEE 30-bus optimal power flow (RC37–RC39) minimises.
+#[derive(Clone, Copy)]
+enum Opf {
+    Loss,
+    FuelCost,
+    LossAndCost,
+}
+
+fn opf30(x: &[f64], h: &mut [f64], objective: Opf) -> f64 {
+    let (G, B, P, Q) = (data::ps11_g(), data::ps11_b(), data::ps11_p(), data::ps11_q());
+    const GEN: [usize; 5] = [2, 13, 22, 23, 27];
+    const NG: [usize; 6] = [1, 2, 13, 22, 23, 27];
+    const A1: [f64; 6] = [0.0; 6];
+    const B1: [f64; 6] = [2.0, 1.75, 1.0, 3.25, 3.0, 3.0];
+    const C1: [f64; 6] = [0.02, 0.0175, 0.0625, 0.00834, 0.025, 0.0025];
+    let mut v = [C64::new(0.0, 0.0); 30];
+    v[0] = C64::new(1.0, 0.0);
+    let (mut psp, mut qsp, mut pg, mut qg) = ([0.0; 30], [0.0; 30], [0.0; 30], [0.0; 30]);
+    for i in 1..30 {
+        v[i] = C64::new(x[i - 1], x[i - 1 + 29]);
+        psp[i] = x[58 + i - 1];
+        qsp[i] = x[87 + i - 1];
+    }
+    for (n, &bus) in GEN.iter().enumerate() {
+        pg[bus - 1] = x[116 + n];
+        qg[bus - 1] = x[121 + n];
+    }
+    let mut cur = [C64::new(0.0, 0.0); 30];
+    currents(G, B, &v, &mut cur);
+    let kinds = Kinds::of(&qsp, &v);
+    for i in 1..30 {
+        let sp = specified_current(psp[i], qsp[i], v[i], kinds);
+        h[i - 1] = cur[i].re - sp.re;
+        h[29 + i - 1] = cur[i].im - sp.im;
+        h[58 + i - 1] = psp[i] - pg[i] + P.at(i, 0);
+        h[87 + i - 1] = qsp[i] - qg[i] + Q.at(i, 0);
+    }
+    let slack = (v[0] * cur[0].conj()).re;
+    let fuel = |pg: &[f64; 30]| {
+        NG.iter()
+            .enumerate()
+            .map(|(n, &bus)| A1[n] + B1[n] * pg[bus - 1] + C1[n] * pg[bus - 1].powf(2.0))
+            .fold(0.0, |a, b| a + b)
+    };
+    match objective {
+        Opf::Loss => slack + psp[1..].iter().fold(0.0, |a, &b| a + b),
+        Opf::FuelCost => {
+            pg[0] = slack;
+            fuel(&pg)
+        }
+        Opf::LossAndCost => {
+            pg[0] = slack;
+            fuel(&pg) + 0.75 * (0..30).map(|i| pg[i] - P.at(i, 0)).fold(0.0, |a, b| a + b)
+        }
+    }
+}
+
+/// RC37. Optimal power flow, IEEE 30-bus, minimising the active power loss: 116
+/// mismatch equalities.
+pub(crate) fn rc37(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+    Ok(opf30(x, h, Opf::Loss))
+}
+
+/// RC38. Optimal power flow, IEEE 30-bus, minimising the quadratic fuel cost of the six
+/// generators (the slack's output from the power flow): 116 equalities.
+pub(crate) fn rc38(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+    Ok(opf30(x, h, Opf::FuelCost))
+}
+
+/// RC39. Optimal power flow, IEEE 30-bus, minimising fuel cost plus 0.75 × the active
+/// power loss: 116 equalities.
+pub(crate) fn rc39(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+    Ok(opf30(x, h, Opf::LossAndCost))
+}
+
+/// The bus admittance matrix of the 38-bus microgrid at frequency `w` (the line
+/// reactances scale with `w`), as the organisers' `ybus`, row-major.
+fn ybus(w: f64, y: &mut [C64; 38 * 38]) {
+    let lines = data::ps14_lines();
+    y.fill(C64::new(0.0, 0.0));
+    let n = 38;
+    let adm = |l: usize| C64::new(1.0, 0.0) / C64::new(lines.at(l, 2), lines.at(l, 3) * w);
+    for l in 0..lines.rows {
+        let (fb, tb) = (lines.at(l, 0) as usize - 1, lines.at(l, 1) as usize - 1);
+        let a = lines.at(l, 5);
+        y[fb * n + tb] -= adm(l) / a;
+        y[tb * n + fb] = y[fb * n + tb];
+    }
+    for m in 0..n {
+        for l in 0..lines.rows {
+            let (fb, tb) = (lines.at(l, 0) as usize - 1, lines.at(l, 1) as usize - 1);
+            let (a, b) = (lines.at(l, 5), J * lines.at(l, 4));
+            if fb == m {
+                y[m * n + m] += adm(l) / a.powf(2.0) + b;
+            } else if tb == m {
+                y[m * n + m] += adm(l) + b;
+            }
+        }
+    }
+}
+
+/// Which islanded-microgrid problem (RC40, RC42, RC43) is evaluated.
+#[derive(Clone, Copy)]
+enum Islanded {
+    PowerFlow,
+    ActiveLoss,
+    ReactiveLoss,
+}
+
+fn islanded(x: &[f64], h: &mut [f64], which: Islanded) -> f64 {
+    let (P, Q) = (data::ps2_p(), data::ps2_q());
+    let mut v = [C64::new(0.0, 0.0); 38];
+    for i in 1..38 {
+        v[i] = C64::new(x[i - 1], x[i - 1 + 37]);
+    }
+    let w = x[74];
+    v[0] = C64::new(x[75] + 1e-5, 0.0);
+    let (mut pc, mut qc) = ([0.0; 38], [0.0; 38]);
+    match which {
+        Islanded::PowerFlow => {
+            for (n, (mp, nq)) in [5.102e-03, 1.502e-03, 4.506e-03, 2.253e-03, 2.253e-03]
+                .into_iter()
+                .zip([0.05, 0.03, 0.05, 0.01, 0.1])
+                .enumerate()
+            {
+                pc[33 + n] = 1.0 / mp;
+                qc[33 + n] = 1.0 / nq;
+            }
+        }
+        Islanded::ActiveLoss | Islanded::ReactiveLoss => {
+            for n in 0..5 {
+                pc[33 + n] = x[76 + n];
+                qc[33 + n] = x[81 + n];
+            }
+        }
+    }
+    let mut y = [C64::new(0.0, 0.0); 38 * 38];
+    ybus(w, &mut y);
+    let mut cur = [C64::new(0.0, 0.0); 38];
+    for i in 0..38 {
+        let mut s = C64::new(0.0, 0.0);
+        for k in 0..38 {
+            s += y[i * 38 + k] * v[k];
+        }
+        cur[i] = s;
+    }
+    let (mut psp, mut qsp) = ([0.0; 38], [0.0; 38]);
+    for i in 0..38 {
+        let (vr, vm) = (v[i].re, v[i].im);
+        psp[i] = pc[i] * (1.0 - w) - load(P, i, v[i]);
+        qsp[i] = qc[i] * (1.0 - (vr.powf(2.0) + vm.powf(2.0)).sqrt()) - load(Q, i, v[i]);
+    }
+    let kinds = Kinds::of(&qsp, &v);
+    let (mut sum_p2, mut sum_q2, mut sum_psp, mut sum_qsp) = (0.0, 0.0, 0.0, 0.0);
+    for i in 0..38 {
+        let (vr, vm) = (v[i].re, v[i].im);
+        let (psp, qsp) = (psp[i], qsp[i]);
+        let sp = specified_current(psp, qsp, v[i], kinds);
+        h[i] = cur[i].re - sp.re;
+        h[38 + i] = cur[i].im - sp.im;
+        let (ir, im) = (cur[i].re, cur[i].im);
+        sum_p2 += (psp - (vr * ir + vm * im)).powf(2.0);
+        sum_q2 += (qsp - (vm * ir - vr * im)).powf(2.0);
+        sum_psp += psp;
+        sum_qsp += qsp;
+    }
+    match which {
+        Islanded::PowerFlow => sum_p2 + sum_q2,
+        Islanded::ActiveLoss => sum_psp,
+        Islanded::ReactiveLoss => 0.5 * (sum_qsp + sum_psp),
+    }
+}
+
+/// RC40. Microgrid power flow, islanded (38 buses, droop-controlled units, the
+/// frequency `w` and the reference voltage among the variables): f is the squared power
+/// mismatch; 76 current-mismatch equalities.
+pub(crate) fn rc40(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+    Ok(islanded(x, h, Islanded::PowerFlow))
+}
+
+/// RC41. Microgrid power flow, grid-connected (38 buses): f is the squared power
+/// mismatch; 74 current-mismatch equalities.
+pub(crate) fn rc41(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+    let (G, B, P, Q) = (data::ps2_g(), data::ps2_b(), data::ps2_p(), data::ps2_q());
+    let mut v = [C64::new(0.0, 0.0); 38];
+    v[0] = C64::new(1.0, 0.0);
+    for i in 1..38 {
+        v[i] = C64::new(x[i - 1], x[i - 1 + 37]);
+    }
+    let mut cur = [C64::new(0.0, 0.0); 38];
+    currents(G, B, &v, &mut cur);
+    let (mut psp, mut qsp) = ([0.0; 38], [0.0; 38]);
+    for i in 0..38 {
+        let dg = if i >= 33 { (0.2, 0.18) } else { (0.0, 0.0) };
+        psp[i] = dg.0 - load(P, i, v[i]);
+        qsp[i] = dg.1 - load(Q, i, v[i]);
+    }
+    let kinds = Kinds::of(&qsp, &v);
+    let (mut sum_p, mut sum_q) = (0.0, 0.0);
+    for i in 0..38 {
+        let (psp, qsp) = (psp[i], qsp[i]);
+        let (vr, vm, ir, im) = (v[i].re, v[i].im, cur[i].re, cur[i].im);
+        if i >= 1 {
+            let sp = specified_current(psp, qsp, v[i], kinds);
+            h[i - 1] = ir - sp.re;
+            h[37 + i - 1] = im - sp.im;
+            sum_p += (psp - (vr * ir + vm * im)).powf(2.0);
+            sum_q += (qsp - (vm * ir - vr * im)).powf(2.0);
+        }
+    }
+    Ok(sum_p + sum_q)
+}
+
+/// RC42. Optimal droop settings minimising the active power loss of an islanded
+/// microgrid: 86 variables, 76 equalities.
+pub(crate) fn rc42(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+    Ok(islanded(x, h, Islanded::ActiveLoss))
+}
+
+/// RC43. Optimal droop settings minimising the reactive (and active) power loss of an
+/// islanded microgrid: 86 variables, 76 equalities.
+pub(crate) fn rc43(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+    Ok(islanded(x, h, Islanded::ReactiveLoss))
+}
+
+/// Octave's `sind` (the argument reduced to [−180, 180) first, exact zeros at ±180).
+fn sind(x: f64) -> f64 {
+    let r = (x - 180.0) - ((x - 180.0) / 360.0).floor() * 360.0 - 180.0;
+    if r == -180.0 {
+        0.0
+    } else {
+        (r / 180.0 * PI).sin()
+    }
+}
+
+/// Octave's `cosd`: `sind (x + 90)`.
+fn cosd(x: f64) -> f64 {
+    sind(x + 90.0)
+}
+
+/// RC44. Wind farm layout: 15 turbines in a 2 km square; f is minus the expected power
+/// over 24 wind directions (Weibull speeds, Jensen wakes); 91 spacing inequalities
+/// (the pairs the organisers' loop forms, which leave the 15th turbine out).
+pub(crate) fn rc44(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+    const N: usize = 15;
+    const INTERVAL: f64 = 15.0;
+    const C: [f64; 24] = [
+        7.0, 5.0, 5.0, 5.0, 5.0, 4.0, 5.0, 6.0, 7.0, 7.0, 8.0, 9.5, 10.0, 8.5, 8.5, 6.5, 4.6, 2.6,
+        8.0, 5.0, 6.4, 5.2, 4.5, 3.9,
+    ];
+    const FRE: [f64; 24] = [
+        0.0003, 0.0072, 0.0237, 0.0242, 0.0222, 0.0301, 0.0397, 0.0268, 0.0626, 0.0801, 0.1025,
+        0.1445, 0.1909, 0.1162, 0.0793, 0.0082, 0.0041, 0.0008, 0.0010, 0.0005, 0.0013, 0.0031,
+        0.0085, 0.0222,
+    ];
+    let (cut_in, rated, cut_out): (f64, f64, f64) = (3.5, 14.0, 25.0);
+    let (r, kappa, ct, k): (f64, f64, f64, f64) = (40.0, 0.01, 0.8, 2.0);
+    let a = 1.0 - (1.0 - ct).sqrt();
+    let n_ws = ((rated - cut_in) / 0.3).floor() as usize;
+    let mut all_power = 0.0;
+    for (dir, (&c, &fre)) in C.iter().zip(&FRE).enumerate() {
+        let theta = (dir as f64 + 1.0 - 0.5) * INTERVAL;
+        let (ct_, st_) = (cosd(theta), sind(theta));
+        let mut sum_power = 0.0;
+        for i in 0..N {
+            let mut def2 = 0.0;
+            for j in 0..N {
+                let tx = x[2 * i] - x[2 * j];
+                let ty = x[2 * i + 1] - x[2 * j + 1];
+                let dij = ct_ * tx + st_ * ty;
+                let lij = ((tx.powf(2.0) + ty.powf(2.0)) - dij.powf(2.0)).sqrt();
+                let l = dij * kappa + r;
+                if i != j && l > lij - r && dij > 0.0 {
+                    let def = a / (1.0 + kappa * dij / r).powf(2.0);
+                    def2 += def.powf(2.0);
+                }
+            }
+            let ci = c * (1.0 - def2.sqrt());
+            let mut p = 0.0;
+            for j in 1..=n_ws {
+                let v0 = cut_in + (j as f64 - 1.0) * 0.3;
+                let v1 = cut_in + j as f64 * 0.3;
+                p += 1500.0 * ((v0 + v1) / 2.0 - 7.5).exp() / (5.0 + ((v0 + v1) / 2.0 - 7.5).exp())
+                    * ((-(v0 / ci).powf(k)).exp() - (-(v1 / ci).powf(k)).exp());
+            }
+            p += 1500.0 * ((-(rated / ci).powf(k)).exp() - (-(cut_out / ci).powf(k)).exp());
+            sum_power += p;
+        }
+        all_power += fre * sum_power;
+    }
+    let mut idx = 0;
+    for i in 0..N {
+        for j in i + 1..N - 1 {
+            g[idx] = 5.0 * r - ((x[2 * i] - x[2 * j]).powf(2.0) + (x[2 * i + 1] - x[2 * j + 1]).powf(2.0)).sqrt();
+            idx += 1;
+        }
+    }
+    Ok(-all_power)
+}
