@@ -289,10 +289,11 @@ impl StudyFiles {
 }
 
 impl StudySpec {
-    /// The evaluation budget `budget_per_dim · N`.
+    /// The evaluation budget of a run: `budget_per_dim · N`, unless the suite sets its
+    /// own ([`Suite::budget`]).
     #[must_use]
     pub fn budget(&self) -> usize {
-        self.budget_per_dim * self.dim
+        self.suite.budget(self.dim, self.budget_per_dim)
     }
 
     /// The files of this process in `out` (`runs.jsonl`, or `runs.shard-I-of-N.jsonl`).

@@ -40,8 +40,10 @@
 
 mod bbob_constrained;
 mod cec2017;
+mod cec2020_rw;
 
 pub use bbob_constrained::{BbobConstrainedSuite, BBOB_CONSTRAINED};
+pub use cec2020_rw::{Cec2020Budget, Cec2020RwSuite, CEC2020_RW};
 
 pub use cec2017::{
     synthetic_warning, Cec2017Suite, InstanceChoice, CEC2017, FALLBACK_SYNTHETIC_SEED,
@@ -148,6 +150,14 @@ pub trait Suite: Debug + Send + Sync {
         self.problem(id, dim)
     }
 
+    /// The evaluation budget of a run in dimension `dim` when the study asks for
+    /// `budget_per_dim` evaluations per dimension. The default is `budget_per_dim · dim`
+    /// (CEC2017's `20 000 · N`); a suite whose competition sets its own budgets says so
+    /// here (the CEC2020 real-world suite: `MaxFEs` by dimension).
+    fn budget(&self, dim: usize, budget_per_dim: usize) -> usize {
+        budget_per_dim * dim
+    }
+
     /// For a suite of COCO's (or one laid out like one): problem `id` in dimension `dim`
     /// as COCO's observer names it, so that a study can write COCO's data files
     /// ([`crate::study::StudySpec::coco`]). The default is `None`: not a COCO suite.
@@ -200,6 +210,9 @@ impl<S: Suite + ?Sized> Suite for Arc<S> {
     fn coco_problem(&self, id: usize, dim: usize) -> Result<Option<CocoProblem>, StudyError> {
         (**self).coco_problem(id, dim)
     }
+    fn budget(&self, dim: usize, budget_per_dim: usize) -> usize {
+        (**self).budget(dim, budget_per_dim)
+    }
 }
 
 /// The suite a results file names, as far as this crate knows it: the
@@ -210,6 +223,8 @@ impl<S: Suite + ?Sized> Suite for Arc<S> {
 pub fn by_name(name: &str) -> Arc<dyn Suite> {
     if name == BBOB_CONSTRAINED {
         Arc::new(BbobConstrainedSuite::default())
+    } else if name == CEC2020_RW {
+        Arc::new(Cec2020RwSuite::default())
     } else if name == CEC2017 {
         Arc::new(Cec2017Suite::catalogue())
     } else {

@@ -19,4 +19,8 @@ pub enum StatsError {
     /// Writing a table failed.
     #[error("table output: {0}")]
     Output(String),
+    /// Reading or writing a results file failed, or it is malformed (the message names
+    /// the file).
+    #[error("{0}")]
+    File(String),
 }

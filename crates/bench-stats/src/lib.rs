@@ -4,6 +4,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`wilcoxon`] | the signed-rank test as MATLAB's `signrank` (tolerance ties, exact for `n ≤ 15`); the rank-sum test as `ranksum` |
+//! | [`cec2020`] | the CEC2020 real-world competition's entry files and score (best, mean, median, total) over any number of algorithms |
 //! | [`cec`] | per-problem CEC statistics: best, median (with `c` and `ν̄`), mean, std, worst, FR, vio, mRTgb |
 //! | [`pairwise`] | the baseline-vs-variant median/mean/total rank with and without significance testing; `+/=/−` tallies; Table 2 cells |
 //! | [`bootstrap`] | how much the `+/=/−` tallies move with other runs: the bootstrap over runs |
@@ -35,6 +36,7 @@
 
 pub mod bootstrap;
 pub mod cec;
+pub mod cec2020;
 pub mod configurations;
 mod error;
 pub mod pairwise;
