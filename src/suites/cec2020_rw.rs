@@ -56,7 +56,11 @@ impl Cec2020RwSuite {
     /// The problems of dimension `dim`, ascending.
     #[must_use]
     pub fn problems_of_dimension(&self, dim: usize) -> Vec<usize> {
-        catalog::all().iter().filter(|p| p.dim == dim).map(|p| p.id).collect()
+        catalog::all()
+            .iter()
+            .filter(|p| p.dim == dim)
+            .map(|p| p.id)
+            .collect()
     }
 
     /// The dimension of problem `id`.
@@ -64,7 +68,9 @@ impl Cec2020RwSuite {
     /// # Errors
     /// An unknown problem.
     pub fn dimension_of(&self, id: usize) -> Result<usize, StudyError> {
-        catalog::info(id).map(|p| p.dim).ok_or_else(|| self.unknown(id))
+        catalog::info(id)
+            .map(|p| p.dim)
+            .ok_or_else(|| self.unknown(id))
     }
 }
 
@@ -85,7 +91,11 @@ impl Suite for Cec2020RwSuite {
         Class::ALL
             .iter()
             .map(|&c| {
-                let problems = catalog::all().iter().filter(|p| p.class() == c).map(|p| p.id).collect();
+                let problems = catalog::all()
+                    .iter()
+                    .filter(|p| p.class() == c)
+                    .map(|p| p.id)
+                    .collect();
                 let key = c.name().to_lowercase().replace(' ', "_");
                 ProblemGroup::new(key, format!("{} problems", c.name()), problems)
             })

@@ -81,7 +81,12 @@ impl Entry {
         f: Vec<Vec<f64>>,
         cv: Vec<Vec<f64>>,
     ) -> Result<Self, StatsError> {
-        let e = Self { name: name.into(), problems, f, cv };
+        let e = Self {
+            name: name.into(),
+            problems,
+            f,
+            cv,
+        };
         e.check()?;
         Ok(e)
     }
@@ -143,7 +148,10 @@ impl Entry {
     /// [`StatsError::File`] naming the file for a missing, unreadable or malformed file,
     /// or two files that do not fit together.
     pub fn read(dir: &Path, name: &str) -> Result<Self, StatsError> {
-        let (fp, fcv) = (dir.join(format!("{name}.f.csv")), dir.join(format!("{name}.cv.csv")));
+        let (fp, fcv) = (
+            dir.join(format!("{name}.f.csv")),
+            dir.join(format!("{name}.cv.csv")),
+        );
         let (hf, f) = read_columns(&fp)?;
         let (hcv, cv) = read_columns(&fcv)?;
         if hf != hcv {
@@ -165,7 +173,12 @@ impl Entry {
             .map_err(|e| StatsError::File(format!("{}: {e}", dir.display())))?;
         let mut names: Vec<String> = listing
             .filter_map(Result::ok)
-            .filter_map(|d| d.file_name().to_str().and_then(|n| n.strip_suffix(".f.csv")).map(String::from))
+            .filter_map(|d| {
+                d.file_name()
+                    .to_str()
+                    .and_then(|n| n.strip_suffix(".f.csv"))
+                    .map(String::from)
+            })
             .collect();
         names.sort();
         if names.is_empty() {
@@ -192,7 +205,8 @@ impl Entry {
                 text.push_str(&row.join(","));
                 text.push('\n');
             }
-            std::fs::write(&path, text).map_err(|e| StatsError::File(format!("{}: {e}", path.display())))?;
+            std::fs::write(&path, text)
+                .map_err(|e| StatsError::File(format!("{}: {e}", path.display())))?;
         }
         Ok(())
     }
@@ -210,8 +224,8 @@ fn format_value(v: f64) -> String {
 
 /// A CSV file of a header and rows of numbers, as columns.
 fn read_columns(path: &Path) -> Result<(Vec<String>, Vec<Vec<f64>>), StatsError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| StatsError::File(format!("{}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| StatsError::File(format!("{}: {e}", path.display())))?;
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
     let header: Vec<String> = lines
         .next()
@@ -233,7 +247,11 @@ fn read_columns(path: &Path) -> Result<(Vec<String>, Vec<Vec<f64>>), StatsError>
         }
         for (c, cell) in cols.iter_mut().zip(cells) {
             let v = cell.trim().parse::<f64>().map_err(|_| {
-                StatsError::File(format!("{}: row {}: {cell:?} is not a number", path.display(), i + 1))
+                StatsError::File(format!(
+                    "{}: row {}: {cell:?} is not a number",
+                    path.display(),
+                    i + 1
+                ))
             })?;
             c.push(v);
         }
@@ -307,7 +325,9 @@ fn part(entries: &[Entry], weights: &[f64], s: Statistic) -> Vec<f64> {
         let feasible: Vec<bool> = cv.iter().map(|&v| v == 0.0).collect();
         let values: Vec<f64> = if feasible.iter().any(|&b| b) {
             let m = extreme((0..n).filter(|&a| feasible[a]).map(|a| f[a]), true);
-            (0..n).map(|a| if feasible[a] { f[a] } else { m + cv[a] }).collect()
+            (0..n)
+                .map(|a| if feasible[a] { f[a] } else { m + cv[a] })
+                .collect()
         } else {
             cv
         };
@@ -330,7 +350,11 @@ fn part(entries: &[Entry], weights: &[f64], s: Statistic) -> Vec<f64> {
 /// [`StatsError::Empty`] for no entries; [`StatsError::Inconsistent`] when the entries
 /// have other problems than `weights` has, different problem labels or run counts, or
 /// fewer runs than `median_row` needs.
-pub fn score(entries: &[Entry], weights: &[f64], median_row: usize) -> Result<Vec<Score>, StatsError> {
+pub fn score(
+    entries: &[Entry],
+    weights: &[f64],
+    median_row: usize,
+) -> Result<Vec<Score>, StatsError> {
     let first = entries.first().ok_or(StatsError::Empty("entries"))?;
     for e in entries {
         e.check()?;
@@ -391,7 +415,13 @@ mod tests {
         let e = Entry::from_runs(
             "x",
             vec!["RC01".into()],
-            vec![vec![(3.0, 0.0), (1.0, 0.5), (2.0, 0.0), (0.0, 0.1), (f64::NAN, f64::NAN)]],
+            vec![vec![
+                (3.0, 0.0),
+                (1.0, 0.5),
+                (2.0, 0.0),
+                (0.0, 0.1),
+                (f64::NAN, f64::NAN),
+            ]],
         )
         .unwrap();
         assert_eq!(e.f[0][..4], [2.0, 3.0, 0.0, 1.0]);
@@ -423,7 +453,7 @@ mod tests {
         let a = Entry::new("a", vec!["p".into()], vec![vec![1.0]], vec![vec![0.0]]).unwrap();
         let b = Entry::new("b", vec!["q".into()], vec![vec![1.0]], vec![vec![0.0]]).unwrap();
         assert!(score(&[a.clone(), b], &[1.0], 0).is_err());
-        assert!(score(&[a.clone()], &[1.0, 1.0], 0).is_err());
+        assert!(score(std::slice::from_ref(&a), &[1.0, 1.0], 0).is_err());
         assert!(score(&[a], &[1.0], 1).is_err());
         assert!(Entry::new("x", vec!["p".into()], vec![vec![1.0, 2.0]], vec![vec![0.0]]).is_err());
     }

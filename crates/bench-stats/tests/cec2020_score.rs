@@ -22,15 +22,24 @@ fn the_eight_entries_give_the_published_table() {
     let dir = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
     let entries = Entry::read_all(&dir).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(entries.len(), 8, "eight entries in {}", dir.display());
-    let weights: Vec<f64> =
-        cec2020_rw::catalog::all().iter().map(|p| dimension_weight(p.dim)).collect();
+    let weights: Vec<f64> = cec2020_rw::catalog::all()
+        .iter()
+        .map(|p| dimension_weight(p.dim))
+        .collect();
     let scores = score(&entries, &weights, 12).unwrap();
     let mut checked = 0;
     for (name, published, place) in PUBLISHED {
-        let s = scores.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("{name} missing"));
+        let s = scores
+            .iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("{name} missing"));
         let ours = [s.best, s.mean, s.median, s.total];
         for (o, p) in ours.iter().zip(published) {
-            assert_eq!(format!("{o:.4}"), format!("{p:.4}"), "{name}: {ours:?} against {published:?}");
+            assert_eq!(
+                format!("{o:.4}"),
+                format!("{p:.4}"),
+                "{name}: {ours:?} against {published:?}"
+            );
         }
         assert_eq!(s.rank, place, "{name}'s place");
         checked += 1;
@@ -44,7 +53,10 @@ fn an_entry_survives_a_write_and_a_read() {
     let e = Entry::from_runs(
         "ours",
         vec!["RC01".into(), "RC02".into()],
-        vec![vec![(1.5, 0.0), (f64::NAN, f64::INFINITY)], vec![(-2.0, 1e-3), (0.1, 0.0)]],
+        vec![
+            vec![(1.5, 0.0), (f64::NAN, f64::INFINITY)],
+            vec![(-2.0, 1e-3), (0.1, 0.0)],
+        ],
     )
     .unwrap();
     e.write(dir.path()).unwrap();
@@ -55,5 +67,8 @@ fn an_entry_survives_a_write_and_a_read() {
     std::fs::write(dir.path().join("bad.f.csv"), "RC01\n1.0\n").unwrap();
     std::fs::write(dir.path().join("bad.cv.csv"), "RC01\nx\n").unwrap();
     let err = Entry::read(dir.path(), "bad").unwrap_err().to_string();
-    assert!(err.contains("bad.cv.csv") && err.contains("not a number"), "{err}");
+    assert!(
+        err.contains("bad.cv.csv") && err.contains("not a number"),
+        "{err}"
+    );
 }

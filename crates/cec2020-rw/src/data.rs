@@ -23,7 +23,10 @@ impl Table {
                     .unwrap_or_else(|e| panic!("embedded table {name}: {t:?}: {e}"))
             }));
             let n = values.len() - before;
-            assert!(rows == 0 || n == cols, "embedded table {name}: ragged row {rows}");
+            assert!(
+                rows == 0 || n == cols,
+                "embedded table {name}: ragged row {rows}"
+            );
             cols = n;
             rows += 1;
         }

@@ -145,26 +145,35 @@ pub(crate) fn generalized_eigenvalues(k: &[f64], m: &[f64], n: usize) -> Option<
     Some(ev)
 }
 
-/// Eigenvalues of a symmetric matrix by cyclic Jacobi rotations (destroys `a`).
+/// Eigenvalues of a symmetric matrix by cyclic Jacobi rotations (destroys `a`): an
+/// off-diagonal entry negligible against both its diagonal entries (it would not change
+/// them in floating point) is set to zero; the sweeps end when all are zero.
 fn jacobi_eigenvalues(a: &mut [f64], n: usize) -> Vec<f64> {
-    for _sweep in 0..100 {
-        let off: f64 = (0..n)
-            .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
-            .map(|(i, j)| a[i * n + j] * a[i * n + j])
-            .sum();
-        let diag: f64 = (0..n).map(|i| a[i * n + i] * a[i * n + i]).sum();
-        if off <= f64::EPSILON * f64::EPSILON * diag * 1e-4 || off == 0.0 || !off.is_finite() {
-            break;
-        }
+    for sweep in 0..64 {
+        let mut rotated = false;
         for p in 0..n {
             for q in p + 1..n {
                 let apq = a[p * n + q];
                 if apq == 0.0 {
                     continue;
                 }
-                let theta = (a[q * n + q] - a[p * n + p]) / (2.0 * apq);
-                let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
-                let t = if theta == 0.0 { 1.0 } else { t };
+                let (app, aqq) = (a[p * n + p], a[q * n + q]);
+                let small = 100.0 * apq.abs();
+                if sweep > 3 && app.abs() + small == app.abs() && aqq.abs() + small == aqq.abs() {
+                    a[p * n + q] = 0.0;
+                    a[q * n + p] = 0.0;
+                    continue;
+                }
+                if !apq.is_finite() || !app.is_finite() || !aqq.is_finite() {
+                    return vec![f64::NAN; n];
+                }
+                rotated = true;
+                let theta = (aqq - app) / (2.0 * apq);
+                let t = if theta == 0.0 {
+                    1.0
+                } else {
+                    theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt())
+                };
                 let cs = 1.0 / (t * t + 1.0).sqrt();
                 let sn = t * cs;
                 for r in 0..n {
@@ -180,6 +189,9 @@ fn jacobi_eigenvalues(a: &mut [f64], n: usize) -> Vec<f64> {
                     a[q * n + r] = sn * apr + cs * aqr;
                 }
             }
+        }
+        if !rotated {
+            break;
         }
     }
     (0..n).map(|i| a[i * n + i]).collect()

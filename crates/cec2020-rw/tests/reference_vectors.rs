@@ -51,7 +51,8 @@ fn quote_tokens(line: &str) -> String {
             Some((i, t)) => {
                 let before = &rest[..i];
                 // inside a string (e.g. "complex …") the token is left alone
-                let in_string = before.matches('"').count() % 2 == 1 || out.matches('"').count() % 2 == 1;
+                let in_string =
+                    before.matches('"').count() % 2 == 1 || out.matches('"').count() % 2 == 1;
                 out.push_str(before);
                 if in_string {
                     out.push_str(t);
@@ -96,14 +97,33 @@ fn reference_vectors() {
     let mut values = 0usize;
     let mut failures = Vec::new();
     let mut problems_seen = std::collections::BTreeSet::new();
-    for (ln, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+    for (ln, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
         let rec: Value = serde_json::from_str(&quote_tokens(line))
             .unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), ln + 1));
         let k = rec["problem"].as_u64().expect("problem") as usize;
-        let x: Vec<f64> = rec["x"].as_array().expect("x").iter().map(|v| v.as_f64().expect("x finite")).collect();
+        let x: Vec<f64> = rec["x"]
+            .as_array()
+            .expect("x")
+            .iter()
+            .map(|v| v.as_f64().expect("x finite"))
+            .collect();
         let f_ref = parse_value(&rec["f"]);
-        let g_ref: Vec<Reference> = rec["g"].as_array().expect("g").iter().map(parse_value).collect();
-        let h_ref: Vec<Reference> = rec["h"].as_array().expect("h").iter().map(parse_value).collect();
+        let g_ref: Vec<Reference> = rec["g"]
+            .as_array()
+            .expect("g")
+            .iter()
+            .map(parse_value)
+            .collect();
+        let h_ref: Vec<Reference> = rec["h"]
+            .as_array()
+            .expect("h")
+            .iter()
+            .map(parse_value)
+            .collect();
         let p = Cec2020Problem::new(k).expect("problem 1-57");
         assert_eq!(p.dim(), x.len(), "RC{k:02}: dimension");
         assert_eq!(
@@ -115,7 +135,11 @@ fn reference_vectors() {
         let f = match p.evaluate(&x, &mut c) {
             Ok(f) => f,
             Err(e) => {
-                failures.push(format!("line {}: RC{k:02} {}: error {e}", ln + 1, rec["kind"]));
+                failures.push(format!(
+                    "line {}: RC{k:02} {}: error {e}",
+                    ln + 1,
+                    rec["kind"]
+                ));
                 continue;
             }
         };
@@ -124,7 +148,11 @@ fn reference_vectors() {
             bad.push(format!("f = {f:e}, reference {f_ref:?}"));
         }
         for (i, (&ours, &r)) in c.iter().zip(g_ref.iter().chain(&h_ref)).enumerate() {
-            let name = if i < g_ref.len() { format!("g{}", i + 1) } else { format!("h{}", i + 1 - g_ref.len()) };
+            let name = if i < g_ref.len() {
+                format!("g{}", i + 1)
+            } else {
+                format!("h{}", i + 1 - g_ref.len())
+            };
             if !close(k, ours, r) {
                 bad.push(format!("{name} = {ours:e}, reference {r:?}"));
             }
@@ -133,7 +161,12 @@ fn reference_vectors() {
         if bad.is_empty() {
             checked += 1;
         } else {
-            failures.push(format!("line {}: RC{k:02} {}: {}", ln + 1, rec["kind"], bad.join("; ")));
+            failures.push(format!(
+                "line {}: RC{k:02} {}: {}",
+                ln + 1,
+                rec["kind"],
+                bad.join("; ")
+            ));
         }
         problems_seen.insert(k);
     }
@@ -142,6 +175,16 @@ fn reference_vectors() {
         problems_seen.len(),
         path.display()
     );
-    assert!(checked + failures.len() > 0, "no reference points in {}", path.display());
-    assert!(failures.is_empty(), "{} of {} points differ:\n{}", failures.len(), checked + failures.len(), failures.join("\n"));
+    assert!(
+        checked + failures.len() > 0,
+        "no reference points in {}",
+        path.display()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} points differ:\n{}",
+        failures.len(),
+        checked + failures.len(),
+        failures.join("\n")
+    );
 }

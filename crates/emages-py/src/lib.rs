@@ -23,6 +23,7 @@ fn _emages(m: &Bound<'_, PyModule>) -> PyResult<()> {
     constraint_handling::linalg::kernel::set_num_threads(1);
     m.add_class::<problems::PyCec2017>()?;
     m.add_class::<problems::PyBbob>()?;
+    m.add_class::<problems::PyCec2020>()?;
     m.add_class::<asktell::PyAskTell>()?;
     m.add_function(wrap_pyfunction!(strategy::run_native, m)?)?;
     m.add_function(wrap_pyfunction!(strategy::run_callbacks, m)?)?;

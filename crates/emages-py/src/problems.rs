@@ -1,4 +1,4 @@
-//! The suites' problems as Python classes: `Cec2017` and `BbobConstrained`, each with
+//! The suites' problems as Python classes: `Cec2017`, `BbobConstrained` and `Cec2020Rw`, each with
 //! a single-point and a batch evaluation returning `f`, `g`, `h` and the mean violation.
 
 use crate::convert::{batch_out, point, population};
@@ -250,12 +250,70 @@ impl PyBbob {
 
 problem_methods!(PyBbob);
 
+/// A problem of the CEC2020 real-world constrained suite: RC01–RC57 (`problem` 1–57),
+/// each in its own dimension, as the organisers' code defines it.
+#[pyclass(name = "Cec2020Rw", module = "emages", frozen)]
+pub struct PyCec2020 {
+    pub problem: Native,
+    rw: Arc<cec2020_rw::Cec2020Problem>,
+}
+
+#[pymethods]
+impl PyCec2020 {
+    /// Problem RC`problem` (1–57).
+    #[new]
+    fn new(problem: usize) -> PyResult<Self> {
+        let p = Arc::new(cec2020_rw::Cec2020Problem::new(problem).map_err(to_py)?);
+        Ok(Self {
+            problem: p.clone(),
+            rw: p,
+        })
+    }
+
+    /// The label, `RC05`.
+    #[getter]
+    fn label(&self) -> String {
+        self.rw.info().label()
+    }
+
+    /// The guidelines' name of the problem.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.rw.info().name
+    }
+
+    /// The competition's budget `MaxFEs` for this problem's dimension.
+    #[getter]
+    fn max_fes(&self) -> usize {
+        self.rw.info().max_fes()
+    }
+
+    /// The best-known feasible objective value (the guidelines' Table 4).
+    #[getter]
+    fn best_known(&self) -> f64 {
+        self.rw.info().best_known
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Cec2020Rw({}: {})",
+            self.rw.info().label(),
+            self.rw.info().name
+        )
+    }
+}
+
+problem_methods!(PyCec2020);
+
 /// The native problem behind a Python object, if it is one of ours.
 pub fn native(obj: &Bound<'_, PyAny>) -> Option<Native> {
     if let Ok(p) = obj.cast::<PyCec2017>() {
         return Some(p.get().problem.clone());
     }
     if let Ok(p) = obj.cast::<PyBbob>() {
+        return Some(p.get().problem.clone());
+    }
+    if let Ok(p) = obj.cast::<PyCec2020>() {
         return Some(p.get().problem.clone());
     }
     None

@@ -1,9 +1,11 @@
-"""The shared reference fixtures through the Python API: the CEC2017 and
-bbob-constrained vectors (single and batch evaluation) and the statistics cases."""
+"""The shared reference fixtures through the Python API: the CEC2017,
+bbob-constrained and CEC2020 real-world vectors (single and batch evaluation) and the
+statistics cases."""
 
 from collections import defaultdict
 
 import numpy as np
+import pytest
 
 import emages
 from conftest import jsonl, shared
@@ -57,6 +59,43 @@ def test_bbob_constrained_reference_vectors():
         assert p.evaluations == (2 * len(cases), 2 * len(cases))
     assert checked == len(rows) > 0
     print(f"checked {checked} bbob-constrained reference points (single and batch)")
+
+
+def test_cec2020_rw_reference_vectors():
+    rows = jsonl(shared("CEC2020_RW_VECTORS", "fixtures/cec2020-rw/vectors.jsonl"))
+    tol = {33: 1e-6}  # RC33 solves an ill-conditioned finite-element system
+
+    def agree(ours, ref, k):
+        if isinstance(ref, str):  # RC27's complex values outside its box: +inf here
+            return ref.startswith("complex") and ours == np.inf
+        if np.isnan(ref):
+            return np.isnan(ours)
+        if np.isinf(ref):
+            return ours == ref
+        return abs(ours - ref) <= tol.get(k, 1e-9) * max(1.0, abs(ref))
+
+    checked = 0
+    for r in rows:
+        k = r["problem"]
+        p = emages.Cec2020Rw(k)
+        assert (p.dim, p.n_ineq, p.n_eq) == (r["dim"], len(r["g"]), len(r["h"])), k
+        (f, g, h, _), (F, G, H, _) = p.evaluate(r["x"]), p.evaluate_batch(np.array([r["x"]]))
+        for got_f, got_g, got_h in ((f, g, h), (F[0], G[0], H[0])):
+            assert agree(got_f, r["f"], k), (k, r["kind"], got_f, r["f"])
+            assert all(agree(a, b, k) for a, b in zip(got_g, r["g"])), (k, r["kind"])
+            assert all(agree(a, b, k) for a, b in zip(got_h, r["h"])), (k, r["kind"])
+        checked += 1
+    assert checked == len(rows) > 0
+    print(f"checked {checked} CEC2020 real-world reference points (single and batch)")
+
+
+def test_cec2020_rw_problem_runs_in_rust():
+    p = emages.Cec2020Rw(15)  # speed reducer, best known 2994.42
+    assert (p.label, p.max_fes) == ("RC15", 100_000) and "speed reducer" in p.name.lower()
+    res = emages.minimize(p, budget=20_000, seed=1, history=False)
+    assert res.feasible and res.fun < 1.01 * p.best_known
+    with pytest.raises(ValueError, match="RC01 to RC57"):
+        emages.Cec2020Rw(58)
 
 
 def test_statistics_cases():

@@ -8,7 +8,9 @@ use crate::data::{self, Table};
 
 /// `Σ_j x_j T(row, j)`, summed in order as the organisers' code does.
 fn dot(x: &[f64], t: &Table, row: usize) -> f64 {
-    x.iter().zip(t.row(row)).fold(0.0, |a, (&xi, &ti)| a + xi * ti)
+    x.iter()
+        .zip(t.row(row))
+        .fold(0.0, |a, (&xi, &ti)| a + xi * ti)
 }
 
 fn sum(x: &[f64]) -> f64 {
@@ -51,7 +53,12 @@ fn beef(x: &[f64], b: &Beef, g: &mut [f64], h: &mut [f64]) -> f64 {
 /// RC51. Beef cattle, case 1.
 pub(crate) fn rc51(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
     let b = Beef {
-        ranges: [(1.090, 2.170), (4.870, 5.200), (0.043, 0.086), (0.023, 0.046)],
+        ranges: [
+            (1.090, 2.170),
+            (4.870, 5.200),
+            (0.043, 0.086),
+            (0.023, 0.046),
+        ],
         forage: (0.295, 0.36),
         protein: (0.3, 0.4712),
         roughage: (9.2, 11.5),
@@ -63,7 +70,12 @@ pub(crate) fn rc51(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
 /// RC52. Beef cattle, case 2.
 pub(crate) fn rc52(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
     let b = Beef {
-        ranges: [(1.280, 2.560), (7.300, 7.810), (0.005, 0.094), (0.031, 0.062)],
+        ranges: [
+            (1.280, 2.560),
+            (7.300, 7.810),
+            (0.005, 0.094),
+            (0.031, 0.062),
+        ],
         forage: (0.2, 0.24),
         protein: (0.3, 0.4),
         roughage: (9.8, 16.4),
@@ -75,7 +87,12 @@ pub(crate) fn rc52(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
 /// RC53. Beef cattle, case 3.
 pub(crate) fn rc53(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
     let b = Beef {
-        ranges: [(1.170, 2.340), (6.940, 7.430), (0.038, 0.076), (0.034, 0.068)],
+        ranges: [
+            (1.170, 2.340),
+            (6.940, 7.430),
+            (0.038, 0.076),
+            (0.034, 0.068),
+        ],
         forage: (0.085, 0.111),
         protein: (0.25, 0.4),
         roughage: (11.6, 14.5),

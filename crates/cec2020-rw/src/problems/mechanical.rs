@@ -5,7 +5,12 @@
 //! Variable names follow the organisers' code, so upper-case names of physical
 //! quantities are kept; constants such as 0.7854 and 3.14 are the formulas' own rounded
 //! values, not approximations of π written here.
-#![allow(non_snake_case, clippy::approx_constant, clippy::excessive_precision)]
+#![allow(
+    non_snake_case,
+    clippy::approx_constant,
+    clippy::excessive_precision,
+    clippy::needless_range_loop
+)]
 
 use super::{index, Out};
 use crate::numerics::{cholesky_solve, fminbnd, generalized_eigenvalues, lu_solve};
@@ -14,13 +19,22 @@ use std::f64::consts::PI;
 
 /// RC15. Weight minimisation of a speed reducer: 7 variables, 11 inequalities.
 pub(crate) fn rc15(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
-    let f = 0.7854 * x[0] * x[1].powf(2.0) * (3.3333 * x[2].powf(2.0) + 14.9334 * x[2] - 43.0934) - 1.508 * x[0] * (x[5].powf(2.0) + x[6].powf(2.0)) + 7.477 * (x[5].powf(3.0) + x[6].powf(3.0)) + 0.7854 * (x[3] * x[5].powf(2.0) + x[4] * x[6].powf(2.0));
+    let f = 0.7854 * x[0] * x[1].powf(2.0) * (3.3333 * x[2].powf(2.0) + 14.9334 * x[2] - 43.0934)
+        - 1.508 * x[0] * (x[5].powf(2.0) + x[6].powf(2.0))
+        + 7.477 * (x[5].powf(3.0) + x[6].powf(3.0))
+        + 0.7854 * (x[3] * x[5].powf(2.0) + x[4] * x[6].powf(2.0));
     g[0] = -x[0] * x[1].powf(2.0) * x[2] + 27.0;
     g[1] = -x[0] * x[1].powf(2.0) * x[2].powf(2.0) + 397.5;
     g[2] = -x[1] * x[5].powf(4.0) * x[2] * x[3].powf(-3.0) + 1.93;
     g[3] = -x[1] * x[6].powf(4.0) * x[2] / x[4].powf(3.0) + 1.93;
-    g[4] = 10.0 * x[5].powf(-3.0) * (16.91 * 10.0_f64.powf(6.0) + (745.0 * x[3] / (x[1] * x[2])).powf(2.0)).sqrt() - 1100.0;
-    g[5] = 10.0 * x[6].powf(-3.0) * (157.5 * 10.0_f64.powf(6.0) + (745.0 * x[4] / (x[1] * x[2])).powf(2.0)).sqrt() - 850.0;
+    g[4] = 10.0
+        * x[5].powf(-3.0)
+        * (16.91 * 10.0_f64.powf(6.0) + (745.0 * x[3] / (x[1] * x[2])).powf(2.0)).sqrt()
+        - 1100.0;
+    g[5] = 10.0
+        * x[6].powf(-3.0)
+        * (157.5 * 10.0_f64.powf(6.0) + (745.0 * x[4] / (x[1] * x[2])).powf(2.0)).sqrt()
+        - 850.0;
     g[6] = x[1] * x[2] - 40.0;
     g[7] = -x[0] / x[1] + 5.0;
     g[8] = x[0] / x[1] - 12.0;
@@ -31,18 +45,48 @@ pub(crate) fn rc15(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 
 /// RC16. Optimal design of an industrial refrigeration system: 14 variables, 15 inequalities.
 pub(crate) fn rc16(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
-    let f = 63098.88 * x[1] * x[3] * x[11] + 5441.5 * x[1].powf(2.0) * x[11] + 115055.5 * x[1].powf(1.664) * x[5] + 6172.27 * x[1].powf(2.0) * x[5] + 63098.88 * x[0] * x[2] * x[10] + 5441.5 * x[0].powf(2.0) * x[10] + 115055.5 * x[0].powf(1.664) * x[4] + 6172.27 * x[0].powf(2.0) * x[4] + 140.53 * x[0] * x[10] + 281.29 * x[2] * x[10] + 70.26 * x[0].powf(2.0) + 281.29 * x[0] * x[2] + 281.29 * x[2].powf(2.0) + 14437.0 * x[7].powf(1.8812) * x[11].powf(0.3424) * x[9] * x[13].powf(-1.0) * x[0].powf(2.0) * x[6] * x[8].powf(-1.0) + 20470.2 * x[6].powf(2.893) * x[10].powf(0.316) * x[0].powf(2.0);
+    let f = 63098.88 * x[1] * x[3] * x[11]
+        + 5441.5 * x[1].powf(2.0) * x[11]
+        + 115055.5 * x[1].powf(1.664) * x[5]
+        + 6172.27 * x[1].powf(2.0) * x[5]
+        + 63098.88 * x[0] * x[2] * x[10]
+        + 5441.5 * x[0].powf(2.0) * x[10]
+        + 115055.5 * x[0].powf(1.664) * x[4]
+        + 6172.27 * x[0].powf(2.0) * x[4]
+        + 140.53 * x[0] * x[10]
+        + 281.29 * x[2] * x[10]
+        + 70.26 * x[0].powf(2.0)
+        + 281.29 * x[0] * x[2]
+        + 281.29 * x[2].powf(2.0)
+        + 14437.0
+            * x[7].powf(1.8812)
+            * x[11].powf(0.3424)
+            * x[9]
+            * x[13].powf(-1.0)
+            * x[0].powf(2.0)
+            * x[6]
+            * x[8].powf(-1.0)
+        + 20470.2 * x[6].powf(2.893) * x[10].powf(0.316) * x[0].powf(2.0);
     g[0] = 1.524 * x[6].powf(-1.0) - 1.0;
     g[1] = 1.524 * x[7].powf(-1.0) - 1.0;
     g[2] = 0.07789 * x[0] - 2.0 * x[6].powf(-1.0) * x[8] - 1.0;
-    g[3] = 7.05305 * x[8].powf(-1.0) * x[0].powf(2.0) * x[9] * x[7].powf(-1.0) * x[1].powf(-1.0) * x[13].powf(-1.0) - 1.0;
+    g[3] = 7.05305
+        * x[8].powf(-1.0)
+        * x[0].powf(2.0)
+        * x[9]
+        * x[7].powf(-1.0)
+        * x[1].powf(-1.0)
+        * x[13].powf(-1.0)
+        - 1.0;
     g[4] = 0.0833 / x[12] * x[13] - 1.0;
     g[5] = 0.04771 * x[9] * x[7].powf(1.8812) * x[11].powf(0.3424) - 1.0;
     g[6] = 0.0488 * x[8] * x[6].powf(1.893) * x[10].powf(0.316) - 1.0;
     g[7] = 0.0099 * x[0] / x[2] - 1.0;
     g[8] = 0.0193 * x[1] / x[3] - 1.0;
     g[9] = 0.0298 * x[0] / x[4] - 1.0;
-    g[10] = 47.136 * x[1].powf(0.333) / x[9] * x[11] - 1.333 * x[7] * x[12].powf(2.1195) + 62.08 * x[12].powf(2.1195) * x[7].powf(0.2) / (x[11] * x[9]) - 1.0;
+    g[10] = 47.136 * x[1].powf(0.333) / x[9] * x[11] - 1.333 * x[7] * x[12].powf(2.1195)
+        + 62.08 * x[12].powf(2.1195) * x[7].powf(0.2) / (x[11] * x[9])
+        - 1.0;
     g[11] = 0.056 * x[1] / x[5] - 1.0;
     g[12] = 2.0 / x[8] - 1.0;
     g[13] = 2.0 / x[9] - 1.0;
@@ -54,7 +98,10 @@ pub(crate) fn rc16(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 pub(crate) fn rc17(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     let f = x[0].powf(2.0) * x[1] * (x[2] + 2.0);
     g[0] = 1.0 - (x[1].powf(3.0) * x[2]) / (71785.0 * x[0].powf(4.0));
-    g[1] = (4.0 * x[1].powf(2.0) - x[0] * x[1]) / (12566.0 * (x[1] * x[0].powf(3.0) - x[0].powf(4.0))) + 1.0 / (5108.0 * x[0].powf(2.0)) - 1.0;
+    g[1] = (4.0 * x[1].powf(2.0) - x[0] * x[1])
+        / (12566.0 * (x[1] * x[0].powf(3.0) - x[0].powf(4.0)))
+        + 1.0 / (5108.0 * x[0].powf(2.0))
+        - 1.0;
     g[2] = 1.0 - 140.45 * x[0] / (x[1].powf(2.0) * x[2]);
     g[3] = (x[0] + x[1]) / 1.5 - 1.0;
     Ok(f)
@@ -63,7 +110,10 @@ pub(crate) fn rc17(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 /// RC18. Pressure vessel design: shell and head thicknesses are multiples of 0.0625 (0.0625·round(x)); 4 inequalities.
 pub(crate) fn rc18(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     let x = [0.0625 * x[0].round(), 0.0625 * x[1].round(), x[2], x[3]];
-    let f = 0.6224 * x[0] * x[2] * x[3] + 1.7781 * x[1] * x[2].powf(2.0) + 3.1661 * x[0].powf(2.0) * x[3] + 19.84 * x[0].powf(2.0) * x[2];
+    let f = 0.6224 * x[0] * x[2] * x[3]
+        + 1.7781 * x[1] * x[2].powf(2.0)
+        + 3.1661 * x[0].powf(2.0) * x[3]
+        + 19.84 * x[0].powf(2.0) * x[2];
     g[0] = -x[0] + 0.0193 * x[2];
     g[1] = -x[1] + 0.00954 * x[2];
     g[2] = -PI * x[2].powf(2.0) * x[3] - 4.0 / 3.0 * PI * x[2].powf(3.0) + 1296000.0;
@@ -81,10 +131,12 @@ pub(crate) fn rc19(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     let G: f64 = 12.0 * 1e6;
     let T_max: f64 = 13600.0;
     let sigma_max: f64 = 30000.0;
-    let Pc = 4.013 * E * (x[2].powf(2.0) * x[3].powf(6.0) / 30.0).sqrt() / L.powf(2.0) * (1.0 - x[2] / (2.0 * L) * (E / (4.0 * G)).sqrt());
+    let Pc = 4.013 * E * (x[2].powf(2.0) * x[3].powf(6.0) / 30.0).sqrt() / L.powf(2.0)
+        * (1.0 - x[2] / (2.0 * L) * (E / (4.0 * G)).sqrt());
     let sigma = 6.0 * P * L / (x[3] * x[2].powf(2.0));
     let delta = 6.0 * P * L.powf(3.0) / (E * x[2].powf(2.0) * x[3]);
-    let J = 2.0 * (2.0_f64.sqrt() * x[0] * x[1] * (x[1].powf(2.0) / 4.0 + (x[0] + x[2]).powf(2.0) / 4.0));
+    let J = 2.0
+        * (2.0_f64.sqrt() * x[0] * x[1] * (x[1].powf(2.0) / 4.0 + (x[0] + x[2]).powf(2.0) / 4.0));
     let R = (x[1].powf(2.0) / 4.0 + (x[0] + x[2]).powf(2.0) / 4.0).sqrt();
     let M = P * (L + x[1] / 2.0);
     let ttt = M * R / J;
@@ -101,7 +153,9 @@ pub(crate) fn rc19(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 /// RC20. Three-bar truss design: 2 cross-sections, 3 stress inequalities.
 pub(crate) fn rc20(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     let f = (2.0 * 2.0_f64.sqrt() * x[0] + x[1]) * 100.0;
-    g[0] = (2.0_f64.sqrt() * x[0] + x[1]) / (2.0_f64.sqrt() * x[0].powf(2.0) + 2.0 * x[0] * x[1]) * 2.0 - 2.0;
+    g[0] = (2.0_f64.sqrt() * x[0] + x[1]) / (2.0_f64.sqrt() * x[0].powf(2.0) + 2.0 * x[0] * x[1])
+        * 2.0
+        - 2.0;
     g[1] = x[1] / (2.0_f64.sqrt() * x[0].powf(2.0) + 2.0 * x[0] * x[1]) * 2.0 - 2.0;
     g[2] = 1.0 / (2.0_f64.sqrt() * x[1] + x[0]) * 2.0 - 2.0;
     Ok(f)
@@ -127,7 +181,8 @@ pub(crate) fn rc21(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     let A = PI * (x[1].powf(2.0) - x[0].powf(2.0));
     let Prz = x[3] / A;
     let w = PI * n / 30.0;
-    let Mh = 2.0 / 3.0 * mu * x[3] * x[4] * (x[1].powf(3.0) - x[0].powf(3.0)) / (x[1].powf(2.0) - x[0].powf(2.0));
+    let Mh = 2.0 / 3.0 * mu * x[3] * x[4] * (x[1].powf(3.0) - x[0].powf(3.0))
+        / (x[1].powf(2.0) - x[0].powf(2.0));
     let T = Iz * w / (Mh + Mf);
     let f = PI * (x[1].powf(2.0) - x[0].powf(2.0)) * x[2] * (x[4] + 1.0) * rho;
     g[0] = -x[1] + x[0] + delR;
@@ -158,19 +213,59 @@ pub(crate) fn rc23(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
     let mu: f64 = 0.35;
     let s: f64 = 1.75 * 1e6;
     let t: f64 = 8.0 * 1e-3;
-    let f = rho * w * PI / 4.0 * (d1.powf(2.0) * (1.0 + (N1 / N).powf(2.0)) + d2.powf(2.0) * (1.0 + (N2 / N).powf(2.0)) + d3.powf(2.0) * (1.0 + (N3 / N).powf(2.0)) + d4.powf(2.0) * (1.0 + (N4 / N).powf(2.0)));
-    let C1 = PI * d1 / 2.0 * (1.0 + N1 / N) + (N1 / N - 1.0).powf(2.0) * d1.powf(2.0) / (4.0 * a) + 2.0 * a;
-    let C2 = PI * d2 / 2.0 * (1.0 + N2 / N) + (N2 / N - 1.0).powf(2.0) * d2.powf(2.0) / (4.0 * a) + 2.0 * a;
-    let C3 = PI * d3 / 2.0 * (1.0 + N3 / N) + (N3 / N - 1.0).powf(2.0) * d3.powf(2.0) / (4.0 * a) + 2.0 * a;
-    let C4 = PI * d4 / 2.0 * (1.0 + N4 / N) + (N4 / N - 1.0).powf(2.0) * d4.powf(2.0) / (4.0 * a) + 2.0 * a;
+    let f = rho * w * PI / 4.0
+        * (d1.powf(2.0) * (1.0 + (N1 / N).powf(2.0))
+            + d2.powf(2.0) * (1.0 + (N2 / N).powf(2.0))
+            + d3.powf(2.0) * (1.0 + (N3 / N).powf(2.0))
+            + d4.powf(2.0) * (1.0 + (N4 / N).powf(2.0)));
+    let C1 = PI * d1 / 2.0 * (1.0 + N1 / N)
+        + (N1 / N - 1.0).powf(2.0) * d1.powf(2.0) / (4.0 * a)
+        + 2.0 * a;
+    let C2 = PI * d2 / 2.0 * (1.0 + N2 / N)
+        + (N2 / N - 1.0).powf(2.0) * d2.powf(2.0) / (4.0 * a)
+        + 2.0 * a;
+    let C3 = PI * d3 / 2.0 * (1.0 + N3 / N)
+        + (N3 / N - 1.0).powf(2.0) * d3.powf(2.0) / (4.0 * a)
+        + 2.0 * a;
+    let C4 = PI * d4 / 2.0 * (1.0 + N4 / N)
+        + (N4 / N - 1.0).powf(2.0) * d4.powf(2.0) / (4.0 * a)
+        + 2.0 * a;
     let R1 = (mu * (PI - 2.0 * ((N1 / N - 1.0) * d1 / (2.0 * a)).asin())).exp();
     let R2 = (mu * (PI - 2.0 * ((N2 / N - 1.0) * d2 / (2.0 * a)).asin())).exp();
     let R3 = (mu * (PI - 2.0 * ((N3 / N - 1.0) * d3 / (2.0 * a)).asin())).exp();
     let R4 = (mu * (PI - 2.0 * ((N4 / N - 1.0) * d4 / (2.0 * a)).asin())).exp();
-    let P1 = s * t * w * (1.0 - (-mu * (PI - 2.0 * ((N1 / N - 1.0) * d1 / (2.0 * a)).asin())).exp()) * PI * d1 * N1 / 60.0;
-    let P2 = s * t * w * (1.0 - (-mu * (PI - 2.0 * ((N2 / N - 1.0) * d2 / (2.0 * a)).asin())).exp()) * PI * d2 * N2 / 60.0;
-    let P3 = s * t * w * (1.0 - (-mu * (PI - 2.0 * ((N3 / N - 1.0) * d3 / (2.0 * a)).asin())).exp()) * PI * d3 * N3 / 60.0;
-    let P4 = s * t * w * (1.0 - (-mu * (PI - 2.0 * ((N4 / N - 1.0) * d4 / (2.0 * a)).asin())).exp()) * PI * d4 * N4 / 60.0;
+    let P1 = s
+        * t
+        * w
+        * (1.0 - (-mu * (PI - 2.0 * ((N1 / N - 1.0) * d1 / (2.0 * a)).asin())).exp())
+        * PI
+        * d1
+        * N1
+        / 60.0;
+    let P2 = s
+        * t
+        * w
+        * (1.0 - (-mu * (PI - 2.0 * ((N2 / N - 1.0) * d2 / (2.0 * a)).asin())).exp())
+        * PI
+        * d2
+        * N2
+        / 60.0;
+    let P3 = s
+        * t
+        * w
+        * (1.0 - (-mu * (PI - 2.0 * ((N3 / N - 1.0) * d3 / (2.0 * a)).asin())).exp())
+        * PI
+        * d3
+        * N3
+        / 60.0;
+    let P4 = s
+        * t
+        * w
+        * (1.0 - (-mu * (PI - 2.0 * ((N4 / N - 1.0) * d4 / (2.0 * a)).asin())).exp())
+        * PI
+        * d4
+        * N4
+        / 60.0;
     g[0] = -R1 + 2.0;
     g[1] = -R2 + 2.0;
     g[2] = -R3 + 2.0;
@@ -204,7 +299,9 @@ pub(crate) fn rc25(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     let P = ((8.122 * 1e6 * mu + 0.8).log10().log10() - C1) / n;
     let delT = 2.0 * (10.0_f64.powf(P) - 560.0);
     let Ef = 9336.0 * Q * gamma * C * delT;
-    let h_ = (2.0 * PI * N / 60.0).powf(2.0) * 2.0 * PI * mu / Ef * (R.powf(4.0) / 4.0 - Ro.powf(4.0) / 4.0) - 1e-5;
+    let h_ = (2.0 * PI * N / 60.0).powf(2.0) * 2.0 * PI * mu / Ef
+        * (R.powf(4.0) / 4.0 - Ro.powf(4.0) / 4.0)
+        - 1e-5;
     let Po = (6.0 * mu * Q / (PI * h_.powf(3.0))) * (R / Ro).ln();
     let W = PI * Po / 2.0 * (R.powf(2.0) - Ro.powf(2.0)) / ((R / Ro).ln() - 1e-5);
     let f = (Q * Po / 0.7 + Ef) / 12.0;
@@ -234,9 +331,22 @@ pub(crate) fn rc28(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     let d: f64 = 90.0;
     let Bw: f64 = 30.0;
     let T = D - d - 2.0 * Db;
-    let phi_o = 2.0 * PI - 2.0 * ((((D - d) * 0.5 - 0.75 * T).powf(2.0) + (0.5 * D - 0.25 * T - Db).powf(2.0) - (0.5 * d + 0.25 * T).powf(2.0)) / (2.0 * (0.5 * (D - d) - 0.75 * T) * (0.5 * D - 0.25 * T - Db))).acos();
+    let phi_o = 2.0 * PI
+        - 2.0
+            * ((((D - d) * 0.5 - 0.75 * T).powf(2.0) + (0.5 * D - 0.25 * T - Db).powf(2.0)
+                - (0.5 * d + 0.25 * T).powf(2.0))
+                / (2.0 * (0.5 * (D - d) - 0.75 * T) * (0.5 * D - 0.25 * T - Db)))
+                .acos();
     let gamma = Db / Dm;
-    let fc = 37.91 * (1.0 + (1.04 * ((1.0 - gamma) / (1.0 + gamma)).powf(1.72) * (fi * (2.0 * fo - 1.0) / (fo * (2.0 * fi - 1.0))).powf(0.41)).powf(10.0 / 3.0)).powf(-0.3) * (gamma.powf(0.3) * (1.0 - gamma).powf(1.39) / (1.0 + gamma).powf(1.0 / 3.0)) * (2.0 * fi / (2.0 * fi - 1.0)).powf(0.41);
+    let fc = 37.91
+        * (1.0
+            + (1.04
+                * ((1.0 - gamma) / (1.0 + gamma)).powf(1.72)
+                * (fi * (2.0 * fo - 1.0) / (fo * (2.0 * fi - 1.0))).powf(0.41))
+            .powf(10.0 / 3.0))
+        .powf(-0.3)
+        * (gamma.powf(0.3) * (1.0 - gamma).powf(1.39) / (1.0 + gamma).powf(1.0 / 3.0))
+        * (2.0 * fi / (2.0 * fi - 1.0)).powf(0.41);
     let f = if Db > 25.4 {
         3.647 * fc * Z.powf(2.0 / 3.0) * Db.powf(1.4)
     } else {
@@ -256,7 +366,10 @@ pub(crate) fn rc28(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 
 /// RC29. Gas transmission compressor design: 4 variables, 1 inequality.
 pub(crate) fn rc29(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
-    let f = 8.61 * 1e5 * x[0].powf(0.5) * x[1] * x[2].powf(-2.0 / 3.0) * x[3].powf(-1.0 / 2.0) + 3.69 * 1e4 * x[2] + 7.72 * 1e8 * x[0].powf(-1.0) * x[1].powf(0.219) - 765.43 * 1e6 * x[0].powf(-1.0);
+    let f = 8.61 * 1e5 * x[0].powf(0.5) * x[1] * x[2].powf(-2.0 / 3.0) * x[3].powf(-1.0 / 2.0)
+        + 3.69 * 1e4 * x[2]
+        + 7.72 * 1e8 * x[0].powf(-1.0) * x[1].powf(0.219)
+        - 765.43 * 1e6 * x[0].powf(-1.0);
     g[0] = x[3] * x[1].powf(-2.0) + x[1].powf(-2.0) - 1.0;
     Ok(f)
 }
@@ -449,10 +562,16 @@ pub(crate) fn rc26(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     let (xp1, xg1, xg2, xg3, xg4) = (xy(12)?, xy(13)?, xy(14)?, xy(15)?, xy(16)?);
     let (yp1, yg1, yg2, yg3, yg4) = (xy(17)?, xy(18)?, xy(19)?, xy(20)?, xy(21)?);
     let dist = |xa: f64, ya: f64| ((xa - xp1).powf(2.0) + (ya - yp1).powf(2.0)).sqrt();
-    let (c1, c2, c3, c4) = (dist(xg1, yg1), dist(xg2, yg2), dist(xg3, yg3), dist(xg4, yg4));
+    let (c1, c2, c3, c4) = (
+        dist(xg1, yg1),
+        dist(xg2, yg2),
+        dist(xg3, yg3),
+        dist(xg4, yg4),
+    );
     let (CRmin, dmin, phi, W, JR, Km, Ko, Lmax) =
         (1.4, 25.4, 20.0 * PI / 180.0, 55.9, 0.2, 1.6, 1.5, 127.0);
-    let (sigma_H, sigma_N, w1, wmin, wmax, Cp): (f64, f64, f64, f64, f64, f64) = (3290.0, 2090.0, 5000.0, 245.0, 255.0, 464.0);
+    let (sigma_H, sigma_N, w1, wmin, wmax, Cp): (f64, f64, f64, f64, f64, f64) =
+        (3290.0, 2090.0, 5000.0, 245.0, 255.0, 464.0);
     let Np = [Np1, Np2, Np3, Np4];
     let Ng = [Ng1, Ng2, Ng3, Ng4];
     let bb = [b1, b2, b3, b4];
@@ -474,7 +593,9 @@ pub(crate) fn rc26(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     let sp = phi.sin();
     for s in 0..4 {
         let (np, ng, b, c) = (Np[s], Ng[s], bb[s], cc[s]);
-        g[s] = (lead[s] + 2.0 * c * np / (np + ng)) * ((np + ng).powf(2.0) / (4.0 * b * c.powf(2.0) * np)) - bend;
+        g[s] = (lead[s] + 2.0 * c * np / (np + ng))
+            * ((np + ng).powf(2.0) / (4.0 * b * c.powf(2.0) * np))
+            - bend;
         g[4 + s] = (lead[s] + 2.0 * c * np / (np + ng))
             * ((np + ng).powf(3.0) / (4.0 * b * c.powf(2.0) * ng * np.powf(2.0)))
             - contact;
@@ -507,19 +628,19 @@ pub(crate) fn rc26(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     // face-width selection rules: (k·c − Np − Ng)·Π(b − other widths)·sign
     for s in 0..4 {
         let (np, ng, b, c) = (Np[s], Ng[s], bb[s], cc[s]);
-        g[52 + s] = (0.945 * c - np - ng) * (b - 5.715) * (b - 8.255) * (b - 12.70) * (-1.0);
-        g[56 + s] = (0.646 * c - np - ng) * (b - 3.175) * (b - 8.255) * (b - 12.70) * (1.0);
-        g[60 + s] = (0.504 * c - np - ng) * (b - 3.175) * (b - 5.715) * (b - 12.70) * (-1.0);
-        g[64 + s] = (0.0 * c - np - ng) * (b - 3.175) * (b - 5.715) * (b - 8.255) * (1.0);
-        g[68 + s] = (-1.812 * c + np + ng) * (b - 5.715) * (b - 8.255) * (b - 12.70) * (-1.0);
-        g[72 + s] = (-0.945 * c + np + ng) * (b - 3.175) * (b - 8.255) * (b - 12.70) * (1.0);
-        g[76 + s] = (-0.646 * c + np + ng) * (b - 3.175) * (b - 5.715) * (b - 12.70) * (-1.0);
-        g[80 + s] = (-0.504 * c + np + ng) * (b - 3.175) * (b - 5.715) * (b - 8.255) * (1.0);
+        g[52 + s] = -((0.945 * c - np - ng) * (b - 5.715) * (b - 8.255) * (b - 12.70));
+        g[56 + s] = (0.646 * c - np - ng) * (b - 3.175) * (b - 8.255) * (b - 12.70);
+        g[60 + s] = -((0.504 * c - np - ng) * (b - 3.175) * (b - 5.715) * (b - 12.70));
+        g[64 + s] = (0.0 * c - np - ng) * (b - 3.175) * (b - 5.715) * (b - 8.255);
+        g[68 + s] = -((-1.812 * c + np + ng) * (b - 5.715) * (b - 8.255) * (b - 12.70));
+        g[72 + s] = (-0.945 * c + np + ng) * (b - 3.175) * (b - 8.255) * (b - 12.70);
+        g[76 + s] = -((-0.646 * c + np + ng) * (b - 3.175) * (b - 5.715) * (b - 12.70));
+        g[80 + s] = (-0.504 * c + np + ng) * (b - 3.175) * (b - 5.715) * (b - 8.255);
     }
     // the code's g₇₉ and g₈₀ pair the third and fourth gears with the previous stage's
     // pinion (Np2 + Ng3, Np3 + Ng4): kept, since the reference values are the code's
-    g[78] = (-0.646 * c3 + Np2 + Ng3) * (b3 - 3.175) * (b3 - 5.715) * (b3 - 12.70) * (-1.0);
-    g[79] = (-0.646 * c4 + Np3 + Ng4) * (b4 - 3.175) * (b4 - 5.715) * (b4 - 12.70) * (-1.0);
+    g[78] = -((-0.646 * c3 + Np2 + Ng3) * (b3 - 3.175) * (b3 - 5.715) * (b3 - 12.70));
+    g[79] = -((-0.646 * c4 + Np3 + Ng4) * (b4 - 3.175) * (b4 - 5.715) * (b4 - 12.70));
     let ratio = w1 * (Np1 * Np2 * Np3 * Np4) / (Ng1 * Ng2 * Ng3 * Ng4);
     g[84] = wmin - ratio;
     g[85] = -wmax + ratio;
@@ -545,8 +666,18 @@ pub(crate) fn rc27(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     const ADDED_MASS: f64 = 454.0;
     const GX: [f64; 6] = [18.288, 18.288, 9.144, 9.144, 0.0, 0.0];
     const GY: [f64; 6] = [9.144, 0.0, 9.144, 0.0, 9.144, 0.0];
-    const ELEMENTS: [(usize, usize); 10] =
-        [(3, 5), (1, 3), (4, 6), (2, 4), (3, 4), (1, 2), (4, 5), (3, 6), (2, 3), (1, 4)];
+    const ELEMENTS: [(usize, usize); 10] = [
+        (3, 5),
+        (1, 3),
+        (4, 6),
+        (2, 4),
+        (3, 4),
+        (1, 2),
+        (4, 5),
+        (3, 6),
+        (2, 3),
+        (1, 4),
+    ];
     const N: usize = 12;
     let mut k = [0.0; N * N];
     let mut m = [0.0; N * N];
@@ -561,7 +692,12 @@ pub(crate) fn rc27(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
         let s = x[i] * E / le;
         let ke_base = [[s, -s], [-s, s]];
         let me = RHO * le * x[i] / 6.0;
-        let me_pat = [[2.0, 0.0, 1.0, 0.0], [0.0, 2.0, 0.0, 1.0], [1.0, 0.0, 2.0, 0.0], [0.0, 1.0, 0.0, 2.0]];
+        let me_pat = [
+            [2.0, 0.0, 1.0, 0.0],
+            [0.0, 2.0, 0.0, 1.0],
+            [1.0, 0.0, 2.0, 0.0],
+            [0.0, 1.0, 0.0, 2.0],
+        ];
         let idx = [2 * n1 - 2, 2 * n1 - 1, 2 * n2 - 2, 2 * n2 - 1];
         for r in 0..4 {
             for c in 0..4 {
@@ -585,7 +721,10 @@ pub(crate) fn rc27(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     // nodes 5 and 6 are fixed: the free degrees of freedom are 1–8
     const FREE: usize = 8;
     let sub = |a: &[f64]| -> Vec<f64> {
-        (0..FREE).flat_map(|i| (0..FREE).map(move |j| (i, j))).map(|(i, j)| a[i * N + j]).collect()
+        (0..FREE)
+            .flat_map(|i| (0..FREE).map(move |j| (i, j)))
+            .map(|(i, j)| a[i * N + j])
+            .collect()
     };
     match generalized_eigenvalues(&sub(&k), &sub(&m), FREE) {
         Some(ev) => {
@@ -680,7 +819,16 @@ pub(crate) fn rc33(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     let edof = |ely: usize, elx: usize| -> [usize; 8] {
         let n1 = (NELY + 1) * elx + ely + 1;
         let n2 = (NELY + 1) * (elx + 1) + ely + 1;
-        [2 * n1 - 2, 2 * n1 - 1, 2 * n2 - 2, 2 * n2 - 1, 2 * n2, 2 * n2 + 1, 2 * n1, 2 * n1 + 1]
+        [
+            2 * n1 - 2,
+            2 * n1 - 1,
+            2 * n2 - 2,
+            2 * n2 - 1,
+            2 * n2,
+            2 * n2 + 1,
+            2 * n1,
+            2 * n1 + 1,
+        ]
     };
     let mut k = vec![0.0; NFREE * NFREE];
     for elx in 0..NELX {
@@ -710,7 +858,13 @@ pub(crate) fn rc33(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
         u_free[NFREE - 1] = -10000.0;
         lu_solve(&mut k, &mut u_free, NFREE);
     }
-    let u = |dof: usize| if dof < FIXED { 0.0 } else { u_free[dof - FIXED] };
+    let u = |dof: usize| {
+        if dof < FIXED {
+            0.0
+        } else {
+            u_free[dof - FIXED]
+        }
+    };
     let mut c = 0.0;
     let mut dc = [[0.0; NELX]; NELY];
     for ely in 0..NELY {

@@ -162,7 +162,12 @@ enum Opf {
 }
 
 fn opf30(x: &[f64], h: &mut [f64], objective: Opf) -> f64 {
-    let (G, B, P, Q) = (data::ps11_g(), data::ps11_b(), data::ps11_p(), data::ps11_q());
+    let (G, B, P, Q) = (
+        data::ps11_g(),
+        data::ps11_b(),
+        data::ps11_p(),
+        data::ps11_q(),
+    );
     const GEN: [usize; 5] = [2, 13, 22, 23, 27];
     const NG: [usize; 6] = [1, 2, 13, 22, 23, 27];
     const A1: [f64; 6] = [0.0; 6];
@@ -234,7 +239,12 @@ fn ybus(w: f64, y: &mut [C64; 38 * 38]) {
     let lines = data::ps14_lines();
     y.fill(C64::new(0.0, 0.0));
     let n = 38;
-    let adm = |l: usize| C64::new(1.0, 0.0) / C64::new(lines.at(l, 2), lines.at(l, 3) * w);
+    // y = 1 ./ (r + j·x·w), once per line
+    let mut adm_of = [C64::new(0.0, 0.0); 64];
+    for (l, a) in adm_of.iter_mut().enumerate().take(lines.rows) {
+        *a = C64::new(1.0, 0.0) / C64::new(lines.at(l, 2), lines.at(l, 3) * w);
+    }
+    let adm = |l: usize| adm_of[l];
     for l in 0..lines.rows {
         let (fb, tb) = (lines.at(l, 0) as usize - 1, lines.at(l, 1) as usize - 1);
         let a = lines.at(l, 5);
@@ -283,10 +293,8 @@ fn islanded(x: &[f64], h: &mut [f64], which: Islanded) -> f64 {
             }
         }
         Islanded::ActiveLoss | Islanded::ReactiveLoss => {
-            for n in 0..5 {
-                pc[33 + n] = x[76 + n];
-                qc[33 + n] = x[81 + n];
-            }
+            pc[33..38].copy_from_slice(&x[76..81]);
+            qc[33..38].copy_from_slice(&x[81..86]);
         }
     }
     let mut y = [C64::new(0.0, 0.0); 38 * 38];
@@ -446,7 +454,9 @@ pub(crate) fn rc44(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     let mut idx = 0;
     for i in 0..N {
         for j in i + 1..N - 1 {
-            g[idx] = 5.0 * r - ((x[2 * i] - x[2 * j]).powf(2.0) + (x[2 * i + 1] - x[2 * j + 1]).powf(2.0)).sqrt();
+            g[idx] = 5.0 * r
+                - ((x[2 * i] - x[2 * j]).powf(2.0) + (x[2 * i + 1] - x[2 * j + 1]).powf(2.0))
+                    .sqrt();
             idx += 1;
         }
     }

@@ -1,0 +1,386 @@
+//! εMAg-ES (or any variant) on the CEC2020 real-world constrained suite under the
+//! competition's protocol, its entry files, and the competition's score.
+//!
+//! ```sh
+//! cargo run --release --example cec2020_rw                          # 25 runs × RC01–RC57 → results/cec2020-rw
+//! cargo run --release --example cec2020_rw -- --problems 1-33       # a subset
+//! cargo run --release --example cec2020_rw -- --shard 2/4           # a cluster's shard
+//! cargo run --release --example cec2020_rw -- --status              # how far it has got
+//! cargo run --release --example cec2020_rw -- --entry               # NAME.f.csv / NAME.cv.csv from the runs
+//! cargo run --release --example cec2020_rw -- --score ../shared/cec2020-rw/entrants results/cec2020-rw/entry
+//! ```
+//!
+//! The protocol of the guidelines: 25 runs per problem; the budget `MaxFEs` by
+//! dimension (10⁵ for D ≤ 10, 2·10⁵ ≤ 30, 4·10⁵ ≤ 50, 8·10⁵ ≤ 150, 10⁶ above); the best
+//! solution's `f` and `ν` recorded at 10 %, 20 %, …, 100 % of the budget. The problems
+//! have dimensions of their own, so the study runs in groups of equal dimension, one
+//! folder each (`OUT/D009/`), with the harness's records, resumption and shards.
+//! Re-running the same command resumes. A run stops after the generation in which its
+//! budget runs out (at most one generation and one repair beyond `MaxFEs`), and has no
+//! generation limit besides (the reference's `2000 · N` would end runs at D = 2 and 3
+//! early).
+//!
+//! `--entry` writes the entry the organisers score (`OUT/entry/NAME.f.csv` and
+//! `NAME.cv.csv`: a header `RC01,…,RC57`, 25 rows sorted best first — feasible runs by
+//! `f`, then infeasible ones by `ν`). `--score DIR…` scores every entry in the folders
+//! together, as the organisers' `Score.m` does, and prints the ranking.
+
+use bench_stats::cec2020::{dimension_weight, score, Entry, Score};
+use clap::Parser;
+use emages::cli::{main_with, problems_arg, variants_arg, Problems, Variants};
+use emages::optimizer::MaEsOptimizer;
+use emages::study::store::load_runs;
+use emages::study::{pin_blas_to_one_thread, Shard, StudyConfig, StudySpec};
+use emages::suites::{Cec2020RwSuite, Suite};
+use emages::StudyError;
+use ma_es::Config;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// εMAg-ES on the CEC2020 real-world suite under the competition's protocol; its entry
+/// files; the competition's score.
+#[derive(Parser, Debug)]
+#[command(name = "cec2020_rw", version)]
+struct Args {
+    /// Independent runs per problem (the competition: 25).
+    #[arg(long, default_value_t = 25)]
+    runs: usize,
+    /// Problems, e.g. 1-57 or 3,7,27 (default: all).
+    #[arg(long, value_parser = problems_arg)]
+    problems: Option<Problems>,
+    /// The strategy: a preset or PRESET:KEY=VALUE… (as for the ablation).
+    #[arg(long, default_value = "eps-mag-es", value_parser = variants_arg)]
+    variant: Variants,
+    /// The generation T from which ε is 0: `scaled` (default) takes T = 1000 ·
+    /// (MaxFEs / D) / 20000, the share of the run the paper's T = 1000 has at CEC2017's
+    /// 20000 · D; `paper` the paper's 1000; or a number.
+    #[arg(long, default_value = "scaled", value_name = "scaled|paper|T")]
+    t_max: String,
+    /// Base seed of the runs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Output directory.
+    #[arg(long, default_value = "results/cec2020-rw")]
+    out: PathBuf,
+    /// Run only shard I of N of every dimension group.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
+    /// Show how far the study in --out has got and exit.
+    #[arg(long)]
+    status: bool,
+    /// Write the entry files (OUT/entry/NAME.f.csv, NAME.cv.csv) from the runs in --out
+    /// instead of running.
+    #[arg(long, conflicts_with = "status")]
+    entry: bool,
+    /// The entry's name.
+    #[arg(long, default_value = "epsMAgES")]
+    name: String,
+    /// With --entry: write it even if runs are missing (their values are NaN, which the
+    /// score counts as the worst).
+    #[arg(long)]
+    allow_incomplete: bool,
+    /// Score every entry in these folders together and print the ranking (instead of
+    /// running).
+    #[arg(long, num_args = 1.., value_name = "DIR", conflicts_with_all = ["status", "entry"])]
+    score: Option<Vec<PathBuf>>,
+    /// With --score: also write the ranking as Markdown to this file.
+    #[arg(long, value_name = "FILE", requires = "score")]
+    markdown: Option<PathBuf>,
+    /// Do not show the progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+fn main() -> ExitCode {
+    main_with(run)
+}
+
+const CHECKPOINTS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+
+fn run(args: &Args) -> Result<(), StudyError> {
+    if let Some(dirs) = &args.score {
+        return print_score(dirs, args.markdown.as_deref());
+    }
+    let suite = Arc::new(Cec2020RwSuite::default());
+    let problems = match &args.problems {
+        Some(p) => {
+            for &id in &p.0 {
+                suite.dimension_of(id)?;
+            }
+            p.0.clone()
+        }
+        None => suite.problems(),
+    };
+    if args.runs == 0 {
+        return Err(StudyError::Invalid("--runs must be at least 1".into()));
+    }
+    let [variant] = args.variant.0.as_slice() else {
+        return Err(StudyError::Invalid(
+            "--variant takes one strategy (compare several with --score on their entries)".into(),
+        ));
+    };
+    let label = match args.t_max.as_str() {
+        "paper" => variant.to_string(),
+        "scaled" => format!("{variant}@Tscaled"),
+        t => format!("{variant}@T{t}"),
+    };
+    let groups: Vec<(usize, Vec<usize>)> = suite
+        .dimensions()
+        .into_iter()
+        .map(|d| {
+            let ps: Vec<usize> = suite
+                .problems_of_dimension(d)
+                .into_iter()
+                .filter(|p| problems.contains(p))
+                .collect();
+            (d, ps)
+        })
+        .filter(|(_, ps)| !ps.is_empty())
+        .collect();
+    let specs = groups
+        .iter()
+        .map(|(dim, ps)| {
+            let budget = suite.budget(*dim, 0);
+            let t_max = t_max_for(&args.t_max, *dim, budget)?;
+            // the competition's budget is the only limit: no generation limit of its own
+            // (the reference's 2000 · N would stop runs at D = 2, 3 early)
+            let config = Config {
+                t_max,
+                max_generations: Some(budget),
+                ..Config::default()
+            };
+            let optimizer = MaEsOptimizer::with_spec(*variant).with_config(config);
+            Ok(StudySpec {
+                runs: args.runs,
+                problems: ps.clone(),
+                seed: args.seed,
+                shard: args.shard,
+                threads: args.threads,
+                progress: !args.no_progress,
+                checkpoint_fractions: CHECKPOINTS.to_vec(),
+                ..StudySpec::new(
+                    suite.clone() as Arc<dyn Suite>,
+                    *dim,
+                    vec![StudyConfig::custom(label.clone(), optimizer)],
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, StudyError>>()?;
+    if args.entry {
+        return write_entry(args, &suite, &specs, &label);
+    }
+    if args.status {
+        for spec in &specs {
+            spec.validate()?;
+            let status =
+                emages::study::status::study_status(spec, &group_dir(&args.out, spec.dim))?;
+            emages::show!(
+                "D = {:3} ({}): {status}",
+                spec.dim,
+                labels(&suite, &spec.problems)
+            );
+        }
+        return Ok(());
+    }
+    let prepared = specs
+        .iter()
+        .map(|s| s.prepare(&group_dir(&args.out, s.dim)))
+        .collect::<Result<Vec<_>, StudyError>>()?;
+    pin_blas_to_one_thread();
+    emages::say!(
+        "CEC2020 real-world study: {label}, {} problems in {} dimension groups × {} runs, the competition's budgets, {} thread(s){}; results in {}/D*/",
+        problems.len(),
+        specs.len(),
+        args.runs,
+        args.threads.unwrap_or_else(rayon::current_num_threads),
+        args.shard.map_or(String::new(), |s| format!(", shard {}/{}", s.index, s.count)),
+        args.out.display()
+    );
+    for (spec, study) in specs.iter().zip(prepared) {
+        let outcome = study.run()?;
+        emages::say!(
+            "D = {:3} ({}), budget {}: {} runs done ({} before) in {:.1} s",
+            spec.dim,
+            labels(&suite, &spec.problems),
+            spec.budget(),
+            outcome.ran,
+            outcome.skipped,
+            outcome.elapsed.as_secs_f64()
+        );
+    }
+    emages::say!(
+        "done; write the entry with: cargo run --release --example cec2020_rw -- --entry --out {}",
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// The ε schedule's end for a problem of dimension `dim` and budget `budget`.
+fn t_max_for(choice: &str, dim: usize, budget: usize) -> Result<usize, StudyError> {
+    let paper = Config::default().t_max;
+    Ok(match choice {
+        "paper" => paper,
+        // the share of the run the paper's T has at CEC2017's budget of 20 000 · D
+        "scaled" => {
+            ((paper as f64 * budget as f64 / dim as f64 / 20_000.0).round() as usize).max(1)
+        }
+        t => t.parse().ok().filter(|&t: &usize| t > 0).ok_or_else(|| {
+            StudyError::Invalid(format!(
+                "--t-max {t}: expected scaled, paper or a generation count"
+            ))
+        })?,
+    })
+}
+
+fn group_dir(out: &Path, dim: usize) -> PathBuf {
+    out.join(format!("D{dim:03}"))
+}
+
+fn labels(suite: &Cec2020RwSuite, ids: &[usize]) -> String {
+    ids.iter()
+        .map(|&p| suite.label(p))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every runs file of a group folder (plain or compressed, whole study or shards).
+fn runs_files(dir: &Path) -> Result<Vec<PathBuf>, StudyError> {
+    let Ok(listing) = std::fs::read_dir(dir) else {
+        return Ok(Vec::new());
+    };
+    let mut files: Vec<PathBuf> = listing
+        .filter_map(Result::ok)
+        .map(|d| d.path())
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                n.starts_with("runs") && (n.ends_with(".jsonl") || n.ends_with(".jsonl.gz"))
+            })
+        })
+        .collect();
+    files.sort();
+    // a plain file and its compressed copy hold the same runs: keep one
+    files.dedup_by(|b, a| {
+        b.as_os_str().to_string_lossy().trim_end_matches(".gz")
+            == a.as_os_str().to_string_lossy().trim_end_matches(".gz")
+    });
+    Ok(files)
+}
+
+fn write_entry(
+    args: &Args,
+    suite: &Cec2020RwSuite,
+    specs: &[StudySpec],
+    label: &str,
+) -> Result<(), StudyError> {
+    let all = suite.problems();
+    let mut finals: BTreeMap<usize, BTreeMap<usize, (f64, f64)>> = BTreeMap::new();
+    for spec in specs {
+        for file in runs_files(&group_dir(&args.out, spec.dim))? {
+            for r in load_runs(&file)? {
+                if r.config != label || r.suite != suite.name() {
+                    continue;
+                }
+                let last = r
+                    .checkpoints
+                    .iter()
+                    .find(|c| c.fraction == 1.0)
+                    .map_or(r.best, |c| c.checkpoint.best);
+                finals
+                    .entry(r.problem)
+                    .or_default()
+                    .insert(r.run, (last.objective(), last.violation()));
+            }
+        }
+    }
+    let mut missing = Vec::new();
+    let runs: Vec<Vec<(f64, f64)>> = all
+        .iter()
+        .map(|p| {
+            let done = finals.get(p);
+            (0..args.runs)
+                .map(|r| match done.and_then(|d| d.get(&r)) {
+                    Some(&v) => v,
+                    None => {
+                        missing.push((*p, r));
+                        (f64::NAN, f64::NAN)
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    if !missing.is_empty() {
+        let problems: std::collections::BTreeSet<usize> = missing.iter().map(|m| m.0).collect();
+        let msg = format!(
+            "{} of {} runs of {label} are missing (problems {})",
+            missing.len(),
+            all.len() * args.runs,
+            labels(suite, &problems.into_iter().collect::<Vec<_>>())
+        );
+        if !args.allow_incomplete {
+            return Err(StudyError::Invalid(format!(
+                "{msg}; finish the study, or write an incomplete entry with --allow-incomplete"
+            )));
+        }
+        emages::say!("warning: {msg}; their values are NaN in the entry");
+    }
+    let entry = Entry::from_runs(
+        &args.name,
+        all.iter().map(|&p| suite.label(p)).collect(),
+        runs,
+    )?;
+    let dir = args.out.join("entry");
+    std::fs::create_dir_all(&dir).map_err(|e| StudyError::io(&dir, e))?;
+    entry.write(&dir)?;
+    emages::show!(
+        "entry {} ({label}, {} runs per problem) in {}/",
+        args.name,
+        args.runs,
+        dir.display()
+    );
+    Ok(())
+}
+
+fn print_score(dirs: &[PathBuf], markdown: Option<&Path>) -> Result<(), StudyError> {
+    let mut entries = Vec::new();
+    for d in dirs {
+        entries.extend(Entry::read_all(d)?);
+    }
+    let mut names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+    names.sort_unstable();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(StudyError::Invalid(format!(
+            "two entries are called {}",
+            w[0]
+        )));
+    }
+    let weights: Vec<f64> = cec2020_rw::catalog::all()
+        .iter()
+        .map(|p| dimension_weight(p.dim))
+        .collect();
+    let mut scores = score(&entries, &weights, 12)?;
+    scores.sort_by_key(|s| s.rank);
+    let table = ranking_table(&scores);
+    emages::show!("{table}");
+    if let Some(path) = markdown {
+        std::fs::write(path, &table).map_err(|e| StudyError::io(path, e))?;
+    }
+    Ok(())
+}
+
+fn ranking_table(scores: &[Score]) -> String {
+    let mut t = String::from(
+        "| place | algorithm | best | mean | median | total |\n|---:|---|---:|---:|---:|---:|\n",
+    );
+    for s in scores {
+        t.push_str(&format!(
+            "| {} | {} | {:.4} | {:.4} | {:.4} | {:.4} |\n",
+            s.rank, s.name, s.best, s.mean, s.median, s.total
+        ));
+    }
+    t
+}
