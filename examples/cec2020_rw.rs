@@ -88,9 +88,20 @@ struct Args {
     /// running).
     #[arg(long, num_args = 1.., value_name = "DIR", conflicts_with_all = ["status", "entry"])]
     score: Option<Vec<PathBuf>>,
-    /// With --score: also write the ranking as Markdown to this file.
+    /// With --score: also write the ranking (and the comparison of --versus) as Markdown
+    /// to this file.
     #[arg(long, value_name = "FILE", requires = "score")]
     markdown: Option<PathBuf>,
+    /// With --score: compare the entry --name with these entries per problem class
+    /// (Wilcoxon rank-sum over the 25 runs, α = 0.05, runs ordered as the competition
+    /// orders them) and count the problems where each reaches the guidelines'
+    /// best-known values.
+    #[arg(long, value_delimiter = ',', value_name = "NAME,…", requires = "score")]
+    versus: Vec<String>,
+    /// With --score: score only these problems (every entry restricted to them, the
+    /// weights too), e.g. for a study not yet complete.
+    #[arg(long, value_parser = problems_arg, requires = "score")]
+    subset: Option<Problems>,
     /// Do not show the progress bar.
     #[arg(long)]
     no_progress: bool,
@@ -104,7 +115,13 @@ const CHECKPOINTS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0
 
 fn run(args: &Args) -> Result<(), StudyError> {
     if let Some(dirs) = &args.score {
-        return print_score(dirs, args.markdown.as_deref());
+        return print_score(
+            dirs,
+            args.markdown.as_deref(),
+            &args.name,
+            &args.versus,
+            args.subset.as_ref(),
+        );
     }
     let suite = Arc::new(Cec2020RwSuite::default());
     let problems = match &args.problems {
@@ -345,10 +362,47 @@ fn write_entry(
     Ok(())
 }
 
-fn print_score(dirs: &[PathBuf], markdown: Option<&Path>) -> Result<(), StudyError> {
+fn print_score(
+    dirs: &[PathBuf],
+    markdown: Option<&Path>,
+    ours: &str,
+    versus: &[String],
+    subset: Option<&Problems>,
+) -> Result<(), StudyError> {
     let mut entries = Vec::new();
     for d in dirs {
         entries.extend(Entry::read_all(d)?);
+    }
+    let catalog = cec2020_rw::catalog::all();
+    let chosen: Vec<usize> = match subset {
+        Some(p) => {
+            for &id in &p.0 {
+                if cec2020_rw::catalog::info(id).is_none() {
+                    return Err(StudyError::Invalid(format!(
+                        "--subset: there is no problem RC{id:02}"
+                    )));
+                }
+            }
+            p.0.iter().map(|id| id - 1).collect()
+        }
+        None => (0..catalog.len()).collect(),
+    };
+    for e in &mut entries {
+        if e.problems.len() != catalog.len() {
+            return Err(StudyError::Invalid(format!(
+                "entry {} has {} problems, the suite {}",
+                e.name,
+                e.problems.len(),
+                catalog.len()
+            )));
+        }
+        let pick = |cols: &[Vec<f64>]| chosen.iter().map(|&k| cols[k].clone()).collect::<Vec<_>>();
+        *e = Entry::new(
+            e.name.clone(),
+            chosen.iter().map(|&k| e.problems[k].clone()).collect(),
+            pick(&e.f),
+            pick(&e.cv),
+        )?;
     }
     let mut names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
     names.sort_unstable();
@@ -358,13 +412,17 @@ fn print_score(dirs: &[PathBuf], markdown: Option<&Path>) -> Result<(), StudyErr
             w[0]
         )));
     }
-    let weights: Vec<f64> = cec2020_rw::catalog::all()
+    let weights: Vec<f64> = chosen
         .iter()
-        .map(|p| dimension_weight(p.dim))
+        .map(|&k| dimension_weight(catalog[k].dim))
         .collect();
     let mut scores = score(&entries, &weights, 12)?;
     scores.sort_by_key(|s| s.rank);
-    let table = ranking_table(&scores);
+    let mut table = ranking_table(&scores);
+    if !versus.is_empty() {
+        table.push('\n');
+        table.push_str(&class_comparison(&entries, &chosen, ours, versus)?);
+    }
     emages::show!("{table}");
     if let Some(path) = markdown {
         std::fs::write(path, &table).map_err(|e| StudyError::io(path, e))?;
@@ -383,4 +441,100 @@ fn ranking_table(scores: &[Score]) -> String {
         ));
     }
     t
+}
+
+/// Whether a run `(f, ν)` reaches the best-known value `f*`: feasible and
+/// `f ≤ f* + 10⁻⁴ · max(1, |f*|)`.
+fn reaches(f: f64, v: f64, best_known: f64) -> bool {
+    v == 0.0 && f <= best_known + 1e-4 * best_known.abs().max(1.0)
+}
+
+/// Per problem class: `ours` against each of `versus` (rank-sum test over the runs,
+/// the competition's order; `+` where ours is better), and how many problems each
+/// algorithm's best and median run solve to the best-known value.
+fn class_comparison(
+    entries: &[Entry],
+    chosen: &[usize],
+    ours: &str,
+    versus: &[String],
+) -> Result<String, StudyError> {
+    use bench_stats::pairwise::{compare, Significance, Tally};
+    use bench_stats::Snapshot;
+    use cec2020_rw::Class;
+    let find = |name: &str| {
+        entries.iter().find(|e| e.name == name).ok_or_else(|| {
+            StudyError::Invalid(format!("no entry called {name} among the scored ones"))
+        })
+    };
+    let base = find(ours)?;
+    let others = versus
+        .iter()
+        .map(|n| find(n))
+        .collect::<Result<Vec<_>, _>>()?;
+    let runs = |e: &Entry, k: usize| -> Vec<Snapshot> {
+        e.f[k]
+            .iter()
+            .zip(&e.cv[k])
+            .map(|(&f, &v)| Snapshot::new(f, v))
+            .collect()
+    };
+    let catalog = cec2020_rw::catalog::all();
+    let mut t = format!(
+        "{ours} against each entry per problem class: problems where {ours} is better / equal / worse (Wilcoxon rank-sum over the runs, α = 0.05, feasible runs by f, infeasible ones by ν, CEC ranking); and problems whose best / median run reaches the best-known value f* of the guidelines (feasible, f ≤ f* + 1e-4·max(1, |f*|)).\n\n| class | problems |"
+    );
+    for o in &others {
+        t.push_str(&format!(" vs {} |", o.name));
+    }
+    for e in std::iter::once(base).chain(others.iter().copied()) {
+        t.push_str(&format!(" f* reached: {} |", e.name));
+    }
+    t.push_str("\n|---|---:|");
+    for _ in 0..(2 * others.len() + 1) {
+        t.push_str("---:|");
+    }
+    t.push('\n');
+    // columns of the (restricted) entries, by class
+    let mut rows: Vec<(String, Vec<(usize, usize)>)> = Class::ALL
+        .iter()
+        .map(|&c| {
+            let cols = chosen
+                .iter()
+                .enumerate()
+                .filter(|(_, &k)| catalog[k].class() == c)
+                .map(|(col, &k)| (col, k))
+                .collect();
+            (c.name().to_string(), cols)
+        })
+        .filter(|(_, cols): &(String, Vec<(usize, usize)>)| !cols.is_empty())
+        .collect();
+    rows.push(("all".into(), chosen.iter().copied().enumerate().collect()));
+    for (name, ks) in rows {
+        t.push_str(&format!("| {name} | {} |", ks.len()));
+        for o in &others {
+            let verdicts = ks
+                .iter()
+                .map(|&(k, _)| {
+                    compare(
+                        &runs(base, k),
+                        &runs(o, k),
+                        Significance::RankSum { alpha: 0.05 },
+                    )
+                    .map(|c| c.total)
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            t.push_str(&format!(" {} |", Tally::of(verdicts)));
+        }
+        for e in std::iter::once(base).chain(others.iter().copied()) {
+            let (mut best, mut median) = (0, 0);
+            for &(k, id) in &ks {
+                let fstar = catalog[id].best_known;
+                best += usize::from(reaches(e.f[k][0], e.cv[k][0], fstar));
+                let m = e.runs() / 2;
+                median += usize::from(reaches(e.f[k][m], e.cv[k][m], fstar));
+            }
+            t.push_str(&format!(" {best} / {median} |"));
+        }
+        t.push('\n');
+    }
+    Ok(t)
 }

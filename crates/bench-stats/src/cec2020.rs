@@ -348,8 +348,8 @@ fn part(entries: &[Entry], weights: &[f64], s: Statistic) -> Vec<f64> {
 ///
 /// # Errors
 /// [`StatsError::Empty`] for no entries; [`StatsError::Inconsistent`] when the entries
-/// have other problems than `weights` has, different problem labels or run counts, or
-/// fewer runs than `median_row` needs.
+/// have other problems than `weights` has, different problem labels or numbers of runs,
+/// or fewer runs than `median_row` needs.
 pub fn score(
     entries: &[Entry],
     weights: &[f64],
@@ -370,6 +370,15 @@ pub fn score(
                 e.name,
                 e.problems.len(),
                 weights.len()
+            )));
+        }
+        if e.runs() != first.runs() {
+            return Err(StatsError::Inconsistent(format!(
+                "{} has {} runs per problem, {} has {}: entries are scored over equal numbers of runs",
+                e.name,
+                e.runs(),
+                first.name,
+                first.runs()
             )));
         }
         if e.runs() <= median_row {
