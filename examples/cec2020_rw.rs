@@ -22,7 +22,9 @@
 //!
 //! `--entry` writes the entry the organisers score (`OUT/entry/NAME.f.csv` and
 //! `NAME.cv.csv`: a header `RC01,…,RC57`, 25 rows sorted best first — feasible runs by
-//! `f`, then infeasible ones by `ν`). `--score DIR…` scores every entry in the folders
+//! `f`, then infeasible ones by `ν`) and the guidelines' submission files
+//! (`OUT/entry/submission/NAME RC05 F.txt`, `… CV.txt`: the best solution's `f` and `ν`
+//! at 10 %, 20 %, …, 100 % of the budget, a 10 × 25 matrix of checkpoints × trials). `--score DIR…` scores every entry in the folders
 //! together, as the organisers' `Score.m` does, and prints the ranking.
 
 use bench_stats::cec2020::{dimension_weight, score, Entry, Score};
@@ -296,6 +298,8 @@ fn write_entry(
 ) -> Result<(), StudyError> {
     let all = suite.problems();
     let mut finals: BTreeMap<usize, BTreeMap<usize, (f64, f64)>> = BTreeMap::new();
+    // the best solution's (f, ν) at 10 %, 20 %, …, 100 % of the budget, per problem and run
+    let mut trajectories: BTreeMap<usize, BTreeMap<usize, Vec<(f64, f64)>>> = BTreeMap::new();
     for spec in specs {
         for file in runs_files(&group_dir(&args.out, spec.dim))? {
             for r in load_runs(&file)? {
@@ -311,6 +315,18 @@ fn write_entry(
                     .entry(r.problem)
                     .or_default()
                     .insert(r.run, (last.objective(), last.violation()));
+                let at: Vec<(f64, f64)> = CHECKPOINTS
+                    .iter()
+                    .map(|&fr| {
+                        r.checkpoints
+                            .iter()
+                            .find(|c| c.fraction == fr)
+                            .map_or((f64::NAN, f64::NAN), |c| {
+                                (c.checkpoint.best.objective(), c.checkpoint.best.violation())
+                            })
+                    })
+                    .collect();
+                trajectories.entry(r.problem).or_default().insert(r.run, at);
             }
         }
     }
@@ -353,11 +369,37 @@ fn write_entry(
     let dir = args.out.join("entry");
     std::fs::create_dir_all(&dir).map_err(|e| StudyError::io(&dir, e))?;
     entry.write(&dir)?;
+    // the guidelines' submission format: per problem "NAME RCxx F.txt" and "… CV.txt",
+    // a 10 × 25 matrix (checkpoints × trials)
+    let submission = dir.join("submission");
+    std::fs::create_dir_all(&submission).map_err(|e| StudyError::io(&submission, e))?;
+    for &p in &all {
+        for (suffix, pick) in [("F", 0usize), ("CV", 1)] {
+            let mut text = String::new();
+            for c in 0..CHECKPOINTS.len() {
+                let row: Vec<String> = (0..args.runs)
+                    .map(|r| {
+                        let v = trajectories
+                            .get(&p)
+                            .and_then(|t| t.get(&r))
+                            .map_or(f64::NAN, |t| if pick == 0 { t[c].0 } else { t[c].1 });
+                        format!("{v:e}")
+                    })
+                    .collect();
+                text.push_str(&row.join(" "));
+                text.push('\n');
+            }
+            let path = submission.join(format!("{} {} {suffix}.txt", args.name, suite.label(p)));
+            std::fs::write(&path, text).map_err(|e| StudyError::io(&path, e))?;
+        }
+    }
     emages::show!(
-        "entry {} ({label}, {} runs per problem) in {}/",
+        "entry {} ({label}, {} runs per problem) in {}/, the guidelines' per-problem files (f and ν at every tenth of the budget, 10 × {} each) in {}/",
         args.name,
         args.runs,
-        dir.display()
+        dir.display(),
+        args.runs,
+        submission.display()
     );
     Ok(())
 }
