@@ -127,6 +127,26 @@ fn a_reduced_study_follows_the_protocol_and_gives_an_entry_and_a_score() {
         lines[1].split(',').next() == Some("nan"),
         "RC01 was not run"
     );
+    // the guidelines' per-problem files: 10 checkpoints × 25 trials, the last row the
+    // entry's values
+    let m = std::fs::read_to_string(one.join("entry/submission/mine RC08 F.txt")).unwrap();
+    let rows: Vec<Vec<f64>> = m
+        .lines()
+        .map(|l| l.split(' ').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    assert_eq!((rows.len(), rows[0].len()), (10, 25));
+    let mut last = rows[9].clone();
+    last.sort_by(f64::total_cmp);
+    let mut sorted = rc08.clone();
+    sorted.sort_by(f64::total_cmp);
+    assert_eq!(last, sorted, "the final row holds the entry's values");
+    let cv = std::fs::read_to_string(one.join("entry/submission/mine RC08 CV.txt")).unwrap();
+    assert_eq!(cv.lines().count(), 10);
+    let rc01 = std::fs::read_to_string(one.join("entry/submission/mine RC01 F.txt")).unwrap();
+    assert!(
+        rc01.lines().all(|l| l.split(' ').all(|v| v == "NaN")),
+        "RC01 was not run"
+    );
 
     // scored with the eight entries on the problems run
     let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
