@@ -92,7 +92,7 @@ def test_cec2020_rw_reference_vectors():
 def test_cec2020_rw_problem_runs_in_rust():
     p = emages.Cec2020Rw(15)  # speed reducer, best known 2994.42
     assert (p.label, p.max_fes) == ("RC15", 100_000) and "speed reducer" in p.name.lower()
-    res = emages.minimize(p, budget=20_000, seed=1, history=False)
+    res = emages.minimize(p, budget=p.max_fes, seed=1, history=False)
     assert res.feasible and res.fun < 1.01 * p.best_known
     with pytest.raises(ValueError, match="RC01 to RC57"):
         emages.Cec2020Rw(58)

@@ -58,6 +58,7 @@ _emages = _load_core()
 
 Cec2017 = _emages.Cec2017
 BbobConstrained = _emages.BbobConstrained
+Cec2020Rw = _emages.Cec2020Rw
 run_seed = _emages.run_seed
 kernel = _emages.kernel
 __version__ = _emages.__version__
@@ -68,6 +69,7 @@ __all__ = [
     "AskTell",
     "Cec2017",
     "BbobConstrained",
+    "Cec2020Rw",
     "signrank",
     "ranksum",
     "TestResult",
@@ -200,7 +202,7 @@ def minimize(
         points in the rows of ``X`` (one call per population). Without ``ineq`` and
         ``eq``, ``fun`` may return ``(f, g)`` or ``(f, g, h)`` (values computed together,
         evaluated once). Or a problem of the suites (:class:`Cec2017`,
-        :class:`BbobConstrained`): the run then stays in Rust.
+        :class:`BbobConstrained`, :class:`Cec2020Rw`): the run then stays in Rust.
     x0 : array_like, optional
         Where to start: the initial population is ``x0 + sigma0 z``, reflected into the
         box. Without it (finite ``bounds`` needed), the population is uniform in the box,
@@ -254,7 +256,7 @@ def minimize(
         config["sigma0"] = float(sigma0)
     config["record_dynamics"] = bool(history)
 
-    native = isinstance(fun, (Cec2017, BbobConstrained))
+    native = isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw))
     if native:
         n = fun.dim
     elif x0 is not None:
@@ -278,7 +280,7 @@ def minimize(
         raw = _emages._run_native(fun, variant, config_json, seed)
     else:
         if not callable(fun):
-            raise TypeError("fun must be callable (or a Cec2017/BbobConstrained problem)")
+            raise TypeError("fun must be callable (or a Cec2017/BbobConstrained/Cec2020Rw problem)")
         lb, ub = _box(bounds, n)
         if x0 is None and not (np.isfinite(lb).all() and np.isfinite(ub).all()):
             raise ValueError("without x0, the initial population is uniform in the box: give finite bounds")

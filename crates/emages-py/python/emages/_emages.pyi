@@ -64,6 +64,20 @@ class BbobConstrained(_Problem):
     def evaluations(self) -> Tuple[int, int]:
         """``(f evaluations, g evaluations)`` so far."""
 
+class Cec2020Rw(_Problem):
+    """CEC2020 real-world constrained problem RC01–RC57 (the organisers' formulas)."""
+    def __init__(self, problem: int) -> None: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def max_fes(self) -> int:
+        """The competition's budget for the problem's dimension."""
+    @property
+    def best_known(self) -> float:
+        """The guidelines' best-known feasible objective value."""
+
 class _AskTell:
     def __init__(
         self,
