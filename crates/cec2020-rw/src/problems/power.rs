@@ -420,6 +420,20 @@ pub(crate) fn rc44(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     let (r, kappa, ct, k): (f64, f64, f64, f64) = (40.0, 0.01, 0.8, 2.0);
     let a = 1.0 - (1.0 - ct).sqrt();
     let n_ws = ((rated - cut_in) / 0.3).floor() as usize;
+    // Per wind-speed bin j (speeds v_{j−1}, v_j): the power weight
+    // 1500·e^{m−7.5}/(5 + e^{m−7.5}), m the bin's mid-speed — the same for every turbine
+    // and direction. The bin edges are computed as the organisers' loop computes them,
+    // so an edge shared by two bins is the same number and its Weibull term
+    // exp(−(v/c)^k) is evaluated once (the values are the loop's, bit for bit).
+    let mut weight = [0.0; 64];
+    let mut edge = [0.0; 65];
+    for j in 1..=n_ws {
+        let v0 = cut_in + (j as f64 - 1.0) * 0.3;
+        let v1 = cut_in + j as f64 * 0.3;
+        weight[j] = 1500.0 * ((v0 + v1) / 2.0 - 7.5).exp() / (5.0 + ((v0 + v1) / 2.0 - 7.5).exp());
+        edge[j - 1] = v0;
+        edge[j] = v1;
+    }
     let mut all_power = 0.0;
     for (dir, (&c, &fre)) in C.iter().zip(&FRE).enumerate() {
         let theta = (dir as f64 + 1.0 - 0.5) * INTERVAL;
@@ -439,14 +453,15 @@ pub(crate) fn rc44(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
                 }
             }
             let ci = c * (1.0 - def2.sqrt());
+            let weibull = |v: f64| (-(v / ci).powf(k)).exp();
             let mut p = 0.0;
+            let mut lower = weibull(edge[0]);
             for j in 1..=n_ws {
-                let v0 = cut_in + (j as f64 - 1.0) * 0.3;
-                let v1 = cut_in + j as f64 * 0.3;
-                p += 1500.0 * ((v0 + v1) / 2.0 - 7.5).exp() / (5.0 + ((v0 + v1) / 2.0 - 7.5).exp())
-                    * ((-(v0 / ci).powf(k)).exp() - (-(v1 / ci).powf(k)).exp());
+                let upper = weibull(edge[j]);
+                p += weight[j] * (lower - upper);
+                lower = upper;
             }
-            p += 1500.0 * ((-(rated / ci).powf(k)).exp() - (-(cut_out / ci).powf(k)).exp());
+            p += 1500.0 * (weibull(rated) - weibull(cut_out));
             sum_power += p;
         }
         all_power += fre * sum_power;
