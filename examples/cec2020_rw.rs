@@ -206,7 +206,14 @@ fn run(args: &Args) -> Result<(), StudyError> {
         }
         return Ok(());
     }
-    let prepared = specs
+    // a group whose part is committed compressed (complete) is done: skip it
+    let mut pending_specs = Vec::new();
+    for spec in &specs {
+        if !archived_and_complete(spec, &group_dir(&args.out, spec.dim))? {
+            pending_specs.push(spec);
+        }
+    }
+    let prepared = pending_specs
         .iter()
         .map(|s| s.prepare(&group_dir(&args.out, s.dim)))
         .collect::<Result<Vec<_>, StudyError>>()?;
@@ -220,7 +227,13 @@ fn run(args: &Args) -> Result<(), StudyError> {
         args.shard.map_or(String::new(), |s| format!(", shard {}/{}", s.index, s.count)),
         args.out.display()
     );
-    for (spec, study) in specs.iter().zip(prepared) {
+    if pending_specs.len() < specs.len() {
+        emages::say!(
+            "{} dimension group(s) complete and archived (runs*.jsonl.gz): skipped",
+            specs.len() - pending_specs.len()
+        );
+    }
+    for (spec, study) in pending_specs.iter().zip(prepared) {
         let outcome = study.run()?;
         emages::say!(
             "D = {:3} ({}), budget {}: {} runs done ({} before) in {:.1} s",
@@ -237,6 +250,33 @@ fn run(args: &Args) -> Result<(), StudyError> {
         args.out.display()
     );
     Ok(())
+}
+
+/// Whether this process's part of a group is archived (only its compressed runs file
+/// exists, as committed) and holds every run of the part; an archived part with runs
+/// missing is an error that says how to resume it.
+fn archived_and_complete(spec: &StudySpec, dir: &Path) -> Result<bool, StudyError> {
+    let files = spec.files(dir);
+    if files.readable_runs() == files.runs {
+        return Ok(false);
+    }
+    let done: std::collections::HashSet<(String, usize, usize)> =
+        load_runs(&files.compressed_runs())?
+            .into_iter()
+            .map(|r| (r.config, r.problem, r.run))
+            .collect();
+    let missing = spec
+        .jobs()
+        .iter()
+        .filter(|j| !done.contains(&(spec.configs[j.config].label.clone(), j.problem, j.run)))
+        .count();
+    if missing > 0 {
+        return Err(StudyError::Invalid(format!(
+            "{} is archived (read-only) but lacks {missing} runs of this part; decompress it and its dynamics file (gunzip) to resume",
+            files.compressed_runs().display()
+        )));
+    }
+    Ok(true)
 }
 
 /// The ε schedule's end for a problem of dimension `dim` and budget `budget`.

@@ -98,6 +98,20 @@ fn a_reduced_study_follows_the_protocol_and_gives_an_entry_and_a_score() {
         text(&again)
     );
 
+    // a complete group archived as committed (gzip'd) is skipped, and read by --entry
+    for name in ["runs.jsonl", "dynamics.jsonl"] {
+        let path = one.join("D003").join(name);
+        let st = Command::new("gzip").arg(&path).status().unwrap();
+        assert!(st.success());
+    }
+    let archived = cec2020(&[&args[..], &["--threads", "2"]].concat(), &one);
+    assert!(archived.status.success(), "{}", text(&archived));
+    assert!(
+        text(&archived).contains("1 dimension group(s) complete and archived"),
+        "{}",
+        text(&archived)
+    );
+
     // an entry of the complete problems only is refused, then written with NaN
     let refused = cec2020(&["--entry"], &one);
     assert!(
