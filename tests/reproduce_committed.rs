@@ -304,3 +304,105 @@ fn the_n100_lambda_study_reproduces() {
         );
     }
 }
+
+/// The first run of each of the 30 problems of dimension ≤ 22 of the committed CEC2020
+/// real-world study (εMAg-ES with T scaled, the competition's budgets): rerun through
+/// `examples/cec2020_rw.rs` and compared with the committed records, bit for bit.
+#[test]
+fn the_cec2020_rw_study_reproduces() {
+    let Some(run_as) = kernel_here("Haswell") else {
+        return;
+    };
+    let results = root().join("results/cec2020-rw");
+    let mut by_key = BTreeMap::new();
+    for group in std::fs::read_dir(&results).unwrap().filter_map(Result::ok) {
+        if !group.file_name().to_string_lossy().starts_with('D') {
+            continue;
+        }
+        for f in std::fs::read_dir(group.path())
+            .unwrap()
+            .filter_map(Result::ok)
+        {
+            let name = f.file_name().to_string_lossy().to_string();
+            if name.starts_with("runs") && name.ends_with(".jsonl.gz") {
+                for r in load_runs(&f.path()).unwrap() {
+                    assert!(r
+                        .platform
+                        .as_deref()
+                        .is_some_and(|p| p.starts_with("openblas Haswell;")));
+                    by_key.insert(r.key(), r);
+                }
+            }
+        }
+    }
+    let problems: Vec<usize> = cec2020_rw::catalog::all()
+        .iter()
+        .filter(|p| p.dim <= 22)
+        .map(|p| p.id)
+        .collect();
+    assert_eq!(problems.len(), 30);
+    let list = problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(example("cec2020_rw"))
+        .args([
+            "--runs",
+            "1",
+            "--threads",
+            "2",
+            "--no-progress",
+            "--problems",
+            &list,
+            "--out",
+        ])
+        .arg(dir.path())
+        .env(CORETYPE_VARIABLE, run_as)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut rerun = Vec::new();
+    for group in std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(Result::ok)
+    {
+        for f in std::fs::read_dir(group.path())
+            .unwrap()
+            .filter_map(Result::ok)
+        {
+            if f.file_name().to_string_lossy().starts_with("runs") {
+                rerun.extend(load_runs(&f.path()).unwrap());
+            }
+        }
+    }
+    assert_eq!(rerun.len(), 30);
+    let differ: Vec<String> = rerun
+        .iter()
+        .filter_map(|r| {
+            let c = by_key
+                .get(&r.key())
+                .unwrap_or_else(|| panic!("no committed record for {:?}", r.key()));
+            (fingerprint(c) != fingerprint(r)).then(|| {
+                format!(
+                    "{:?}\n  committed {}\n  rerun     {}",
+                    r.key(),
+                    fingerprint(c),
+                    fingerprint(r)
+                )
+            })
+        })
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "{} of 30 reruns differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+    println!("reproduced 30 committed CEC2020 runs bit for bit with OpenBLAS {run_as}");
+}
