@@ -79,6 +79,10 @@ struct Args {
     /// instead of running.
     #[arg(long, conflicts_with = "status")]
     entry: bool,
+    /// Print what the runs in --out cost, per problem class (Markdown), instead of
+    /// running.
+    #[arg(long, conflicts_with_all = ["status", "entry"])]
+    costs: bool,
     /// The entry's name.
     #[arg(long, default_value = "epsMAgES")]
     name: String,
@@ -192,6 +196,9 @@ fn run(args: &Args) -> Result<(), StudyError> {
         .collect::<Result<Vec<_>, StudyError>>()?;
     if args.entry {
         return write_entry(args, &suite, &specs, &label);
+    }
+    if args.costs {
+        return print_costs(args, &suite, &specs, &label);
     }
     if args.status {
         for spec in &specs {
@@ -340,35 +347,28 @@ fn write_entry(
     let mut finals: BTreeMap<usize, BTreeMap<usize, (f64, f64)>> = BTreeMap::new();
     // the best solution's (f, ν) at 10 %, 20 %, …, 100 % of the budget, per problem and run
     let mut trajectories: BTreeMap<usize, BTreeMap<usize, Vec<(f64, f64)>>> = BTreeMap::new();
-    for spec in specs {
-        for file in runs_files(&group_dir(&args.out, spec.dim))? {
-            for r in load_runs(&file)? {
-                if r.config != label || r.suite != suite.name() {
-                    continue;
-                }
-                let last = r
-                    .checkpoints
+    for r in study_records(args, suite, specs, label)? {
+        let last = r
+            .checkpoints
+            .iter()
+            .find(|c| c.fraction == 1.0)
+            .map_or(r.best, |c| c.checkpoint.best);
+        finals
+            .entry(r.problem)
+            .or_default()
+            .insert(r.run, (last.objective(), last.violation()));
+        let at: Vec<(f64, f64)> = CHECKPOINTS
+            .iter()
+            .map(|&fr| {
+                r.checkpoints
                     .iter()
-                    .find(|c| c.fraction == 1.0)
-                    .map_or(r.best, |c| c.checkpoint.best);
-                finals
-                    .entry(r.problem)
-                    .or_default()
-                    .insert(r.run, (last.objective(), last.violation()));
-                let at: Vec<(f64, f64)> = CHECKPOINTS
-                    .iter()
-                    .map(|&fr| {
-                        r.checkpoints
-                            .iter()
-                            .find(|c| c.fraction == fr)
-                            .map_or((f64::NAN, f64::NAN), |c| {
-                                (c.checkpoint.best.objective(), c.checkpoint.best.violation())
-                            })
+                    .find(|c| c.fraction == fr)
+                    .map_or((f64::NAN, f64::NAN), |c| {
+                        (c.checkpoint.best.objective(), c.checkpoint.best.violation())
                     })
-                    .collect();
-                trajectories.entry(r.problem).or_default().insert(r.run, at);
-            }
-        }
+            })
+            .collect();
+        trajectories.entry(r.problem).or_default().insert(r.run, at);
     }
     let mut missing = Vec::new();
     let runs: Vec<Vec<(f64, f64)>> = all
@@ -619,4 +619,106 @@ fn class_comparison(
         t.push('\n');
     }
     Ok(t)
+}
+
+/// Every run record of `label` in the study folder.
+fn study_records(
+    args: &Args,
+    suite: &Cec2020RwSuite,
+    specs: &[StudySpec],
+    label: &str,
+) -> Result<Vec<emages::study::store::RunRow>, StudyError> {
+    let mut rows = Vec::new();
+    for spec in specs {
+        for file in runs_files(&group_dir(&args.out, spec.dim))? {
+            rows.extend(
+                load_runs(&file)?
+                    .into_iter()
+                    .filter(|r| r.config == label && r.suite == suite.name()),
+            );
+        }
+    }
+    Ok(rows)
+}
+
+fn print_costs(
+    args: &Args,
+    suite: &Cec2020RwSuite,
+    specs: &[StudySpec],
+    label: &str,
+) -> Result<(), StudyError> {
+    use cec2020_rw::Class;
+    let rows = study_records(args, suite, specs, label)?;
+    if rows.is_empty() {
+        return Err(StudyError::Invalid(format!(
+            "no runs of {label} in {}",
+            args.out.display()
+        )));
+    }
+    let mut t = String::from(
+        "| class | dimensions | runs | wall time per run: median | slowest problem (median) | CPU time |\n|---|---|---:|---:|---|---:|\n",
+    );
+    let mut classes: Vec<(String, Vec<usize>)> = Class::ALL
+        .iter()
+        .map(|&c| {
+            let ids = cec2020_rw::catalog::all()
+                .iter()
+                .filter(|p| p.class() == c)
+                .map(|p| p.id)
+                .collect();
+            (c.name().to_string(), ids)
+        })
+        .collect();
+    classes.push(("all".into(), suite.problems()));
+    let median = |mut v: Vec<f64>| -> f64 {
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n == 0 {
+            f64::NAN
+        } else if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            0.5 * (v[n / 2 - 1] + v[n / 2])
+        }
+    };
+    for (name, ids) in classes {
+        let of: Vec<&emages::study::store::RunRow> =
+            rows.iter().filter(|r| ids.contains(&r.problem)).collect();
+        if of.is_empty() {
+            continue;
+        }
+        let dims: Vec<usize> = ids
+            .iter()
+            .filter_map(|&p| cec2020_rw::catalog::info(p).map(|i| i.dim))
+            .collect();
+        let (lo, hi) = (
+            dims.iter().min().copied().unwrap_or(0),
+            dims.iter().max().copied().unwrap_or(0),
+        );
+        let slowest = ids
+            .iter()
+            .map(|&p| {
+                let s: Vec<f64> = of
+                    .iter()
+                    .filter(|r| r.problem == p)
+                    .map(|r| r.seconds)
+                    .collect();
+                (p, median(s))
+            })
+            .filter(|(_, m)| m.is_finite())
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        let cpu: f64 = of.iter().map(|r| r.seconds).sum();
+        t.push_str(&format!(
+            "| {name} | {lo}–{hi} | {} | {:.2} s | {} | {:.2} h |\n",
+            of.len(),
+            median(of.iter().map(|r| r.seconds).collect()),
+            slowest.map_or("–".into(), |(p, m)| format!(
+                "{} ({m:.1} s)",
+                suite.label(p)
+            )),
+            cpu / 3600.0
+        ));
+    }
+    emages::show!("{t}");
+    Ok(())
 }

@@ -98,6 +98,12 @@ fn a_reduced_study_follows_the_protocol_and_gives_an_entry_and_a_score() {
         text(&again)
     );
 
+    // what the runs cost, per class
+    let costs = cec2020(&["--costs"], &one);
+    assert!(costs.status.success(), "{}", text(&costs));
+    assert!(text(&costs).contains("| Mechanical engineering | 2–30 | 25 |"), "{}", text(&costs));
+    assert!(text(&costs).contains("| all | 2–158 | 75 |"), "{}", text(&costs));
+
     // a complete group archived as committed (gzip'd) is skipped, and read by --entry
     for name in ["runs.jsonl", "dynamics.jsonl"] {
         let path = one.join("D003").join(name);
