@@ -101,7 +101,7 @@ fn a_reduced_study_follows_the_protocol_and_gives_an_entry_and_a_score() {
     // what the runs cost, per class
     let costs = cec2020(&["--costs"], &one);
     assert!(costs.status.success(), "{}", text(&costs));
-    assert!(text(&costs).contains("| Mechanical engineering | 2–30 | 25 |"), "{}", text(&costs));
+    assert!(text(&costs).contains("| Mechanical engineering | 2–30 | 50 |"), "{}", text(&costs));
     assert!(text(&costs).contains("| all | 2–158 | 75 |"), "{}", text(&costs));
 
     // a complete group archived as committed (gzip'd) is skipped, and read by --entry
