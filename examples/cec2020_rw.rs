@@ -213,7 +213,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
         }
         return Ok(());
     }
-    // a group whose part is committed compressed (complete) is done: skip it
+    // a group whose runs are all recorded (by any part, e.g. archived shards) is done
     let mut pending_specs = Vec::new();
     for spec in &specs {
         if !archived_and_complete(spec, &group_dir(&args.out, spec.dim))? {
@@ -236,7 +236,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
     );
     if pending_specs.len() < specs.len() {
         emages::say!(
-            "{} dimension group(s) complete and archived (runs*.jsonl.gz): skipped",
+            "{} dimension group(s) complete (all runs recorded): skipped",
             specs.len() - pending_specs.len()
         );
     }
@@ -259,31 +259,36 @@ fn run(args: &Args) -> Result<(), StudyError> {
     Ok(())
 }
 
-/// Whether this process's part of a group is archived (only its compressed runs file
-/// exists, as committed) and holds every run of the part; an archived part with runs
-/// missing is an error that says how to resume it.
+/// Whether a group needs no run of this process: every run of this process's part is
+/// recorded in some runs file of the group (this part's, another part's — a study run in
+/// shards and then resumed without — plain or archived). An archived part of this
+/// process with runs missing is an error that says how to resume it.
 fn archived_and_complete(spec: &StudySpec, dir: &Path) -> Result<bool, StudyError> {
-    let files = spec.files(dir);
-    if files.readable_runs() == files.runs {
-        return Ok(false);
+    let mut done: std::collections::HashSet<(String, usize, usize)> =
+        std::collections::HashSet::new();
+    for file in runs_files(dir)? {
+        done.extend(
+            load_runs(&file)?
+                .into_iter()
+                .map(|r| (r.config, r.problem, r.run)),
+        );
     }
-    let done: std::collections::HashSet<(String, usize, usize)> =
-        load_runs(&files.compressed_runs())?
-            .into_iter()
-            .map(|r| (r.config, r.problem, r.run))
-            .collect();
     let missing = spec
         .jobs()
         .iter()
         .filter(|j| !done.contains(&(spec.configs[j.config].label.clone(), j.problem, j.run)))
         .count();
-    if missing > 0 {
+    if missing == 0 {
+        return Ok(true);
+    }
+    let files = spec.files(dir);
+    if files.readable_runs() != files.runs {
         return Err(StudyError::Invalid(format!(
             "{} is archived (read-only) but lacks {missing} runs of this part; decompress it and its dynamics file (gunzip) to resume",
             files.compressed_runs().display()
         )));
     }
-    Ok(true)
+    Ok(false)
 }
 
 /// The ε schedule's end for a problem of dimension `dim` and budget `budget`.

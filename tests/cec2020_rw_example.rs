@@ -90,19 +90,37 @@ fn a_reduced_study_follows_the_protocol_and_gives_an_entry_and_a_score() {
             "the whole budget is used: {r}"
         );
     }
-    // resuming runs nothing new
+    // resuming runs what is missing (a record removed), skips what is complete
+    let d2 = one.join("D002/runs.jsonl");
+    let kept: Vec<String> = std::fs::read_to_string(&d2)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&d2, kept.concat()).unwrap();
     let again = cec2020(&[&args[..], &["--threads", "2"]].concat(), &one);
+    let t = text(&again);
+    assert!(t.contains("1 runs done (49 before)"), "{t}");
     assert!(
-        text(&again).contains("0 runs done (50 before)"),
-        "{}",
-        text(&again)
+        t.contains("1 dimension group(s) complete (all runs recorded)"),
+        "{t}"
     );
+    assert_eq!(records(&one), rows, "the resumed run is the same run");
 
     // what the runs cost, per class
     let costs = cec2020(&["--costs"], &one);
     assert!(costs.status.success(), "{}", text(&costs));
-    assert!(text(&costs).contains("| Mechanical engineering | 2–30 | 50 |"), "{}", text(&costs));
-    assert!(text(&costs).contains("| all | 2–158 | 75 |"), "{}", text(&costs));
+    assert!(
+        text(&costs).contains("| Mechanical engineering | 2–30 | 50 |"),
+        "{}",
+        text(&costs)
+    );
+    assert!(
+        text(&costs).contains("| all | 2–158 | 75 |"),
+        "{}",
+        text(&costs)
+    );
 
     // a complete group archived as committed (gzip'd) is skipped, and read by --entry
     for name in ["runs.jsonl", "dynamics.jsonl"] {
@@ -113,10 +131,20 @@ fn a_reduced_study_follows_the_protocol_and_gives_an_entry_and_a_score() {
     let archived = cec2020(&[&args[..], &["--threads", "2"]].concat(), &one);
     assert!(archived.status.success(), "{}", text(&archived));
     assert!(
-        text(&archived).contains("1 dimension group(s) complete and archived"),
+        text(&archived).contains("2 dimension group(s) complete (all runs recorded)"),
         "{}",
         text(&archived)
     );
+
+    // the sharded study, resumed without shards, has nothing left to run
+    let whole = cec2020(&[&args[..], &["--threads", "2"]].concat(), &sharded);
+    assert!(whole.status.success(), "{}", text(&whole));
+    assert!(
+        text(&whole).contains("2 dimension group(s) complete"),
+        "{}",
+        text(&whole)
+    );
+    assert!(!sharded.join("D002/runs.jsonl").exists());
 
     // an entry of the complete problems only is refused, then written with NaN
     let refused = cec2020(&["--entry"], &one);

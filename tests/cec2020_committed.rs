@@ -1,0 +1,101 @@
+//! The committed CEC2020 real-world study and what the docs say of it agree: the entry
+//! files equal an entry rebuilt from the committed run records; the committed ranking
+//! (`results/cec2020-rw/ranking.md`) is what the score command computes from that entry
+//! and the eight published ones; docs/cec2020-rw.md quotes it verbatim; and the study is
+//! complete (25 runs of every problem).
+
+mod support;
+use support::*;
+
+use bench_stats::cec2020::Entry;
+use emages::study::store::load_runs;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+const LABEL: &str = "eps-mag-es@Tscaled";
+
+#[test]
+fn the_entry_is_the_committed_runs() {
+    let results = root().join("results/cec2020-rw");
+    let mut finals = vec![Vec::new(); 57];
+    for group in std::fs::read_dir(&results).unwrap().filter_map(Result::ok) {
+        if !group.file_name().to_string_lossy().starts_with('D') {
+            continue;
+        }
+        for f in std::fs::read_dir(group.path())
+            .unwrap()
+            .filter_map(Result::ok)
+        {
+            let name = f.file_name().to_string_lossy().to_string();
+            if name.starts_with("runs") && name.ends_with(".jsonl.gz") {
+                for r in load_runs(&f.path()).unwrap() {
+                    assert_eq!(r.config, LABEL);
+                    let last = r.checkpoints.iter().find(|c| c.fraction == 1.0).unwrap();
+                    finals[r.problem - 1].push((
+                        last.checkpoint.best.objective(),
+                        last.checkpoint.best.violation(),
+                    ));
+                }
+            }
+        }
+    }
+    for (k, runs) in finals.iter().enumerate() {
+        assert_eq!(
+            runs.len(),
+            25,
+            "RC{:02}: {} committed runs",
+            k + 1,
+            runs.len()
+        );
+    }
+    let labels = (1..=57).map(|k| format!("RC{k:02}")).collect();
+    let rebuilt = Entry::from_runs("epsMAgES", labels, finals).unwrap();
+    let committed = Entry::read(&results.join("entry"), "epsMAgES").unwrap();
+    assert_eq!(committed.problems, rebuilt.problems);
+    for k in 0..57 {
+        for (a, b) in committed.f[k]
+            .iter()
+            .zip(&rebuilt.f[k])
+            .chain(committed.cv[k].iter().zip(&rebuilt.cv[k]))
+        {
+            assert!(
+                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                "RC{:02}: {a} ≠ {b}",
+                k + 1
+            );
+        }
+    }
+    println!("checked the entry against 1425 committed runs");
+}
+
+#[test]
+fn the_committed_ranking_is_the_score_of_the_entries_and_the_docs_quote_it() {
+    let results = root().join("results/cec2020-rw");
+    let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
+    let o = Command::new(example("cec2020_rw"))
+        .arg("--score")
+        .arg(&entrants)
+        .arg(results.join("entry"))
+        .args(["--versus", "SASS,sCMAgES,BiPop"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let computed = String::from_utf8_lossy(&o.stdout).to_string();
+    let committed = std::fs::read_to_string(results.join("ranking.md")).unwrap();
+    assert_eq!(
+        computed.trim_end(),
+        committed.trim_end(),
+        "results/cec2020-rw/ranking.md is stale; regenerate it with\n  cargo run --release --example cec2020_rw -- --score ../shared/cec2020-rw/entrants results/cec2020-rw/entry --versus SASS,sCMAgES,BiPop --markdown results/cec2020-rw/ranking.md"
+    );
+    let docs = std::fs::read_to_string(root().join("docs/cec2020-rw.md")).unwrap();
+    for table in committed.split("\n\n").filter(|t| t.starts_with('|')) {
+        assert!(
+            docs.contains(table.trim_end()),
+            "docs/cec2020-rw.md does not quote:\n{table}"
+        );
+    }
+}
