@@ -8,7 +8,6 @@ mod support;
 use support::*;
 
 use bench_stats::cec2020::Entry;
-use emages::study::store::load_runs;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -22,26 +21,13 @@ const LABEL: &str = "eps-mag-es@Tscaled";
 fn the_entry_is_the_committed_runs() {
     let results = root().join("results/cec2020-rw");
     let mut finals = vec![Vec::new(); 57];
-    for group in std::fs::read_dir(&results).unwrap().filter_map(Result::ok) {
-        if !group.file_name().to_string_lossy().starts_with('D') {
-            continue;
-        }
-        for f in std::fs::read_dir(group.path())
-            .unwrap()
-            .filter_map(Result::ok)
-        {
-            let name = f.file_name().to_string_lossy().to_string();
-            if name.starts_with("runs") && name.ends_with(".jsonl.gz") {
-                for r in load_runs(&f.path()).unwrap() {
-                    assert_eq!(r.config, LABEL);
-                    let last = r.checkpoints.iter().find(|c| c.fraction == 1.0).unwrap();
-                    finals[r.problem - 1].push((
-                        last.checkpoint.best.objective(),
-                        last.checkpoint.best.violation(),
-                    ));
-                }
-            }
-        }
+    for r in cec2020_runs(&results, true) {
+        assert_eq!(r.config, LABEL);
+        let last = r.checkpoints.iter().find(|c| c.fraction == 1.0).unwrap();
+        finals[r.problem - 1].push((
+            last.checkpoint.best.objective(),
+            last.checkpoint.best.violation(),
+        ));
     }
     for (k, runs) in finals.iter().enumerate() {
         assert_eq!(

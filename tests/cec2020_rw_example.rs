@@ -26,29 +26,18 @@ fn text(o: &Output) -> String {
     )
 }
 
-/// Every run record of a study folder, without wall times, sorted.
+/// Every run record of a study folder, without wall times and platform, sorted.
 fn records(out: &Path) -> Vec<serde_json::Value> {
-    let mut rows = Vec::new();
-    for group in std::fs::read_dir(out).unwrap().filter_map(Result::ok) {
-        if !group.file_name().to_string_lossy().starts_with('D') {
-            continue;
-        }
-        for f in std::fs::read_dir(group.path())
-            .unwrap()
-            .filter_map(Result::ok)
-        {
-            let name = f.file_name().to_string_lossy().to_string();
-            if name.starts_with("runs") && name.ends_with(".jsonl") {
-                for l in std::fs::read_to_string(f.path()).unwrap().lines() {
-                    let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
-                    let o = v.as_object_mut().unwrap();
-                    o.remove("seconds");
-                    o.remove("platform");
-                    rows.push(v);
-                }
-            }
-        }
-    }
+    let mut rows: Vec<serde_json::Value> = cec2020_runs(out, false)
+        .iter()
+        .map(|r| {
+            let mut v = serde_json::to_value(r).unwrap();
+            let o = v.as_object_mut().unwrap();
+            o.remove("seconds");
+            o.remove("platform");
+            v
+        })
+        .collect();
     rows.sort_by_key(|v| v.to_string());
     rows
 }

@@ -315,25 +315,12 @@ fn the_cec2020_rw_study_reproduces() {
     };
     let results = root().join("results/cec2020-rw");
     let mut by_key = BTreeMap::new();
-    for group in std::fs::read_dir(&results).unwrap().filter_map(Result::ok) {
-        if !group.file_name().to_string_lossy().starts_with('D') {
-            continue;
-        }
-        for f in std::fs::read_dir(group.path())
-            .unwrap()
-            .filter_map(Result::ok)
-        {
-            let name = f.file_name().to_string_lossy().to_string();
-            if name.starts_with("runs") && name.ends_with(".jsonl.gz") {
-                for r in load_runs(&f.path()).unwrap() {
-                    assert!(r
-                        .platform
-                        .as_deref()
-                        .is_some_and(|p| p.starts_with("openblas Haswell;")));
-                    by_key.insert(r.key(), r);
-                }
-            }
-        }
+    for r in cec2020_runs(&results, true) {
+        assert!(r
+            .platform
+            .as_deref()
+            .is_some_and(|p| p.starts_with("openblas Haswell;")));
+        by_key.insert(r.key(), r);
     }
     let problems: Vec<usize> = cec2020_rw::catalog::all()
         .iter()
@@ -367,20 +354,7 @@ fn the_cec2020_rw_study_reproduces() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let mut rerun = Vec::new();
-    for group in std::fs::read_dir(dir.path())
-        .unwrap()
-        .filter_map(Result::ok)
-    {
-        for f in std::fs::read_dir(group.path())
-            .unwrap()
-            .filter_map(Result::ok)
-        {
-            if f.file_name().to_string_lossy().starts_with("runs") {
-                rerun.extend(load_runs(&f.path()).unwrap());
-            }
-        }
-    }
+    let rerun = cec2020_runs(dir.path(), false);
     assert_eq!(rerun.len(), 30);
     let differ: Vec<String> = rerun
         .iter()

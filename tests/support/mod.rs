@@ -22,3 +22,29 @@ pub fn example(name: &str) -> PathBuf {
 pub fn data_dir() -> String {
     emages_test_support::cec2017_data().display().to_string()
 }
+
+/// The run records of a CEC2020 study folder (`D009/runs*.jsonl[.gz]` in every dimension
+/// group), the archived (`.gz`) files only if `archived_only`.
+pub fn cec2020_runs(out: &Path, archived_only: bool) -> Vec<emages::study::store::RunRow> {
+    let mut rows = Vec::new();
+    for group in std::fs::read_dir(out).unwrap().filter_map(Result::ok) {
+        if !group.file_name().to_string_lossy().starts_with('D') {
+            continue;
+        }
+        for f in std::fs::read_dir(group.path())
+            .unwrap()
+            .filter_map(Result::ok)
+        {
+            let name = f.file_name().to_string_lossy().to_string();
+            let wanted = if archived_only {
+                name.ends_with(".jsonl.gz")
+            } else {
+                name.ends_with(".jsonl") || name.ends_with(".jsonl.gz")
+            };
+            if name.starts_with("runs") && wanted {
+                rows.extend(emages::study::store::load_runs(&f.path()).unwrap());
+            }
+        }
+    }
+    rows
+}

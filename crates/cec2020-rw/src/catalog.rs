@@ -102,23 +102,11 @@ impl ProblemInfo {
     pub fn max_fes(&self) -> usize {
         max_fes(self.dim)
     }
-
-    /// The weight class of the score (1 for `D ≤ 10`, 2, 3, 4 up to `D ≤ 150`, 5 above),
-    /// before normalisation by the sum over the suite.
-    #[must_use]
-    pub fn score_weight(&self) -> u32 {
-        match self.dim {
-            0..=10 => 1,
-            11..=30 => 2,
-            31..=50 => 3,
-            51..=150 => 4,
-            _ => 5,
-        }
-    }
 }
 
 /// The competition's budget `MaxFEs` by dimension: `10⁵` for `D ≤ 10`, `2·10⁵` for
-/// `D ≤ 30`, `4·10⁵` for `D ≤ 50`, `8·10⁵` for `D ≤ 150`, `10⁶` above.
+/// `D ≤ 30`, `4·10⁵` for `D ≤ 50`, `8·10⁵` for `D ≤ 150`, `10⁶` above. (The score's
+/// weights by dimension are `bench_stats::cec2020::dimension_weight`.)
 #[must_use]
 pub fn max_fes(dim: usize) -> usize {
     match dim {

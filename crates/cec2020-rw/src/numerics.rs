@@ -7,10 +7,10 @@
 
 use num_complex::Complex64 as C64;
 
-/// Solves `A z = b` for a symmetric positive definite `A` (`n × n`, row-major) by
-/// Cholesky factorisation in place; `b` becomes `z`. `false` if `A` is not positive
-/// definite (a non-positive pivot).
-pub(crate) fn cholesky_solve(a: &mut [f64], b: &mut [f64], n: usize) -> bool {
+/// Factors a symmetric positive definite `A` (`n × n`, row-major) as `L Lᵀ` in place:
+/// `L` in the lower triangle, zeros above it. `false` if `A` is not positive definite
+/// (a non-positive or NaN pivot).
+fn cholesky_factor(a: &mut [f64], n: usize) -> bool {
     for j in 0..n {
         let mut d = a[j * n + j];
         for k in 0..j {
@@ -28,6 +28,19 @@ pub(crate) fn cholesky_solve(a: &mut [f64], b: &mut [f64], n: usize) -> bool {
             }
             a[i * n + j] = s / d;
         }
+        for i in 0..j {
+            a[i * n + j] = 0.0;
+        }
+    }
+    true
+}
+
+/// Solves `A z = b` for a symmetric positive definite `A` (`n × n`, row-major) by
+/// Cholesky factorisation in place; `b` becomes `z`. `false` if `A` is not positive
+/// definite (a non-positive pivot).
+pub(crate) fn cholesky_solve(a: &mut [f64], b: &mut [f64], n: usize) -> bool {
+    if !cholesky_factor(a, n) {
+        return false;
     }
     for i in 0..n {
         let mut s = b[i];
@@ -86,26 +99,8 @@ pub(crate) fn lu_solve(a: &mut [f64], b: &mut [f64], n: usize) {
 pub(crate) fn generalized_eigenvalues(k: &[f64], m: &[f64], n: usize) -> Option<Vec<f64>> {
     // Cholesky factor L of M (lower, row-major).
     let mut l = m.to_vec();
-    for j in 0..n {
-        let mut d = l[j * n + j];
-        for p in 0..j {
-            d -= l[j * n + p] * l[j * n + p];
-        }
-        if d.is_nan() || d <= 0.0 {
-            return None;
-        }
-        let d = d.sqrt();
-        l[j * n + j] = d;
-        for i in j + 1..n {
-            let mut s = l[i * n + j];
-            for p in 0..j {
-                s -= l[i * n + p] * l[j * n + p];
-            }
-            l[i * n + j] = s / d;
-        }
-        for i in 0..j {
-            l[i * n + j] = 0.0;
-        }
+    if !cholesky_factor(&mut l, n) {
+        return None;
     }
     // Y = L⁻¹ K (forward substitution on each column), then C = L⁻¹ Yᵀ = L⁻¹ K L⁻ᵀ.
     let solve_lower = |rhs: &mut [f64], col: usize, mat: &mut Vec<f64>| {
