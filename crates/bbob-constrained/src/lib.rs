@@ -36,7 +36,7 @@
 //! transformations), written anew in Rust; the root finder follows COCO's `brentq.c`,
 //! itself from SciPy (BSD-3). COCO's license terms are in `LICENSE-COCO`; this crate's
 //! own code is MIT or Apache-2.0. Checked against cocoex 2.8.2: `tests/reference_vectors.rs`.
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod batch;
 pub mod constraints;

@@ -32,7 +32,8 @@
 //! let summary = Summary::of(&comparisons);
 //! assert_eq!(summary.total.to_string(), "1/1/0"); // baseline better on one, tie on one
 //! ```
-#![warn(missing_docs)]
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod bootstrap;
 pub mod cec;

@@ -111,7 +111,7 @@
 //! assert!(fa.iter().zip(&fs).all(|(a, b)| a.to_bits() == b.to_bits()));
 //! assert!(ca.iter().zip(&cs).all(|(a, b)| a.to_bits() == b.to_bits()));
 //! ```
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 #[cfg(feature = "openblas-system")]
 extern crate blas_src as _;

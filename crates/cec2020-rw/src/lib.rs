@@ -55,7 +55,7 @@
 //!
 //! The problems' numeric tables (bus admittances, loads, line data, feed compositions)
 //! are embedded from the organisers' input files (`data/README.md`).
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod catalog;

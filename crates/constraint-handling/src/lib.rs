@@ -47,7 +47,7 @@
 //!   (`apt-get install libopenblas-dev`). To link another provider of CBLAS and LAPACK
 //!   (e.g. `openblas-src` with `static`, `intel-mkl-src`) in your own crate, use
 //!   `default-features = false, features = ["linalg"]`.
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 #[cfg(feature = "openblas-system")]
 extern crate blas_src as _;

@@ -57,7 +57,7 @@
 //! A run is determined by its problem, configuration, components and noise source:
 //! the same seed gives the same result, bit for bit. With OpenBLAS, pin it to one
 //! thread (`OPENBLAS_NUM_THREADS=1`) when runs execute in parallel.
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 #[cfg(feature = "openblas-system")]
 extern crate blas_src as _;
