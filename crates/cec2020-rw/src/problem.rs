@@ -63,32 +63,6 @@ impl Cec2020Problem {
     pub fn info(&self) -> &'static ProblemInfo {
         self.info
     }
-
-    /// Evaluates `x` into separate inequality and equality buffers; returns `f(x)`.
-    ///
-    /// # Errors
-    /// A dimension or buffer-length mismatch, or a point outside a problem's domain
-    /// ([`ProblemError::Evaluation`]).
-    pub fn evaluate_split(
-        &self,
-        x: &[f64],
-        g: &mut [f64],
-        h: &mut [f64],
-    ) -> Result<f64, ProblemError> {
-        if x.len() != self.info.dim {
-            return Err(ProblemError::DimensionMismatch {
-                expected: self.info.dim,
-                found: x.len(),
-            });
-        }
-        if g.len() != self.info.inequalities || h.len() != self.info.equalities {
-            return Err(ProblemError::ConstraintCountMismatch {
-                expected: self.num_constraints(),
-                found: g.len() + h.len(),
-            });
-        }
-        (self.formula)(x, g, h)
-    }
 }
 
 impl ConstrainedProblem for Cec2020Problem {

@@ -46,7 +46,7 @@ fn sopwm(x: &[f64], s: &[f64], scale: f64, target: f64, g: &mut [f64], h: &mut [
         }
         su += su2.powf(2.0) / k.powf(4.0);
     }
-    let norm = K.iter().map(|k| 1.0 / k.powf(4.0)).fold(0.0, |a, b| a + b);
+    let norm = K.iter().map(|k| 1.0 / k.powf(4.0)).sum::<f64>();
     let f = scale * su.powf(0.5) / norm.powf(0.5);
     for i in 0..x.len() - 1 {
         g[i] = x[i] - x[i + 1] + 1e-6;
@@ -55,7 +55,7 @@ fn sopwm(x: &[f64], s: &[f64], scale: f64, target: f64, g: &mut [f64], h: &mut [
         .iter()
         .zip(x)
         .map(|(&sl, &xl)| sl * (xl * PI / 180.0).cos())
-        .fold(0.0, |a, b| a + b)
+        .sum::<f64>()
         - target;
     f
 }

@@ -14,7 +14,7 @@ fn dot(x: &[f64], t: &Table, row: usize) -> f64 {
 }
 
 fn sum(x: &[f64]) -> f64 {
-    x.iter().fold(0.0, |a, &b| a + b)
+    x.iter().sum::<f64>()
 }
 
 /// The beef-cattle bounds: (dry matter, energy, calcium, phosphorus: lower and upper),
@@ -124,7 +124,7 @@ fn dairy(x: &[f64], targets: [f64; 6], h: &mut [f64]) -> f64 {
     // sum(P(2:11,:), 1): column sums of rows 2–11, then the dot product with x
     let mut acc = 0.0;
     for (j, &xj) in x.iter().enumerate() {
-        let col = (1..11).fold(0.0, |a, r| a + p.at(r, j));
+        let col = (1..11).map(|r| p.at(r, j)).sum::<f64>();
         acc += col * xj;
     }
     h[5] = acc - targets[5];

@@ -60,6 +60,14 @@ fn specified_current(p: f64, q: f64, v: C64, kinds: Kinds) -> C64 {
     }
 }
 
+/// The current mismatch `I − conj((P + jQ) ./ V)` of a bus as (real, imaginary) part:
+/// the two halves of the power-flow problems' current equalities.
+#[inline]
+fn current_mismatch(cur: C64, p: f64, q: f64, v: C64, kinds: Kinds) -> (f64, f64) {
+    let sp = specified_current(p, q, v, kinds);
+    (cur.re - sp.re, cur.im - sp.im)
+}
+
 /// The voltage-dependent load `P₀ (|V| / V₀)^α` of row `i` (columns 1, 5, 6 of the load
 /// tables).
 #[inline]
@@ -94,9 +102,7 @@ pub(crate) fn rc34(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
     let a1 = (J * 2.0 * PI / 3.0).exp();
     let f = (cur[0] + cur[1] + cur[2]).norm() + (cur[0] + a2 * cur[1] + a1 * cur[2]).norm();
     for i in 3..30 {
-        let sp = specified_current(psp[i], qsp[i], v[i], kinds);
-        h[i - 3] = cur[i].re - sp.re;
-        h[27 + i - 3] = cur[i].im - sp.im;
+        (h[i - 3], h[27 + i - 3]) = current_mismatch(cur[i], psp[i], qsp[i], v[i], kinds);
         h[54 + i - 3] = psp[i] - pdg[i] - P.at(i, 0);
         h[81 + i - 3] = qsp[i] - qdg[i] - Q.at(i, 0);
     }
@@ -125,16 +131,14 @@ fn dg38(x: &[f64], h: &mut [f64], reactive: bool) -> f64 {
     currents(G, B, &v, &mut cur);
     let kinds = Kinds::of(&qsp, &v);
     for i in 1..38 {
-        let sp = specified_current(psp[i], qsp[i], v[i], kinds);
-        h[i - 1] = cur[i].re - sp.re;
-        h[37 + i - 1] = cur[i].im - sp.im;
+        (h[i - 1], h[37 + i - 1]) = current_mismatch(cur[i], psp[i], qsp[i], v[i], kinds);
         h[74 + i - 1] = psp[i] - pdg[i] + load(P, i, v[i]);
         h[111 + i - 1] = qsp[i] - qdg[i] + load(Q, i, v[i]);
     }
     let s1 = v[0] * cur[0].conj();
-    let sum_p: f64 = psp[1..].iter().fold(0.0, |a, &b| a + b);
+    let sum_p: f64 = psp[1..].iter().sum::<f64>();
     if reactive {
-        let sum_q: f64 = qsp[1..].iter().fold(0.0, |a, &b| a + b);
+        let sum_q: f64 = qsp[1..].iter().sum::<f64>();
         0.5 * (s1.re + sum_p) + 0.5 * (s1.im + sum_q)
     } else {
         s1.re + sum_p
@@ -189,9 +193,7 @@ fn opf30(x: &[f64], h: &mut [f64], objective: Opf) -> f64 {
     currents(G, B, &v, &mut cur);
     let kinds = Kinds::of(&qsp, &v);
     for i in 1..30 {
-        let sp = specified_current(psp[i], qsp[i], v[i], kinds);
-        h[i - 1] = cur[i].re - sp.re;
-        h[29 + i - 1] = cur[i].im - sp.im;
+        (h[i - 1], h[29 + i - 1]) = current_mismatch(cur[i], psp[i], qsp[i], v[i], kinds);
         h[58 + i - 1] = psp[i] - pg[i] + P.at(i, 0);
         h[87 + i - 1] = qsp[i] - qg[i] + Q.at(i, 0);
     }
@@ -200,17 +202,17 @@ fn opf30(x: &[f64], h: &mut [f64], objective: Opf) -> f64 {
         NG.iter()
             .enumerate()
             .map(|(n, &bus)| A1[n] + B1[n] * pg[bus - 1] + C1[n] * pg[bus - 1].powf(2.0))
-            .fold(0.0, |a, b| a + b)
+            .sum::<f64>()
     };
     match objective {
-        Opf::Loss => slack + psp[1..].iter().fold(0.0, |a, &b| a + b),
+        Opf::Loss => slack + psp[1..].iter().sum::<f64>(),
         Opf::FuelCost => {
             pg[0] = slack;
             fuel(&pg)
         }
         Opf::LossAndCost => {
             pg[0] = slack;
-            fuel(&pg) + 0.75 * (0..30).map(|i| pg[i] - P.at(i, 0)).fold(0.0, |a, b| a + b)
+            fuel(&pg) + 0.75 * (0..30).map(|i| pg[i] - P.at(i, 0)).sum::<f64>()
         }
     }
 }
@@ -318,9 +320,7 @@ fn islanded(x: &[f64], h: &mut [f64], which: Islanded) -> f64 {
     for i in 0..38 {
         let (vr, vm) = (v[i].re, v[i].im);
         let (psp, qsp) = (psp[i], qsp[i]);
-        let sp = specified_current(psp, qsp, v[i], kinds);
-        h[i] = cur[i].re - sp.re;
-        h[38 + i] = cur[i].im - sp.im;
+        (h[i], h[38 + i]) = current_mismatch(cur[i], psp, qsp, v[i], kinds);
         let (ir, im) = (cur[i].re, cur[i].im);
         sum_p2 += (psp - (vr * ir + vm * im)).powf(2.0);
         sum_q2 += (qsp - (vm * ir - vr * im)).powf(2.0);
@@ -360,16 +360,13 @@ pub(crate) fn rc41(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
     }
     let kinds = Kinds::of(&qsp, &v);
     let (mut sum_p, mut sum_q) = (0.0, 0.0);
-    for i in 0..38 {
+    // the slack bus (bus 1) has neither equalities nor a share of f
+    for i in 1..38 {
         let (psp, qsp) = (psp[i], qsp[i]);
         let (vr, vm, ir, im) = (v[i].re, v[i].im, cur[i].re, cur[i].im);
-        if i >= 1 {
-            let sp = specified_current(psp, qsp, v[i], kinds);
-            h[i - 1] = ir - sp.re;
-            h[37 + i - 1] = im - sp.im;
-            sum_p += (psp - (vr * ir + vm * im)).powf(2.0);
-            sum_q += (qsp - (vm * ir - vr * im)).powf(2.0);
-        }
+        (h[i - 1], h[37 + i - 1]) = current_mismatch(cur[i], psp, qsp, v[i], kinds);
+        sum_p += (psp - (vr * ir + vm * im)).powf(2.0);
+        sum_q += (qsp - (vm * ir - vr * im)).powf(2.0);
     }
     Ok(sum_p + sum_q)
 }
