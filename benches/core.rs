@@ -452,7 +452,7 @@ fn print_ratios() {
 fn main() {
     // The kernel the studies run with (restarts when OpenBLAS picked another one and
     // OPENBLAS_CORETYPE is unset); the figures name it.
-    emages::cli::use_canonical_blas_kernel();
+    canonical_kernel::at_program_start();
     if let Some(k) = constraint_handling::linalg::kernel::BlasKernel::current() {
         eprintln!("OpenBLAS kernel: {k}");
     }

@@ -12,9 +12,9 @@
 use clap::Parser;
 use emages::cli::{main_with, variants_arg, Cec2017Args, ReportArgs, StudyArgs, Variants};
 use emages::optimizer::MaEsOptimizer;
-use emages::reproduction::{self, ablation_report};
 use emages::study::StudyConfig;
 use emages::StudyError;
+use emages_paper::{self, ablation_report};
 use ma_es::Variant;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -45,6 +45,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    canonical_kernel::at_program_start();
     main_with(run)
 }
 
@@ -62,12 +63,12 @@ fn run(args: &Args) -> Result<(), StudyError> {
             };
             let plots = out.join("plots");
             let prefix = if plots.is_dir() {
-                reproduction::relative_link(doc, &plots)?
+                emages_paper::relative_link(doc, &plots)?
             } else {
                 String::new()
             };
-            let text = reproduction::to_markdown(&beside.tables(), &report.output.figures, &prefix);
-            reproduction::DocBlock::ablation(data.dim).replace(doc, &text)?;
+            let text = emages_paper::to_markdown(&beside.tables(), &report.output.figures, &prefix);
+            emages_paper::DocBlock::ablation(data.dim).replace(doc, &text)?;
             emages::say!("wrote the comparison with the paper into {}", doc.display());
         }
         emages::show!("\n{}", report.output.table1.to_markdown());

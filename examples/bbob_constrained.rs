@@ -65,6 +65,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    canonical_kernel::at_program_start();
     main_with(run)
 }
 

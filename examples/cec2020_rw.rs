@@ -114,6 +114,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    canonical_kernel::at_program_start();
     main_with(run)
 }
 

@@ -136,6 +136,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    canonical_kernel::at_program_start();
     main_with(|args: &Args| {
         let baseline = Variant::EpsMagEs;
         let configs = vec![

@@ -42,6 +42,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    canonical_kernel::at_program_start();
     main_with(|args: &Args| {
         let decay = MaEsOptimizer::with_factory("eps-mag-es, σ ← 0.998 σ", |params| {
             let mut components = Components::from_spec(&Variant::EpsMagEs.spec(), params)?;

@@ -58,6 +58,7 @@ impl Suite for Bowls {
 }
 
 fn main() -> ExitCode {
+    canonical_kernel::at_program_start();
     let configs = vec![
         StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, Config::default()),
         StudyConfig::preset("eps-sag-es", Variant::EpsSagEs, Config::default()),

@@ -229,7 +229,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
             .map_err(|e| StudyError::Other(format!("{}: {e}", path.display())))?;
     }
     if let Some(doc) = &args.docs {
-        emages::reproduction::DocBlock::nl_divergence(args.dim).replace(doc, &md)?;
+        emages_paper::DocBlock::nl_divergence(args.dim).replace(doc, &md)?;
     }
     emages::show!("{md}");
     Ok(())
@@ -282,5 +282,6 @@ fn study_check(
 }
 
 fn main() -> ExitCode {
+    canonical_kernel::at_program_start();
     main_with(run)
 }

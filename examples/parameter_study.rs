@@ -11,8 +11,8 @@
 
 use clap::Parser;
 use emages::cli::{main_with, Cec2017Args, StudyArgs};
-use emages::reproduction::parameter_study::{parameter_report, Parameter};
 use emages::StudyError;
+use emages_paper::parameter_study::{parameter_report, Parameter};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -33,6 +33,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    canonical_kernel::at_program_start();
     main_with(run)
 }
 

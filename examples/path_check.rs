@@ -2,7 +2,7 @@
 //! Rank-sum tests cell by cell (configuration × problem) between two studies of the
 //! same setting, one run without and one with `--fast`, and the number of significant
 //! cells against what the significance level predicts
-//! ([`emages::reproduction::path_check`]). With `--other` instead of `--fast` it compares
+//! ([`emages_paper::path_check`]). With `--other` instead of `--fast` it compares
 //! any two studies of one setting the same way, e.g. one computed with two OpenBLAS
 //! kernels; runs of the same seed are also compared pair by pair.
 //!
@@ -18,10 +18,10 @@
 
 use clap::Parser;
 use emages::cli::main_with;
-use emages::reproduction::path_check::PathCheck;
-use emages::reproduction::DocBlock;
-use emages::study::dataset::Dataset;
+use emages::study::Dataset;
 use emages::StudyError;
+use emages_paper::path_check::PathCheck;
+use emages_paper::DocBlock;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -55,6 +55,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    canonical_kernel::at_program_start();
     main_with(|args: &Args| -> Result<(), StudyError> {
         let exact = Dataset::load(&args.exact)?;
         let mut check = if args.other.is_empty() {

@@ -14,9 +14,9 @@
 
 use clap::Parser;
 use emages::cli::main_with;
-use emages::reproduction::parameter_study::Parameter;
-use emages::reproduction::section6::{render, statements};
-use emages::reproduction::DocBlock;
+use emages_paper::parameter_study::Parameter;
+use emages_paper::section6::{render, statements};
+use emages_paper::DocBlock;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -37,6 +37,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    canonical_kernel::at_program_start();
     main_with(|args: &Args| {
         for param in [Parameter::Lambda, Parameter::ThetaR] {
             if statements(param, args.dim).is_empty() {

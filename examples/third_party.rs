@@ -84,6 +84,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    canonical_kernel::at_program_start();
     main_with(|args: &Args| {
         let configs = vec![
             StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, Config::default()),

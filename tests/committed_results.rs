@@ -6,9 +6,9 @@
 //! statistics, the report or the data that would make the docs stale fails here.
 
 use emages::report::ReportOptions;
-use emages::reproduction::ablation_report;
-use emages::reproduction::{to_markdown, DocBlock};
-use emages::study::dataset::Dataset;
+use emages::study::Dataset;
+use emages_paper::ablation_report;
+use emages_paper::{to_markdown, DocBlock};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -125,7 +125,7 @@ fn the_docs_quote_the_committed_n10_study() {
 /// first line docs/performance.md quotes, and no more significant cells than the
 /// significance level predicts (binomial tail above α).
 fn check_fast_path(exact: &[PathBuf], fast_dir: &str, cells: usize) {
-    use emages::reproduction::path_check::PathCheck;
+    use emages_paper::path_check::PathCheck;
     let exact = Dataset::load(exact).unwrap();
     let fast = Dataset::load(&[root().join(fast_dir).join("runs.jsonl.gz")]).unwrap();
     assert!(!exact.fast && fast.fast);
@@ -162,7 +162,7 @@ fn the_fast_path_samples_the_exact_paths_distributions() {
 /// tests cell by cell and the runs compared seed by seed give the committed
 /// `kernel_check.md`, which `doc` quotes as its generated block `block`.
 fn check_kernels(first: &str, second: &str, doc: &str, block: &str) {
-    use emages::reproduction::path_check::PathCheck;
+    use emages_paper::path_check::PathCheck;
     let a = Dataset::load(&shard_files(&root().join(first))).unwrap();
     let b = Dataset::load(&shard_files(&root().join(second))).unwrap();
     assert!(!a.fast && !b.fast);
@@ -245,9 +245,9 @@ fn the_docs_quote_the_committed_nl_tables() {
 /// has got), and every committed heat map of a complete study (ranks, average ranks,
 /// both rankings, the SVG) is what its runs give. Returns the seeds whose heat maps
 /// were re-rendered.
-fn check_section6(dim: usize, param: emages::reproduction::parameter_study::Parameter) -> Vec<u64> {
-    use emages::reproduction::parameter_study::parameter_report;
-    use emages::reproduction::section6::{expected_runs, render, studies};
+fn check_section6(dim: usize, param: emages_paper::parameter_study::Parameter) -> Vec<u64> {
+    use emages_paper::parameter_study::parameter_report;
+    use emages_paper::section6::{expected_runs, render, studies};
     let docs = std::fs::read_to_string(root().join("docs/parameter-studies.md")).unwrap();
     let mut complete = Vec::new();
     for (seed, files) in studies(&root().join("results"), param, dim).unwrap() {
@@ -297,7 +297,7 @@ fn check_section6(dim: usize, param: emages::reproduction::parameter_study::Para
 /// N = 10: four seeds of both studies, complete, their heat maps and the docs' blocks.
 #[test]
 fn the_docs_quote_the_committed_n10_parameter_studies() {
-    use emages::reproduction::parameter_study::Parameter;
+    use emages_paper::parameter_study::Parameter;
     for param in [Parameter::Lambda, Parameter::ThetaR] {
         let seeds = check_section6(10, param);
         assert_eq!(
@@ -314,7 +314,7 @@ fn the_docs_quote_the_committed_n10_parameter_studies() {
 /// complete, then rank it.
 #[test]
 fn the_docs_quote_the_committed_n100_parameter_studies() {
-    use emages::reproduction::parameter_study::Parameter;
+    use emages_paper::parameter_study::Parameter;
     for param in [Parameter::Lambda, Parameter::ThetaR] {
         let seeds = check_section6(100, param);
         assert!(seeds.len() <= 1, "N = 100: one seed");

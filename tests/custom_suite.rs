@@ -3,8 +3,8 @@
 
 use constraint_handling::FnProblem;
 use emages::report::{comparison_report, Contender, Lineup, ReportOptions};
-use emages::study::dataset::Dataset;
 use emages::study::store::load_runs;
+use emages::study::Dataset;
 use emages::study::{run_study, StudyConfig, StudySpec};
 use emages::suites::{ProblemGroup, SharedProblem, Suite};
 use emages::StudyError;

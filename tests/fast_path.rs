@@ -2,11 +2,11 @@
 //! whatever the thread count, other runs than the exact path's, and never mixed with
 //! them in one results file or dataset.
 
-use emages::reproduction::path_check::PathCheck;
-use emages::study::dataset::Dataset;
 use emages::study::store::{load_runs, RunRow};
+use emages::study::Dataset;
 use emages::study::{run_study, StudyConfig, StudySpec};
 use emages::suites::Cec2017Suite;
+use emages_paper::path_check::PathCheck;
 use ma_es::{Config, Variant};
 use std::path::Path;
 use std::sync::Arc;

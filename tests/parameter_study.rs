@@ -5,9 +5,9 @@ mod support;
 use support::*;
 
 use constraint_handling::{Checkpoint, Snapshot};
-use emages::reproduction::parameter_study::{parameter_report, Parameter};
-use emages::study::dataset::Dataset;
 use emages::study::store::{CheckpointRecord, RunRow, RECORD_FORMAT};
+use emages::study::Dataset;
+use emages_paper::parameter_study::{parameter_report, Parameter};
 use std::process::Command;
 
 fn row(config: &str, problem: usize, run: usize, f: f64, v: f64) -> RunRow {
@@ -91,7 +91,7 @@ fn hand_made_ranks() {
 /// The run-time table of Section 6 sums, averages and orders what the records state.
 #[test]
 fn run_time_table_reads_the_records() {
-    use emages::reproduction::section6::run_time;
+    use emages_paper::section6::run_time;
     // λ = 3: 1, 2, 6 s (mean 3, median 2, longest 6); λ = 10: 0.5 s and 1.5 s (median 1);
     // λ = 20 absent; 11 s in all over 5 runs. Pooled over two files.
     let mut a = Vec::new();
@@ -218,7 +218,7 @@ fn reduced_study_end_to_end() {
 /// identical configurations (C02) always share first place.
 #[test]
 fn bootstrap_replicates_keep_what_every_run_shows() {
-    use emages::reproduction::parameter_study::bootstrap_rankings;
+    use emages_paper::parameter_study::bootstrap_rankings;
     let mut rows = Vec::new();
     for run in 0..8 {
         let r = run as f64;
@@ -234,7 +234,7 @@ fn bootstrap_replicates_keep_what_every_run_shows() {
     assert_eq!(reps.len(), 200);
     let again = bootstrap_rankings(&data, Parameter::Lambda, 200, 7).unwrap();
     let other = bootstrap_rankings(&data, Parameter::Lambda, 200, 8).unwrap();
-    let ranks = |r: &[emages::reproduction::parameter_study::Rankings]| {
+    let ranks = |r: &[emages_paper::parameter_study::Rankings]| {
         r.iter()
             .map(|x| x.exact.per_problem[0].rank.clone())
             .collect::<Vec<_>>()
@@ -261,7 +261,7 @@ fn bootstrap_replicates_keep_what_every_run_shows() {
 /// docs/parameter-studies.md does), bootstrap ranges, and a verdict per statement.
 #[test]
 fn one_study_is_ranged_by_its_bootstrap() {
-    use emages::reproduction::section6::render;
+    use emages_paper::section6::render;
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("lambda-D10");
     std::fs::create_dir(&dir).unwrap();

@@ -7,9 +7,9 @@
 //! again in format 4 read back equal.
 
 use emages::report::ReportOptions;
-use emages::reproduction::ablation_report;
-use emages::study::dataset::Dataset;
 use emages::study::store::{load_runs, RECORD_FORMAT};
+use emages::study::Dataset;
+use emages_paper::ablation_report;
 use std::path::PathBuf;
 
 fn fixture(name: &str) -> PathBuf {

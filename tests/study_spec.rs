@@ -1,8 +1,8 @@
 //! What a study specification decides beyond its runs: the checkpoints (the spec's, not
 //! the strategy's), and that a study's records stay of one OpenBLAS kernel.
 
-use emages::study::dataset::Dataset;
 use emages::study::store::load_runs;
+use emages::study::Dataset;
 use emages::study::{run_study, StudyConfig, StudySpec};
 use emages::suites::Cec2017Suite;
 use ma_es::{Config, Variant};

@@ -81,9 +81,7 @@ fn replay(
 
 fn main() {
     // The canonical OpenBLAS kernel unless OPENBLAS_CORETYPE names another one.
-    if let Err(e) = kernel::use_canonical_kernel() {
-        eprintln!("warning: could not restart with the canonical BLAS kernel: {e}");
-    }
+    canonical_kernel::at_program_start();
     if let Some(k) = kernel::BlasKernel::current() {
         eprintln!("OpenBLAS kernel: {k}");
     }

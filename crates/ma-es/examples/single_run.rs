@@ -18,9 +18,7 @@ use std::time::Instant;
 fn main() {
     // The canonical OpenBLAS kernel unless OPENBLAS_CORETYPE says otherwise (restarts
     // the program when OpenBLAS picked another one).
-    if let Err(e) = kernel::use_canonical_kernel() {
-        eprintln!("warning: could not restart with the canonical BLAS kernel: {e}");
-    }
+    canonical_kernel::at_program_start();
     // One BLAS thread, as in the studies (the products' bits depend on the count).
     kernel::set_num_threads(1);
     let args: Vec<String> = std::env::args().skip(1).collect();

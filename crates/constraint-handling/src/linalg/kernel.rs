@@ -15,9 +15,10 @@
 //! has AVX2 and FMA; and a misspelt `OPENBLAS_CORETYPE` silently selects some other
 //! family. [`BlasKernel::current`] tells which family runs and whether it is such a
 //! fallback; [`warn_once`] reports a fallback once per process (on stderr, or through
-//! the handler given to [`set_warning_handler`]); and [`use_canonical_kernel`], called
-//! first thing in `main`, restarts the program with the [`CANONICAL_KERNEL`] when the
-//! CPU can run it and the user has not chosen a kernel.
+//! the handler given to [`set_warning_handler`]). Choosing the kernel is a program's
+//! business, not a library's: the `canonical-kernel` crate's `use_canonical_kernel`,
+//! called first thing in `main`, restarts the program with the [`CANONICAL_KERNEL`]
+//! when the CPU can run it and the user has not chosen a kernel.
 //!
 //! The canonical kernel is `Haswell`, OpenBLAS's AVX2/FMA family: it runs on every
 //! x86-64 CPU with AVX2 and FMA (Intel since 2013, AMD since 2017), so that one kernel
@@ -32,7 +33,7 @@ use std::fmt;
 use std::sync::{Once, OnceLock};
 
 /// The kernel family every committed result of this workspace was computed with, and
-/// the one [`use_canonical_kernel`] selects: OpenBLAS's AVX2/FMA kernels.
+/// the one `canonical_kernel::use_canonical_kernel` selects: OpenBLAS's AVX2/FMA kernels.
 pub const CANONICAL_KERNEL: &str = "Haswell";
 
 /// The kernel families with which the replay fixtures' comparison windows have been
@@ -199,7 +200,7 @@ impl fmt::Display for KernelWarning {
                  differently from the committed results and the replay fixtures. Fix: set \
                  {CORETYPE_VARIABLE}={CANONICAL_KERNEL} before the program starts (OpenBLAS \
                  reads it when it loads), or call \
-                 constraint_handling::linalg::kernel::use_canonical_kernel() first in main"
+                 canonical_kernel::use_canonical_kernel() first in main"
             ),
             Self::UnknownRequest { requested, kernel } => write!(
                 f,
@@ -243,82 +244,6 @@ pub fn warn_once() {
             }
         }
     });
-}
-
-/// What [`use_canonical_kernel`] found (it does not return when it restarts the
-/// program).
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum KernelChoice {
-    /// The canonical kernel runs already.
-    Canonical,
-    /// The user chose the kernel with `OPENBLAS_CORETYPE`; it is respected.
-    UserChoice(String),
-    /// The CPU cannot run the canonical kernel (no AVX2/FMA, or not x86-64): OpenBLAS's
-    /// own choice stays.
-    Unsupported(String),
-    /// The BLAS provider is not the system OpenBLAS: nothing to choose.
-    NotOpenBlas,
-}
-
-/// Makes this program run the [`CANONICAL_KERNEL`]: when OpenBLAS runs another family,
-/// the CPU has AVX2 and FMA and the user has not set `OPENBLAS_CORETYPE`, restarts the
-/// program (`exec`, same process id, same arguments and environment) with
-/// `OPENBLAS_CORETYPE=Haswell`; otherwise returns what it found. OpenBLAS reads the
-/// variable only when it loads, so this must be the first thing `main` does, before
-/// any thread starts.
-///
-/// ```no_run
-/// use constraint_handling::linalg::kernel::use_canonical_kernel;
-/// fn main() {
-///     if let Err(e) = use_canonical_kernel() {
-///         eprintln!("warning: could not restart with the canonical BLAS kernel: {e}");
-///     }
-///     // … the program
-/// }
-/// ```
-///
-/// # Errors
-/// The restart failed (e.g. the executable was replaced while running); the program
-/// then goes on with OpenBLAS's own choice.
-pub fn use_canonical_kernel() -> std::io::Result<KernelChoice> {
-    let Some(kernel) = BlasKernel::current() else {
-        return Ok(KernelChoice::NotOpenBlas);
-    };
-    if let Some(r) = kernel.requested() {
-        return Ok(KernelChoice::UserChoice(r.to_string()));
-    }
-    if kernel.is_canonical() {
-        return Ok(KernelChoice::Canonical);
-    }
-    if !kernel.cpu_has_avx2_fma() {
-        return Ok(KernelChoice::Unsupported(kernel.name().to_string()));
-    }
-    restart_with(CANONICAL_KERNEL)
-}
-
-#[cfg(unix)]
-fn restart_with(core: &str) -> std::io::Result<KernelChoice> {
-    use std::os::unix::process::CommandExt;
-    let exe = std::env::current_exe()?;
-    let mut args = std::env::args_os();
-    let mut cmd = std::process::Command::new(exe);
-    if let Some(arg0) = args.next() {
-        cmd.arg0(arg0);
-    }
-    cmd.args(args)
-        .env(CORETYPE_VARIABLE, core)
-        .env_remove(SIMULATE_FALLBACK_VARIABLE);
-    // `exec` returns only on failure.
-    Err(cmd.exec())
-}
-
-#[cfg(not(unix))]
-fn restart_with(_core: &str) -> std::io::Result<KernelChoice> {
-    Err(std::io::Error::new(
-        std::io::ErrorKind::Unsupported,
-        format!("restarting is implemented for Unix only; set {CORETYPE_VARIABLE}={_core}"),
-    ))
 }
 
 /// Sets the number of threads OpenBLAS uses inside one product (returns `false`, doing

@@ -6,7 +6,7 @@
 //! | [`PseudoInverse`] | `A⁺` by the SVD with an absolute cutoff (REFERENCE.md §4) | LAPACK `dgesvd` | no (workspace) |
 //! | [`LuFactors`] | `M = P L U` with the reciprocal condition number, solves `M Z = B` | LAPACK `dgetrf`, `dgecon`, `dgetrs` | no (workspace) |
 //! | [`orthogonal_from_gaussian`] | a Haar-distributed orthogonal matrix (QR of a Gaussian matrix) | `ndarray-linalg` QR | yes (set-up only) |
-//! | [`kernel`] | which OpenBLAS kernel family rounds the products; the fallback warning; the restart with the canonical kernel | `openblas_get_corename` | — |
+//! | [`kernel`] | which OpenBLAS kernel family rounds the products; the fallback warning (the restart with the canonical kernel is the programs' `canonical-kernel` crate) | `openblas_get_corename` | — |
 //!
 //! The hot paths (the strategy's generation loop, the repair, the batch evaluation)
 //! work in preallocated workspaces and never allocate; sizes reach LAPACK's and BLAS's

@@ -95,31 +95,17 @@ pub fn parse_variants(s: &str) -> Result<Vec<ComponentSpec>, String> {
 }
 
 /// The whole `main` of a front end: parses the arguments ([`parse_args`]), runs, and
-/// turns an error into one line on stderr and a failing exit code ([`fail`]).
+/// turns an error into one line on stderr and a failing exit code ([`fail`]). It warns
+/// once if OpenBLAS runs a fallback kernel
+/// ([`constraint_handling::linalg::kernel::warn_once`]) but does not change the kernel:
+/// that is the program's choice, made before this (the workspace's programs call
+/// `canonical_kernel::at_program_start()` first).
 pub fn main_with<T: clap::Parser>(run: impl FnOnce(&T) -> Result<(), StudyError>) -> ExitCode {
-    use_canonical_blas_kernel();
+    constraint_handling::linalg::kernel::warn_once();
     match run(&parse_args::<T>()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&e),
     }
-}
-
-/// The first step of every front end: runs the program with the canonical OpenBLAS
-/// kernel ([`constraint_handling::linalg::kernel::use_canonical_kernel`]: restarts it
-/// with `OPENBLAS_CORETYPE=Haswell` when OpenBLAS picked another family on a CPU with
-/// AVX2 and FMA and the user chose none), so that runs reproduce the committed results
-/// on any such CPU; then warns once if the kernel is still a fallback.
-pub fn use_canonical_blas_kernel() {
-    use constraint_handling::linalg::kernel;
-    if let Err(e) = kernel::use_canonical_kernel() {
-        crate::say!(
-            "warning: could not restart with OpenBLAS's {} kernels ({e}); set {}={} to get them",
-            kernel::CANONICAL_KERNEL,
-            kernel::CORETYPE_VARIABLE,
-            kernel::CANONICAL_KERNEL
-        );
-    }
-    kernel::warn_once();
 }
 
 /// Prints `error: …` (one line) and returns a failing exit code.

@@ -1,17 +1,17 @@
 //! The statements of the paper's Section 6 measured over several seeds: for each, the
 //! paper's figure, the value in every seed's study under both rankings (exact and
-//! significance-aware, [`super::parameter_study`]), the range over the seeds, and
+//! significance-aware, [`crate::parameter_study`]), the range over the seeds, and
 //! whether the paper's figure lies inside it — so that "holds" means more than one
 //! study's luck. `cargo run --release --example section6` writes the tables into
 //! docs/parameter-studies.md; `tests/committed_results.rs` re-renders them from the
 //! committed runs.
 
-use super::beside_paper::{BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED};
-use super::parameter_study::{bootstrap_rankings, rank, Parameter, Rankings, Scores};
-use crate::error::StudyError;
-use crate::study::Dataset;
+use crate::beside_paper::{BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED};
+use crate::parameter_study::{bootstrap_rankings, rank, Parameter, Rankings, Scores};
 use bench_stats::bootstrap::{quantile_range, two_study_range};
 use bench_stats::Table;
+use emages::study::Dataset;
+use emages::StudyError;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -416,7 +416,7 @@ pub fn run_time(param: Parameter, dim: usize, files: &[Dataset]) -> String {
             seconds(sum / s.len() as f64),
             seconds(median),
             seconds(s[s.len() - 1]),
-            crate::study::status::duration(sum),
+            emages::study::status::duration(sum),
         ]);
     }
     let per_file: Vec<f64> = files.iter().map(Dataset::cpu_seconds).collect();
@@ -429,14 +429,14 @@ pub fn run_time(param: Parameter, dim: usize, files: &[Dataset]) -> String {
         (Some(a), Some(b)) if per_file.len() > 1 => format!(
             " in {} files of {} to {} each",
             per_file.len(),
-            crate::study::status::duration(a),
-            crate::study::status::duration(b)
+            emages::study::status::duration(a),
+            emages::study::status::duration(b)
         ),
         _ => String::new(),
     };
     t.note(format!(
         "{count} runs{spread}, {} of run time in all. Each record states the wall time of its run on one thread, with other jobs beside it and any pause of the machine included (the committed studies: the development machine, an AMD EPYC Zen 5), so this is a guide to what costs, not a benchmark.",
-        crate::study::status::duration(total)
+        emages::study::status::duration(total)
     ));
     let mut out = t.to_markdown();
     out.push('\n');

@@ -3,7 +3,7 @@
 
 use super::{Lineup, Published};
 use crate::error::StudyError;
-use crate::study::dataset::Dataset;
+use crate::study::Dataset;
 use crate::suites::CEC2017;
 use bench_stats::pairwise::{compare, Comparison, Significance, Tally};
 use std::collections::BTreeMap;

@@ -3,9 +3,9 @@
 //! `ablation --docs docs/reproduction.md`), and `tests/committed_results.rs` checks
 //! every block against the committed results.
 
-use crate::error::StudyError;
-use crate::report::FigureLink;
 use bench_stats::Table;
+use emages::report::FigureLink;
+use emages::StudyError;
 use std::path::Path;
 
 /// The comparison as Markdown: the given tables in order, then the figures, linked
@@ -98,7 +98,7 @@ impl DocBlock {
     /// The Section 6 statements of `param` at dimension `dim` over the seeds (`section6
     /// --docs`).
     #[must_use]
-    pub fn section6(param: super::parameter_study::Parameter, dim: usize) -> Self {
+    pub fn section6(param: crate::parameter_study::Parameter, dim: usize) -> Self {
         Self::new(
             "`section6 --docs`",
             &format!("section6: {}, N = {dim}", param.symbol()),

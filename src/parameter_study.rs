@@ -4,16 +4,16 @@
 //! REFERENCE.md §6 describes, and by the significance-aware reading of the paper's text
 //! ([`bench_stats::configurations::rank_on_problem_with_significance`]).
 
-use crate::error::StudyError;
-use crate::report::write_table;
-use crate::report::{heat_map, Block, Page};
-use crate::study::dataset::Dataset;
-use crate::study::StudyConfig;
 use bench_stats::configurations::{
     overall, rank_on_problem, rank_on_problem_with_significance, OverallRanking, ProblemRanking,
 };
 use bench_stats::pairwise::Significance;
 use bench_stats::Table;
+use emages::report::write_table;
+use emages::report::{heat_map, Block, Page};
+use emages::study::Dataset;
+use emages::study::StudyConfig;
+use emages::StudyError;
 use ma_es::{Config, Variant};
 use std::path::{Path, PathBuf};
 

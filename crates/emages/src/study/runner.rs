@@ -9,7 +9,6 @@ use super::store::{Appender, CheckpointRecord, DynamicsRow, RunKey, RunRow, RECO
 use crate::error::StudyError;
 use crate::optimizer::{Task, TracePoint};
 use crate::suites::SharedProblem;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -362,21 +361,7 @@ impl PreparedStudy<'_> {
         } = self;
         let runs = Mutex::new(runs);
         let dynamics = Mutex::new(dynamics);
-        let bar = ProgressBar::with_draw_target(
-            Some(pending.len() as u64),
-            if spec.progress {
-                ProgressDrawTarget::stderr()
-            } else {
-                ProgressDrawTarget::hidden()
-            },
-        );
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:40}] {pos}/{len} runs, ETA {eta}  {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
+        let bar = Progress::new(pending.len(), spec.progress);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(spec.threads.unwrap_or(0))
             .build()
@@ -392,12 +377,11 @@ impl PreparedStudy<'_> {
                         dynamics.lock().map_err(|_| poisoned())?.append(&d)?;
                     }
                     runs.lock().map_err(|_| poisoned())?.append(&row)?;
-                    bar.set_message(format!("{} {}", spec.suite.label(row.problem), row.config));
-                    bar.inc(1);
+                    bar.run_done(|| format!("{} {}", spec.suite.label(row.problem), row.config));
                     Ok(())
                 })
         });
-        bar.finish_and_clear();
+        bar.finish();
         result?;
         Ok(StudyOutcome {
             jobs,
@@ -406,5 +390,70 @@ impl PreparedStudy<'_> {
             elapsed: start.elapsed(),
             files,
         })
+    }
+}
+
+/// The progress display of a running study: indicatif's bar (feature `progress`), or a
+/// plain `k/n runs` line at every tenth of the runs without it; nothing when the spec
+/// asks for none.
+struct Progress {
+    #[cfg(feature = "progress")]
+    bar: indicatif::ProgressBar,
+    #[cfg(not(feature = "progress"))]
+    plain: Option<(usize, std::sync::atomic::AtomicUsize)>,
+}
+
+impl Progress {
+    fn new(total: usize, show: bool) -> Self {
+        #[cfg(feature = "progress")]
+        {
+            use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+            let bar = ProgressBar::with_draw_target(
+                Some(total as u64),
+                if show {
+                    ProgressDrawTarget::stderr()
+                } else {
+                    ProgressDrawTarget::hidden()
+                },
+            );
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{elapsed_precise} [{bar:40}] {pos}/{len} runs, ETA {eta}  {msg}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+            );
+            Self { bar }
+        }
+        #[cfg(not(feature = "progress"))]
+        {
+            Self {
+                plain: show.then(|| (total, std::sync::atomic::AtomicUsize::new(0))),
+            }
+        }
+    }
+
+    /// One more run is recorded; `label` names it (called only when shown).
+    fn run_done(&self, label: impl FnOnce() -> String) {
+        #[cfg(feature = "progress")]
+        {
+            if !self.bar.is_hidden() {
+                self.bar.set_message(label());
+            }
+            self.bar.inc(1);
+        }
+        #[cfg(not(feature = "progress"))]
+        if let Some((total, done)) = &self.plain {
+            let k = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            let step = (total / 10).max(1);
+            if k % step == 0 || k == *total {
+                crate::say!("{k}/{total} runs ({})", label());
+            }
+        }
+    }
+
+    fn finish(&self) {
+        #[cfg(feature = "progress")]
+        self.bar.finish_and_clear();
     }
 }

@@ -199,7 +199,7 @@ pub fn study_status(spec: &StudySpec, out: &Path) -> Result<StudyStatus, StudyEr
 }
 
 /// `seconds` as `12 s`, `34 min` or `5.6 h` (`-` for none).
-pub(crate) fn duration(seconds: f64) -> String {
+pub fn duration(seconds: f64) -> String {
     if seconds <= 0.0 {
         "-".to_string()
     } else if seconds >= 5400.0 {

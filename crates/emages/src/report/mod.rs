@@ -4,7 +4,8 @@
 //! [`Report::build`], the page assembled by [`Report::finish`] with any sections the
 //! caller adds. [`comparison_report`] is both steps for any [`Lineup`] (e.g. a user's
 //! optimizer against εMAg-ES, `examples/compare.rs`); the ablation study adds the
-//! paper's numbers (`crate::reproduction::ablation_report`).
+//! paper's numbers (`emages_paper::ablation_report`, in the repository's reproduction
+//! package).
 //!
 //! | module | what |
 //! |---|---|
@@ -28,7 +29,7 @@ pub use tables::{
 };
 
 use crate::error::StudyError;
-use crate::study::dataset::Dataset;
+use crate::study::Dataset;
 use crate::suites::ProblemGroup;
 use bench_stats::pairwise::Significance;
 use bench_stats::Table;
@@ -88,7 +89,7 @@ pub struct Lineup {
     /// The title of the HTML page.
     pub title: String,
     /// Numbers published elsewhere that the summary tables set beside their own (the
-    /// paper's for the ablation lineup, `reproduction::Paper`), if any.
+    /// paper's for the ablation lineup, `emages_paper::Paper`), if any.
     pub published: Option<Arc<dyn Published>>,
 }
 
@@ -132,7 +133,7 @@ impl Lineup {
 
 /// Numbers published elsewhere that a lineup's summary tables set beside their own
 /// (the "paper Median / Mean / Total" columns): the paper's, for the ablation study
-/// (`crate::reproduction::Paper`). The report knows nothing else of where they come from.
+/// (`emages_paper::Paper`). The report knows nothing else of where they come from.
 pub trait Published: Send + Sync {
     /// Whether there are numbers for these results at all (e.g. the paper's: CEC2017,
     /// all 28 problems, N = 10 or 100).

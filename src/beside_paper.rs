@@ -7,15 +7,15 @@
 //! Markdown file (docs/reproduction.md), so that the documentation quotes the tool's
 //! output rather than numbers typed by hand.
 
-use super::paper::{self, Table2Cell};
-use crate::error::StudyError;
-use crate::report::sci;
-use crate::report::{Contender, Inputs, Report, Section};
-use crate::study::dataset::Dataset;
+use crate::paper::{self, Table2Cell};
 use bench_stats::bootstrap::{quantile_range, resampled_summaries, two_study_range};
 use bench_stats::cec::{compare_runs, median_interval, CecStatistics, Snapshot};
 use bench_stats::pairwise::Summary;
 use bench_stats::Table;
+use emages::report::sci;
+use emages::report::{Contender, Inputs, Report, Section};
+use emages::study::Dataset;
+use emages::StudyError;
 use std::cmp::Ordering;
 
 /// The confidence level of the interval of the median (1 − α).
@@ -344,7 +344,7 @@ pub struct BesidePaper {
 
 impl BesidePaper {
     /// The comparison of a built report, if the paper has numbers for it
-    /// ([`crate::report::Inputs::published`]) and the rankings use a significance test.
+    /// ([`emages::report::Inputs::published`]) and the rankings use a significance test.
     ///
     /// # Errors
     /// Statistics errors.

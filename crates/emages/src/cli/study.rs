@@ -4,7 +4,7 @@
 use super::{problems_arg, Problems};
 use crate::error::StudyError;
 use crate::report::ReportOptions;
-use crate::study::dataset::Dataset;
+use crate::study::Dataset;
 use crate::study::{pin_blas_to_one_thread, Shard, StudyConfig, StudySpec};
 use crate::suites::{Cec2017Suite, InstanceChoice, Suite};
 use bench_stats::pairwise::Significance;

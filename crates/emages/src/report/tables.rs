@@ -5,7 +5,7 @@
 use super::inputs::{tally_cells, Inputs};
 use super::{sci, SummaryTable};
 use crate::error::StudyError;
-use crate::study::dataset::Dataset;
+use crate::study::Dataset;
 use crate::suites::{ProblemGroup, CEC2017};
 use bench_stats::cec::CecStatistics;
 use bench_stats::pairwise::{table2_cell, Comparison, Significance, Summary};

@@ -27,11 +27,11 @@
 //! assert_eq!(binomial_tail(196, 0.05, 0), 1.0);
 //! ```
 
-use crate::error::StudyError;
-use crate::study::dataset::Dataset;
 use bench_stats::cec::{compare_runs, reference_order};
 use bench_stats::wilcoxon::ranksum_with_alpha;
 use constraint_handling::quality::Snapshot;
+use emages::study::Dataset;
+use emages::StudyError;
 use std::cmp::Ordering;
 use std::fmt::Write as _;
 

@@ -218,7 +218,7 @@ impl<S: Suite + ?Sized> Suite for Arc<S> {
 /// The suite a results file names, as far as this crate knows it: the
 /// [`Cec2017Suite::catalogue`] for `cec2017` (labels and groups, no data), else a
 /// [`RecordedSuite`] that knows only the name. A report on another suite's results
-/// attaches the suite itself ([`crate::study::dataset::Dataset::with_suite`]).
+/// attaches the suite itself ([`crate::study::Dataset::with_suite`]).
 #[must_use]
 pub fn by_name(name: &str) -> Arc<dyn Suite> {
     if name == BBOB_CONSTRAINED {
