@@ -44,8 +44,8 @@ struct Args {
 fn main() -> ExitCode {
     canonical_kernel::at_program_start();
     main_with(|args: &Args| {
-        let decay = MaEsOptimizer::with_factory("eps-mag-es, σ ← 0.998 σ", |params| {
-            let mut components = Components::from_spec(&Variant::EpsMagEs.spec(), params)?;
+        let decay = MaEsOptimizer::with_factory("eps-mag-es, σ ← 0.998 σ", |params, seed| {
+            let mut components = Components::from_spec(&Variant::EpsMagEs.spec(), params, seed)?;
             components.step_size = Box::new(GeometricDecay { q: 0.998 });
             Ok(components)
         });

@@ -100,3 +100,91 @@ fn a_study_of_another_kernel_is_not_continued() {
     let status = emages::study::status::study_status(&first, out.path()).unwrap();
     assert!(status.to_string().contains("complete"), "{status}");
 }
+
+/// A stochastic component reached from a spec's text form: stochastic ranking
+/// (`ranking=stochastic`) draws its coin flips from a stream derived from each run's
+/// seed, so the study's records are the same on one thread as on two, sharded or not.
+#[test]
+fn a_stochastic_ranking_from_a_spec_repeats_bit_for_bit() {
+    use emages::optimizer::MaEsOptimizer;
+    use emages::study::store::RunRow;
+    use emages::study::Shard;
+    let sr: ma_es::ComponentSpec = "eps-mag-es:ranking=stochastic".parse().unwrap();
+    let study = |threads: usize, shard: Option<Shard>| StudySpec {
+        threads: Some(threads),
+        shard,
+        runs: 3,
+        ..StudySpec::new(
+            Arc::new(Cec2017Suite::synthetic(4)),
+            10,
+            vec![
+                StudyConfig::custom(sr.to_string(), MaEsOptimizer::with_spec(sr.clone())),
+                StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, Config::default()),
+            ],
+        )
+    };
+    let records = |dirs: &[&std::path::Path]| {
+        let mut rows: Vec<RunRow> = dirs
+            .iter()
+            .flat_map(|d| {
+                std::fs::read_dir(d)
+                    .unwrap()
+                    .map(|e| e.unwrap().path())
+                    .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("runs"))
+                    .flat_map(|p| load_runs(&p).unwrap())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        rows.sort_by_key(RunRow::key);
+        for r in &mut rows {
+            r.seconds = 0.0;
+        }
+        rows
+    };
+    let (two, one, sharded) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    run_study(
+        &StudySpec {
+            budget_per_dim: 500,
+            ..study(2, None)
+        },
+        two.path(),
+    )
+    .unwrap();
+    run_study(
+        &StudySpec {
+            budget_per_dim: 500,
+            ..study(1, None)
+        },
+        one.path(),
+    )
+    .unwrap();
+    for index in 1..=2 {
+        let shard = Some(Shard { index, count: 2 });
+        run_study(
+            &StudySpec {
+                budget_per_dim: 500,
+                ..study(1, shard)
+            },
+            sharded.path(),
+        )
+        .unwrap();
+    }
+    let a = records(&[two.path()]);
+    assert_eq!(a.len(), 2 * 3 * 28, "C01–C28, 3 runs, 2 configurations");
+    let stochastic: Vec<&RunRow> = a
+        .iter()
+        .filter(|r| r.variant == "eps-mag-es:ranking=stochastic")
+        .collect();
+    assert_eq!(
+        stochastic.len(),
+        84,
+        "the spec's text form is the recorded variant"
+    );
+    assert_eq!(a, records(&[one.path()]), "one thread against two");
+    assert_eq!(a, records(&[sharded.path()]), "two shards against one file");
+    println!("checked {} records of 2 configurations three ways", a.len());
+}

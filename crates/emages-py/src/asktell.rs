@@ -132,7 +132,7 @@ impl PyAskTell {
             g_evaluations: g_evaluations.clone(),
         };
         // Checked here, so that a bad configuration is an error of the constructor.
-        let mut es = MaEs::with_spec(problem, &config, &spec).map_err(to_py)?;
+        let mut es = MaEs::with_spec(problem, &config, &spec, seed).map_err(to_py)?;
         let worker = std::thread::Builder::new()
             .name("emages-ask-tell".into())
             .spawn(move || {

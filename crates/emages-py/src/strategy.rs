@@ -159,7 +159,7 @@ pub fn run_native<'py>(
         .ok_or_else(|| PyValueError::new_err("not a problem of the emages suites"))?;
     let (spec, config) = configuration(variant, config_json)?;
     let l = p.num_inequalities();
-    let mut es = MaEs::with_spec(p, &config, &spec).map_err(to_py)?;
+    let mut es = MaEs::with_spec(p, &config, &spec, seed).map_err(to_py)?;
     let r = drive(py, &mut es, seed).map_err(|e| match e {
         RunError::Python(e) => e,
         RunError::Strategy(e) => to_py(e),
@@ -201,7 +201,7 @@ pub fn run_callbacks<'py>(
         margin,
     };
     let problem = CallbackProblem::new(callables, vectorized, declared);
-    let mut es = MaEs::with_spec(problem, &config, &spec).map_err(to_py)?;
+    let mut es = MaEs::with_spec(problem, &config, &spec, seed).map_err(to_py)?;
     let outcome = drive(py, &mut es, seed);
     // The callable's own exception first, as it was raised.
     if let Some(e) = es.problem().take_error() {

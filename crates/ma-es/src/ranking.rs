@@ -1,10 +1,13 @@
 //! Step 4: ranking the offspring. The presets rank by the ε-level order with the
-//! threshold of the schedule (REFERENCE.md §5); another rule (e.g. stochastic ranking)
-//! is another [`PopulationRanking`].
+//! threshold of the schedule (REFERENCE.md §5); another rule is another
+//! [`PopulationRanking`]: the objective alone ([`ObjectiveRanking`]) or Runarsson & Yao's
+//! stochastic ranking ([`StochasticRanking`], seeded per run).
 
+use crate::config::ConfigError;
 use constraint_handling::ordering::{
     rank_epsilon_level_into, EpsilonLevel, EpsilonLevelKey, RankingError,
 };
+use rand::{Rng, SeedableRng};
 
 /// Ranks a population: writes into `permutation` the offspring indices from first to
 /// last, given their objectives, mean violations `ν̄` and the current threshold `ε`.
@@ -100,5 +103,118 @@ impl PopulationRanking for ObjectiveRanking {
             permutation,
             &mut self.keys,
         )
+    }
+}
+
+/// Runarsson & Yao's probability of comparing two infeasible neighbours by the
+/// objective, the value their paper recommends (IEEE TEC 4(3), 2000).
+pub const STOCHASTIC_RANKING_P_F: f64 = 0.45;
+
+/// Stochastic ranking (Runarsson & Yao, 2000): a bubble sort whose comparisons of two
+/// neighbours are by the objective `f` when both are feasible — here `ν̄ ≤ ε`, with the
+/// lexicographic schedule's `ε = 0` exactly their rule — or, with probability `P_f`,
+/// when they are not; otherwise by the violation `ν̄`. At most `λ` sweeps, stopping
+/// after a sweep without a swap. NaN counts as `+∞` in both comparisons.
+///
+/// The coin flips come from a random stream of its own, seeded at construction: built
+/// from a spec (`ranking=stochastic`), the seed is the run's, so a run repeats bit for
+/// bit, and the strategy's own noise (the samples `z`) is the same as with any other
+/// ranking. Does not allocate.
+///
+/// ```
+/// use ma_es::ranking::{PopulationRanking, StochasticRanking};
+/// let (f, nu) = ([3.0, 1.0, 2.0, 0.5], [0.0, 0.0, 0.0, 2.0]);
+/// let rank = |seed| {
+///     let mut perm = [0; 4];
+///     StochasticRanking::new(0.45, seed).unwrap().rank(0.0, &f, &nu, &mut perm).unwrap();
+///     perm
+/// };
+/// // The same seed, the same order; the feasible ones are always in the order of f.
+/// assert_eq!(rank(7), rank(7));
+/// let p = rank(7);
+/// let pos = |i| p.iter().position(|&k| k == i).unwrap();
+/// assert!(pos(1) < pos(2) && pos(2) < pos(0));
+/// // With P_f = 0 it is the lexicographic order: feasible by f, then by ν̄.
+/// let mut perm = [0; 4];
+/// StochasticRanking::new(0.0, 1).unwrap().rank(0.0, &f, &nu, &mut perm).unwrap();
+/// assert_eq!(perm, [1, 2, 0, 3]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct StochasticRanking {
+    p_f: f64,
+    rng: rand_xoshiro::Xoshiro256PlusPlus,
+}
+
+impl StochasticRanking {
+    /// Stochastic ranking with probability `p_f ∈ [0, 1]` and its coin flips seeded
+    /// from `seed`. The stream is Xoshiro256++ seeded from `seed` and long-jumped
+    /// (2¹⁹² steps), so it does not overlap the strategy's noise seeded from the same
+    /// `seed`.
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] for `p_f` outside `[0, 1]` (or NaN).
+    pub fn new(p_f: f64, seed: u64) -> Result<Self, ConfigError> {
+        if !(0.0..=1.0).contains(&p_f) {
+            return Err(ConfigError::Invalid {
+                name: "p_f",
+                value: p_f.to_string(),
+                expected: "a probability in [0, 1]",
+            });
+        }
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        rng.long_jump();
+        Ok(Self { p_f, rng })
+    }
+
+    /// The probability of comparing infeasible neighbours by `f`.
+    #[must_use]
+    pub fn p_f(&self) -> f64 {
+        self.p_f
+    }
+}
+
+impl PopulationRanking for StochasticRanking {
+    fn rank(
+        &mut self,
+        epsilon: f64,
+        objectives: &[f64],
+        violations: &[f64],
+        permutation: &mut [usize],
+    ) -> Result<(), RankingError> {
+        let n = objectives.len();
+        if violations.len() != n || permutation.len() != n {
+            return Err(RankingError::LengthMismatch {
+                objectives: n,
+                violations: violations.len(),
+                permutation: permutation.len(),
+            });
+        }
+        let key = |v: f64| if v.is_nan() { f64::INFINITY } else { v };
+        for (i, p) in permutation.iter_mut().enumerate() {
+            *p = i;
+        }
+        for _sweep in 0..n {
+            let mut swapped = false;
+            for j in 0..n.saturating_sub(1) {
+                let (a, b) = (permutation[j], permutation[j + 1]);
+                let (nu_a, nu_b) = (key(violations[a]), key(violations[b]));
+                let feasible = nu_a <= epsilon && nu_b <= epsilon;
+                // The coin is flipped for every comparison, as in the original.
+                let by_objective = self.rng.random::<f64>() < self.p_f || feasible;
+                let swap = if by_objective {
+                    key(objectives[a]) > key(objectives[b])
+                } else {
+                    nu_a > nu_b
+                };
+                if swap {
+                    permutation.swap(j, j + 1);
+                    swapped = true;
+                }
+            }
+            if !swapped {
+                break;
+            }
+        }
+        Ok(())
     }
 }

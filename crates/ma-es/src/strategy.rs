@@ -77,16 +77,24 @@ impl<P: ConstrainedProblem> MaEs<P> {
     /// [`MaEsError::Config`] for impossible parameters, [`MaEsError::Problem`] for a
     /// problem of dimension 0 or with invalid bounds (`lb > ub`, wrong length).
     pub fn new(problem: P, config: &Config, variant: Variant) -> Result<Self, MaEsError> {
-        Self::with_spec(problem, config, &variant.spec())
+        // The presets' components are deterministic: no seed enters them.
+        Self::with_spec(problem, config, &variant.spec(), 0)
     }
 
-    /// A strategy with the components of `spec`.
+    /// A strategy with the components of `spec`, for the run with seed `seed` (the
+    /// seed of its noise source): stochastic components derive their own random stream
+    /// from it ([`Components::from_spec`]), so the same seed repeats the run.
     ///
     /// # Errors
     /// As [`MaEs::new`].
-    pub fn with_spec(problem: P, config: &Config, spec: &ComponentSpec) -> Result<Self, MaEsError> {
+    pub fn with_spec(
+        problem: P,
+        config: &Config,
+        spec: &ComponentSpec,
+        seed: u64,
+    ) -> Result<Self, MaEsError> {
         let params = config.resolve(problem.dim())?;
-        let components = Components::from_spec(spec, &params)?;
+        let components = Components::from_spec(spec, &params, seed)?;
         Self::with_components(problem, params, components)
     }
 

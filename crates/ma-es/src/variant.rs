@@ -21,7 +21,10 @@ use crate::back_calculation::{
     BackCalculation, IdentityBackCalculation, NoBackCalculation, PseudoInverseBackCalculation,
 };
 use crate::config::Parameters;
-use crate::ranking::{EpsilonLevelRanking, ObjectiveRanking, PopulationRanking};
+use crate::ranking::{
+    EpsilonLevelRanking, ObjectiveRanking, PopulationRanking, StochasticRanking,
+    STOCHASTIC_RANKING_P_F,
+};
 use crate::repair::{NoRepair, PeriodicRepair, Repair};
 use crate::step_size::{
     CappedSigma, ConstantSigma, Csa, MedianSuccessRule, SigmaCap, StepSizeRule, UncappedSigma,
@@ -79,6 +82,9 @@ pub enum RankingKind {
     /// unconstrained MA-ES's selection, a baseline for what the constraint handling of
     /// the ranking contributes.
     Objective,
+    /// Runarsson & Yao's stochastic ranking with `P_f = 0.45` ([`StochasticRanking`]),
+    /// its coin flips seeded from the run's seed.
+    Stochastic,
 }
 
 /// A choice of components: what the presets are made of, and what a user composes.
@@ -161,6 +167,7 @@ impl ComponentSpec {
                 match self.ranking {
                     RankingKind::EpsilonLevel => "epsilon-level",
                     RankingKind::Objective => "objective",
+                    RankingKind::Stochastic => "stochastic",
                 },
             ),
         ]
@@ -176,7 +183,7 @@ impl ComponentSpec {
                     "back-calculation" => "expected off, pseudo-inverse or identity",
                     "ordering" => "expected epsilon-level or lexicographic",
                     "step-size" => "expected csa, median-success or constant",
-                    "ranking" => "expected epsilon-level or objective",
+                    "ranking" => "expected epsilon-level, objective or stochastic",
                     _ => "unknown component (repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking)",
                 }
             ))
@@ -217,6 +224,7 @@ impl ComponentSpec {
                 self.ranking = match value {
                     "epsilon-level" => RankingKind::EpsilonLevel,
                     "objective" => RankingKind::Objective,
+                    "stochastic" => RankingKind::Stochastic,
                     _ => return Err(bad()),
                 }
             }
@@ -251,7 +259,7 @@ impl FromStr for ComponentSpec {
     /// changed, e.g. `lex-ma-es:step-size=constant`. Keys: `repair`, `sigma-cap`,
     /// `matrix-adaptation` (`on`/`off`), `back-calculation` (`off`, `pseudo-inverse`,
     /// `identity`), `ordering` (`epsilon-level`, `lexicographic`), `step-size` (`csa`,
-    /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`).
+    /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`, `stochastic`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut parts = s.trim().split(':');
         let preset: Variant = parts.next().unwrap_or_default().parse()?;
@@ -292,12 +300,19 @@ impl fmt::Debug for Components {
 }
 
 impl Components {
-    /// Builds the components of `spec` for the resolved parameters.
+    /// Builds the components of `spec` for the resolved parameters, for the run with
+    /// seed `seed`: a stochastic component (`ranking=stochastic`) draws from a stream
+    /// of its own derived from it, so the same seed repeats a run bit for bit; the
+    /// deterministic components ignore it.
     ///
     /// # Errors
     /// [`MaEsError`] if a component cannot be set up (invalid repair or schedule
     /// parameters, LAPACK workspace failure).
-    pub fn from_spec(spec: &ComponentSpec, params: &Parameters) -> Result<Self, MaEsError> {
+    pub fn from_spec(
+        spec: &ComponentSpec,
+        params: &Parameters,
+        seed: u64,
+    ) -> Result<Self, MaEsError> {
         let (n, mu) = (params.dim, params.mu);
         let repair: Box<dyn Repair> = if spec.repair {
             Box::new(PeriodicRepair::new(
@@ -348,6 +363,9 @@ impl Components {
             ranking: match spec.ranking {
                 RankingKind::EpsilonLevel => Box::new(EpsilonLevelRanking::default()),
                 RankingKind::Objective => Box::new(ObjectiveRanking::default()),
+                RankingKind::Stochastic => {
+                    Box::new(StochasticRanking::new(STOCHASTIC_RANKING_P_F, seed)?)
+                }
             },
         })
     }

@@ -112,15 +112,16 @@ fn solves_a_user_problem_with_every_variant() {
 #[test]
 fn the_other_step_size_rules_and_rankings_run_inside_the_strategy() {
     use ma_es::ComponentSpec;
-    let run = |spec: &str| {
+    let run_seeded = |spec: &str, seed: u64| {
         let spec: ComponentSpec = spec.parse().unwrap();
         let config = Config {
             record_dynamics: true,
             ..small(20_000)
         };
-        let mut es = MaEs::with_spec(Simplex::new(4), &config, &spec).unwrap();
-        es.run(&mut RngNoise::seed_from_u64(3)).unwrap()
+        let mut es = MaEs::with_spec(Simplex::new(4), &config, &spec, seed).unwrap();
+        es.run(&mut RngNoise::seed_from_u64(seed)).unwrap()
     };
+    let run = |spec: &str| run_seeded(spec, 3);
     // The median success rule adapts σ well enough to solve the problem.
     let r = run("eps-mag-es:step-size=median-success");
     assert!(r.best.violation() <= 1e-3, "ν̄ = {}", r.best.violation());
@@ -150,6 +151,26 @@ fn the_other_step_size_rules_and_rankings_run_inside_the_strategy() {
     // best-so-far rule still keep a feasible best.
     let r = run("eps-mag-es:ranking=objective");
     assert!(r.best.objective() > 0.5, "f = {}", r.best.objective());
+    // Stochastic ranking (P_f = 0.45) solves it too; the run's seed fixes its coin
+    // flips: the same seed repeats the run bit for bit, another seed gives another run.
+    let a = run_seeded("eps-mag-es:ranking=stochastic", 3);
+    assert!(a.best.violation() <= 1e-3, "ν̄ = {}", a.best.violation());
+    assert!(
+        (a.best.objective() - 1.0).abs() < 0.05,
+        "f = {}",
+        a.best.objective()
+    );
+    let again = run_seeded("eps-mag-es:ranking=stochastic", 3);
+    assert_eq!(
+        a.best.objective().to_bits(),
+        again.best.objective().to_bits()
+    );
+    assert_eq!(a.dynamics, again.dynamics);
+    let other = run_seeded("eps-mag-es:ranking=stochastic", 4);
+    assert_ne!(a.dynamics, other.dynamics);
+    // With the same noise, the coin flips alone make it differ from the ε-level order.
+    let eps = run_seeded("eps-mag-es", 3);
+    assert_ne!(a.dynamics, eps.dynamics);
 }
 
 fn run_c01(seed: u64, variant: Variant) -> RunResult {
@@ -305,7 +326,7 @@ fn sigma_overflow_does_not_panic() {
     let p = Suite::synthetic(5).problem(6, 10).unwrap();
     let config = small(4_000);
     let params = config.resolve(10).unwrap();
-    let mut components = Components::from_spec(&Variant::EpsMagEsNl.spec(), &params).unwrap();
+    let mut components = Components::from_spec(&Variant::EpsMagEsNl.spec(), &params, 0).unwrap();
     components.sigma_cap = Box::new(Explode);
     let mut es = MaEs::with_components(&p, params, components).unwrap();
     let mut sigmas = Vec::new();
@@ -411,11 +432,12 @@ fn generations_do_not_allocate() {
         "eps-mag-es:step-size=median-success",
         "eps-mag-es:step-size=constant",
         "eps-mag-es:ranking=objective",
+        "eps-mag-es:ranking=stochastic",
     ] {
         specs.push(s.parse().unwrap());
     }
     for variant in specs {
-        let mut es = MaEs::with_spec(&p, &small(40_000), &variant).unwrap();
+        let mut es = MaEs::with_spec(&p, &small(40_000), &variant, 1).unwrap();
         let mut last = 0usize;
         let mut allocating = Vec::new();
         let mut obs = |r: &GenerationReport<'_>| {

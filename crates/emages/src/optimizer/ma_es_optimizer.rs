@@ -13,8 +13,9 @@ pub enum MaEsComponents {
     /// Built from a spec (the paper's presets are specs): recorded as the spec's text
     /// form, e.g. `eps-mag-es` or `eps-mag-es:step-size=median-success`.
     Spec(ComponentSpec),
-    /// Built by a user's function for every run, from the run's resolved parameters —
-    /// any implementations of the component traits, e.g. a step-size rule of one's own.
+    /// Built by a user's function for every run, from the run's resolved parameters and
+    /// its seed — any implementations of the component traits, e.g. a step-size rule of
+    /// one's own, or a stochastic component seeded per run.
     Factory {
         /// The name recorded as the runs' `variant` (say what the components are).
         name: String,
@@ -24,8 +25,11 @@ pub enum MaEsComponents {
 }
 
 /// A user's function that builds the strategy's components for one run
-/// ([`MaEsComponents::Factory`]).
-pub type ComponentFactory = Arc<dyn Fn(&Parameters) -> Result<Components, MaEsError> + Send + Sync>;
+/// ([`MaEsComponents::Factory`]), from the run's resolved parameters and its seed (the
+/// seed of the run's noise; a stochastic component derives its own stream from it, as
+/// [`ma_es::ranking::StochasticRanking::new`] does, so the run repeats bit for bit).
+pub type ComponentFactory =
+    Arc<dyn Fn(&Parameters, u64) -> Result<Components, MaEsError> + Send + Sync>;
 
 impl std::fmt::Debug for MaEsComponents {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -72,25 +76,33 @@ impl MaEsOptimizer {
         }
     }
 
-    /// Components built by `make` for every run, recorded under `name`; default
-    /// configuration.
+    /// Components built by `make` for every run from its parameters and seed, recorded
+    /// under `name`; default configuration.
     ///
     /// ```
     /// use emages::optimizer::{MaEsOptimizer, Optimizer};
+    /// use ma_es::ranking::StochasticRanking;
     /// use ma_es::step_size::ConstantSigma;
     /// use ma_es::{Components, Variant};
     /// // εMAg-ES with σ held at σ₀, as a hand-made component.
-    /// let opt = MaEsOptimizer::with_factory("eps-mag-es, σ held", |params| {
-    ///     let mut c = Components::from_spec(&Variant::EpsMagEs.spec(), params)?;
+    /// let opt = MaEsOptimizer::with_factory("eps-mag-es, σ held", |params, seed| {
+    ///     let mut c = Components::from_spec(&Variant::EpsMagEs.spec(), params, seed)?;
     ///     c.step_size = Box::new(ConstantSigma);
     ///     Ok(c)
     /// });
     /// assert_eq!(opt.kind(), "eps-mag-es, σ held");
+    /// // Stochastic ranking with P_f = 0.3, its coin flips seeded by the run.
+    /// let sr = MaEsOptimizer::with_factory("eps-mag-es, SR 0.3", |params, seed| {
+    ///     let mut c = Components::from_spec(&Variant::EpsMagEs.spec(), params, seed)?;
+    ///     c.ranking = Box::new(StochasticRanking::new(0.3, seed)?);
+    ///     Ok(c)
+    /// });
+    /// # let _ = sr;
     /// ```
     #[must_use]
     pub fn with_factory(
         name: impl Into<String>,
-        make: impl Fn(&Parameters) -> Result<Components, MaEsError> + Send + Sync + 'static,
+        make: impl Fn(&Parameters, u64) -> Result<Components, MaEsError> + Send + Sync + 'static,
     ) -> Self {
         let name = name.into();
         Self {
@@ -137,12 +149,12 @@ impl Optimizer for MaEsOptimizer {
             ..self.config.clone()
         };
         let mut es = match &self.components {
-            MaEsComponents::Spec(spec) => MaEs::with_spec(task.problem, &config, spec)?,
+            MaEsComponents::Spec(spec) => MaEs::with_spec(task.problem, &config, spec, task.seed)?,
             MaEsComponents::Factory { make, .. } => {
                 let params = config
                     .resolve(task.problem.dim())
                     .map_err(MaEsError::from)?;
-                let components = make(&params)?;
+                let components = make(&params, task.seed)?;
                 MaEs::with_components(task.problem, params, components)?
             }
         };
