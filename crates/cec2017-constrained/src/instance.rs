@@ -1,6 +1,9 @@
 //! Instance data: shift vectors `o` and transformation matrices `M`.
 //!
-//! Three sources:
+//! Four sources:
+//! - [`InstanceSource::Embedded`] (feature `embedded`, on by default): the official
+//!   MATLAB files compiled into the crate (323 KB; `data/README.md` names them and
+//!   their checksums), so the official suite needs no folder;
 //! - [`InstanceSource::Text`]: a directory in the layout of the official C distribution
 //!   (`shift_data_k.txt` with 100 numbers; `M_k_D{N}.txt`, `M1_5_D{N}.txt`,
 //!   `M2_5_D{N}.txt` with `N` rows of `N` numbers; row `i` of a file is row `i` of `M`);
@@ -42,6 +45,9 @@ pub struct InstanceData {
 /// Where instance data comes from.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum InstanceSource {
+    /// The official data compiled into the crate (the MATLAB distribution's files).
+    #[cfg(feature = "embedded")]
+    Embedded,
     /// A directory in the official C layout.
     Text(PathBuf),
     /// A directory with the MATLAB distribution's `.mat` files.
@@ -77,6 +83,21 @@ impl InstanceSource {
         Ok(Self::Matlab(dir))
     }
 
+    /// The official instance data compiled into the crate.
+    ///
+    /// ```
+    /// use cec2017_constrained::{InstanceSource, Suite};
+    /// let suite = Suite::new(InstanceSource::embedded());
+    /// let p = suite.problem(1, 10).unwrap();
+    /// assert!(!suite.source().is_synthetic());
+    /// # let _ = p;
+    /// ```
+    #[cfg(feature = "embedded")]
+    #[must_use]
+    pub fn embedded() -> Self {
+        Self::Embedded
+    }
+
     /// Synthetic instance data from `seed`.
     #[must_use]
     pub fn synthetic(seed: u64) -> Self {
@@ -93,6 +114,10 @@ impl InstanceSource {
     #[must_use]
     pub fn describe(&self) -> String {
         match self {
+            #[cfg(feature = "embedded")]
+            Self::Embedded => {
+                "official instance data (the MATLAB files embedded in cec2017-constrained)".into()
+            }
             Self::Text(p) => format!("official instance data (text) from {}", p.display()),
             #[cfg(feature = "matlab")]
             Self::Matlab(p) => format!("official instance data (MATLAB) from {}", p.display()),
@@ -111,6 +136,8 @@ impl InstanceSource {
     pub fn load(&self, spec: &ProblemSpec, dim: usize) -> Result<InstanceData, CecError> {
         check_dimension(spec, dim)?;
         match self {
+            #[cfg(feature = "embedded")]
+            Self::Embedded => matlab::load_embedded(spec, dim),
             Self::Text(dir) => load_text(dir, spec, dim),
             #[cfg(feature = "matlab")]
             Self::Matlab(dir) => matlab::load(dir, spec, dim),
@@ -258,7 +285,11 @@ mod matlab {
             path: path.to_path_buf(),
             source,
         })?;
-        matfile::MatFile::parse(file).map_err(|e| CecError::Malformed {
+        parse(path, file)
+    }
+
+    fn parse(path: &Path, reader: impl std::io::Read) -> Result<matfile::MatFile, CecError> {
+        matfile::MatFile::parse(reader).map_err(|e| CecError::Malformed {
             path: path.to_path_buf(),
             detail: format!("not a readable MAT-file: {e:?}"),
         })
@@ -287,18 +318,64 @@ mod matlab {
         }
     }
 
+    /// The MATLAB file of problem `spec`.
+    fn file_name(spec: &ProblemSpec) -> String {
+        if spec.id <= 11 {
+            format!("Function{}.mat", spec.id)
+        } else {
+            "ShiftAndRotation.mat".into()
+        }
+    }
+
     pub(super) fn load(
         dir: &Path,
         spec: &ProblemSpec,
         dim: usize,
     ) -> Result<InstanceData, CecError> {
-        let path = if spec.id <= 11 {
-            dir.join(format!("Function{}.mat", spec.id))
-        } else {
-            dir.join("ShiftAndRotation.mat")
-        };
+        let path = dir.join(file_name(spec));
         let mat = load_file(&path)?;
-        let o = variable(&path, &mat, "o", SHIFT_LEN)?;
+        extract(&path, &mat, spec, dim)
+    }
+
+    /// The organisers' files, compiled in. `ShiftAndRotation.mat` (C12–C28) is byte
+    /// for byte `Function2.mat` and stored once (data/README.md).
+    #[cfg(feature = "embedded")]
+    fn embedded_bytes(spec: &ProblemSpec) -> &'static [u8] {
+        macro_rules! mat {
+            ($name:literal) => {
+                include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/matlab/", $name))
+            };
+        }
+        match spec.id {
+            1 => mat!("Function1.mat"),
+            3 => mat!("Function3.mat"),
+            4 => mat!("Function4.mat"),
+            5 => mat!("Function5.mat"),
+            6 => mat!("Function6.mat"),
+            7 => mat!("Function7.mat"),
+            8 => mat!("Function8.mat"),
+            9 => mat!("Function9.mat"),
+            10 => mat!("Function10.mat"),
+            11 => mat!("Function11.mat"),
+            // C02, and C12–C28's ShiftAndRotation.mat (the same bytes).
+            _ => mat!("Function2.mat"),
+        }
+    }
+
+    #[cfg(feature = "embedded")]
+    pub(super) fn load_embedded(spec: &ProblemSpec, dim: usize) -> Result<InstanceData, CecError> {
+        let path = PathBuf::from(format!("(embedded) {}", file_name(spec)));
+        let mat = parse(&path, embedded_bytes(spec))?;
+        extract(&path, &mat, spec, dim)
+    }
+
+    fn extract(
+        path: &Path,
+        mat: &matfile::MatFile,
+        spec: &ProblemSpec,
+        dim: usize,
+    ) -> Result<InstanceData, CecError> {
+        let o = variable(path, mat, "o", SHIFT_LEN)?;
         let names: Vec<String> = match spec.transform {
             Transform::None => vec![],
             Transform::Single => vec![format!("M_{dim}")],
@@ -313,7 +390,7 @@ mod matlab {
                     reason: format!("no variable {name} in {}", path.display()),
                 });
             }
-            let data = variable(&path, &mat, &name, dim * dim)?;
+            let data = variable(path, mat, &name, dim * dim)?;
             // MATLAB stores column-major.
             let m = Array2::from_shape_fn((dim, dim), |(i, j)| data[j * dim + i]);
             matrices.push(m);

@@ -45,6 +45,13 @@ impl Suite {
         Ok(Self::new(InstanceSource::text(dir)?))
     }
 
+    /// The official instance data compiled into the crate ([`InstanceSource::Embedded`]).
+    #[cfg(feature = "embedded")]
+    #[must_use]
+    pub fn embedded() -> Self {
+        Self::new(InstanceSource::Embedded)
+    }
+
     /// Synthetic data from `seed`.
     #[must_use]
     pub fn synthetic(seed: u64) -> Self {

@@ -137,6 +137,25 @@ fn matlab_data_equals_text_data() {
     println!("compared {compared} instances of the MATLAB and text data");
 }
 
+#[cfg(feature = "embedded")]
+#[test]
+fn embedded_data_equals_text_data_and_passes_the_reference_vectors() {
+    let text = Suite::official(cec2017_data()).unwrap();
+    let embedded = Suite::embedded();
+    let mut compared = 0;
+    for id in 1..=28 {
+        for dim in [10, 30, 50, 100] {
+            let a = text.problem(id, dim).unwrap();
+            let b = embedded.problem(id, dim).unwrap();
+            assert_eq!(a.data(), b.data(), "C{id:02} D{dim}");
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 112);
+    let n = check_all(&embedded, "embedded data");
+    println!("compared {compared} instances of the embedded and text data; checked {n} vectors");
+}
+
 /// `f` and the constraints (`k × count`) of the points (columns) by batch evaluation.
 fn batch(p: &Cec2017Problem, points: &Array2<f64>) -> (Array1<f64>, Array2<f64>) {
     let count = points.ncols();

@@ -123,8 +123,9 @@ pub struct PyCec2017 {
 #[pymethods]
 impl PyCec2017 {
     /// Problem `problem` (1–28) in dimension `dim`, with the official instance data
-    /// from `data` (the competition's text files; default `$CEC2017_DATA_DIR`) or a
-    /// synthetic instance generated from the seed `synthetic`.
+    /// (compiled into the package; `data=DIR` or `$CEC2017_DATA_DIR` names a folder of
+    /// the competition's text files instead) or a synthetic instance generated from
+    /// the seed `synthetic`.
     #[new]
     #[pyo3(signature = (problem, dim, *, data=None, synthetic=None, fast=false))]
     fn new(
@@ -143,14 +144,12 @@ impl PyCec2017 {
                 format!("synthetic({seed})"),
             ),
             (data, None) => {
-                let dir = data
+                let suite = match data
                     .or_else(|| std::env::var_os("CEC2017_DATA_DIR").map(PathBuf::from))
-                    .ok_or_else(|| {
-                        PyValueError::new_err(
-                            "no CEC2017 instance data: pass data=DIR (the official text files, e.g. ../shared/cec2017/text), set CEC2017_DATA_DIR, or pass synthetic=SEED",
-                        )
-                    })?;
-                let suite = cec2017_constrained::Suite::official(&dir).map_err(to_py)?;
+                {
+                    Some(dir) => cec2017_constrained::Suite::official(&dir).map_err(to_py)?,
+                    None => cec2017_constrained::Suite::embedded(),
+                };
                 (suite, "official".to_string())
             }
         };

@@ -121,3 +121,21 @@ def test_statistics_cases():
             assert a == b or abs(a - b) <= 1e-12 * max(abs(a), abs(b)), (key, a, b)
     print(f"checked {len(cases)} signrank, {len(pairs)} ranking and {len(stats)} CEC statistics cases")
     assert cases and pairs and stats
+
+
+def test_the_official_cec2017_data_is_compiled_in(cec_data, monkeypatch):
+    """``Cec2017(k, N)`` with no folder uses the organisers' data compiled into the
+    package: the same values as the shared text files, for all 28 problems in all
+    four dimensions."""
+    monkeypatch.delenv("CEC2017_DATA_DIR", raising=False)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for k in range(1, 29):
+        for n in (10, 30, 50, 100):
+            a, b = emages.Cec2017(k, n), emages.Cec2017(k, n, data=cec_data)
+            assert a.instance == "official"
+            x = rng.uniform(a.lower, a.upper, size=(3, n))
+            for got, want in zip(a.evaluate_batch(x), b.evaluate_batch(x)):
+                assert np.array_equal(got, want), (k, n)
+            checked += 1
+    print(f"compared {checked} problems of the compiled-in and the text data")

@@ -34,7 +34,10 @@ class _Problem:
         shapes ``(k,)``, ``(k, l)``, ``(k, m)``, ``(k,)``."""
 
 class Cec2017(_Problem):
-    """CEC2017 constrained problem C01–C28 in dimension 10, 30, 50 or 100."""
+    """CEC2017 constrained problem C01–C28 in dimension 10, 30, 50 or 100, on the
+    official instance data compiled into the package (``data=DIR`` or
+    ``$CEC2017_DATA_DIR``: a folder of the competition's text files instead;
+    ``synthetic=SEED``: a synthetic instance)."""
     def __init__(
         self,
         problem: int,

@@ -12,9 +12,13 @@ use std::sync::{Arc, OnceLock};
 /// Where the problems' instance data comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InstanceChoice {
-    /// The official data in the C layout.
+    /// The official data compiled into `cec2017-constrained` (the organisers' MATLAB
+    /// files): the default, no folder needed.
+    Embedded,
+    /// The official data from a folder in the C layout.
     Official(PathBuf),
-    /// Synthetic data from a seed; `requested` is false when no official data was found.
+    /// Synthetic data from a seed; `requested` is false for a fallback the user did not
+    /// ask for (the tables then say so).
     Synthetic {
         /// The generator seed.
         seed: u64,
@@ -23,16 +27,12 @@ pub enum InstanceChoice {
     },
 }
 
-/// The default seed of the synthetic instance when no official data is found.
-pub const FALLBACK_SYNTHETIC_SEED: u64 = 2017;
-
 /// Where the official data comes from, for hints.
-pub const OFFICIAL_DATA_HINT: &str = "the official CEC2017 constrained instance data (shift_data_k.txt, M_k_D{N}.txt, …) ships with the C code of the CEC2017 competition on constrained real-parameter optimization (Wu, Mallipeddi & Suganthan); point --data or CEC2017_DATA_DIR at that folder";
+pub const OFFICIAL_DATA_HINT: &str = "the official CEC2017 constrained instance data (Wu, Mallipeddi & Suganthan) is compiled into cec2017-constrained and used by default; --data or CEC2017_DATA_DIR names a folder of the C distribution's files (shift_data_k.txt, M_k_D{N}.txt, …) instead";
 
 impl InstanceChoice {
     /// Resolves the data source: `--synthetic SEED`, else `--data DIR`, else
-    /// `$CEC2017_DATA_DIR`, else `../shared/cec2017/text` if present, else a synthetic
-    /// instance (which the reports then flag prominently).
+    /// `$CEC2017_DATA_DIR`, else the official data compiled into the crate.
     ///
     /// # Errors
     /// [`StudyError::Invalid`] if both `--data` and `--synthetic` are given, or an
@@ -61,21 +61,14 @@ impl InstanceChoice {
             }
             return Ok(Self::Official(dir));
         }
-        let default = PathBuf::from("../shared/cec2017/text");
-        if default.is_dir() {
-            return Ok(Self::Official(default));
-        }
-        Ok(Self::Synthetic {
-            seed: FALLBACK_SYNTHETIC_SEED,
-            requested: false,
-        })
+        Ok(Self::Embedded)
     }
 
     /// The label stored with every run: `official` or `synthetic:SEED`.
     #[must_use]
     pub fn label(&self) -> String {
         match self {
-            Self::Official(_) => "official".into(),
+            Self::Embedded | Self::Official(_) => "official".into(),
             Self::Synthetic { seed, .. } => format!("synthetic:{seed}"),
         }
     }
@@ -86,6 +79,7 @@ impl InstanceChoice {
     /// [`StudyError::Cec`] if the directory vanished.
     pub fn suite(&self) -> Result<cec2017_constrained::Suite, StudyError> {
         Ok(match self {
+            Self::Embedded => cec2017_constrained::Suite::embedded(),
             Self::Official(dir) => cec2017_constrained::Suite::official(dir)?,
             Self::Synthetic { seed, .. } => cec2017_constrained::Suite::synthetic(*seed),
         })
@@ -159,6 +153,19 @@ impl Cec2017Suite {
             choice: Some(choice),
             data: OnceLock::new(),
         }
+    }
+
+    /// The official suite, over the instance data compiled into `cec2017-constrained`.
+    ///
+    /// ```
+    /// use emages::suites::{Cec2017Suite, Suite};
+    /// let cec = Cec2017Suite::official();
+    /// assert_eq!(cec.problem(1, 10).unwrap().dim(), 10);
+    /// assert!(cec.warning().is_none()); // not synthetic
+    /// ```
+    #[must_use]
+    pub fn official() -> Self {
+        Self::new(InstanceChoice::Embedded)
     }
 
     /// The suite over a synthetic instance generated from `seed` (flagged as synthetic

@@ -46,8 +46,7 @@ pub use bbob_constrained::{BbobConstrainedSuite, BBOB_CONSTRAINED};
 pub use cec2020_rw::{Cec2020Budget, Cec2020RwSuite, CEC2020_RW};
 
 pub use cec2017::{
-    synthetic_warning, Cec2017Suite, InstanceChoice, CEC2017, FALLBACK_SYNTHETIC_SEED,
-    OFFICIAL_DATA_HINT, SECTION5_PROBLEMS,
+    synthetic_warning, Cec2017Suite, InstanceChoice, CEC2017, OFFICIAL_DATA_HINT, SECTION5_PROBLEMS,
 };
 
 use crate::error::StudyError;
