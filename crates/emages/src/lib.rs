@@ -58,3 +58,13 @@ pub mod study;
 pub mod suites;
 
 pub use error::StudyError;
+
+// The workspace crates whose types the harness's signatures use, so that a crate
+// depending on `emages` alone can name them (`emages::constraint_handling::Snapshot`,
+// `emages::bench_stats::CecStatistics`, `emages::ma_es::Config`, …).
+pub use bbob_constrained;
+pub use bench_stats;
+pub use cec2017_constrained;
+pub use cec2020_rw;
+pub use constraint_handling;
+pub use ma_es;

@@ -54,8 +54,7 @@ pub use ma_es_optimizer::{ComponentFactory, MaEsComponents, MaEsOptimizer};
 pub use tracker::Tracker;
 
 use crate::error::StudyError;
-use constraint_handling::ConstrainedProblem;
-pub use constraint_handling::{Checkpoint, Fitness, Snapshot};
+use constraint_handling::{Checkpoint, ConstrainedProblem, Fitness, Snapshot};
 use ma_es::Termination;
 use std::fmt::Debug;
 

@@ -271,6 +271,35 @@ impl Dataset {
             .collect()
     }
 
+    /// The CEC statistics (best, median, mean, std, worst, feasibility rate, mean ν̄,
+    /// meanRTgb; [`bench_stats::CecStatistics`]) of `config` on `problem` at checkpoint
+    /// `fraction` of the budget (`1.0`: the end of the runs).
+    ///
+    /// # Errors
+    /// [`StudyError::Invalid`] if the dataset has no runs of `config` on `problem` or
+    /// no checkpoint at `fraction`; [`StudyError::Stats`] if they cannot be computed.
+    pub fn statistics(
+        &self,
+        config: &str,
+        problem: usize,
+        fraction: f64,
+    ) -> Result<bench_stats::CecStatistics, StudyError> {
+        let recorded = fraction == 1.0
+            || self
+                .checkpoint_fractions
+                .iter()
+                .any(|&f| (f - fraction).abs() < 1e-12);
+        let runs = self.records(config, problem, fraction);
+        if runs.is_empty() || !recorded {
+            return Err(StudyError::Invalid(format!(
+                "no runs of {config} on {} at {fraction} of the budget (checkpoints: {:?})",
+                self.label(problem),
+                self.checkpoint_fractions
+            )));
+        }
+        Ok(bench_stats::CecStatistics::compute(&runs)?)
+    }
+
     /// The dynamics of a configuration on a problem (possibly empty).
     #[must_use]
     pub fn dynamics(&self, config: &str, problem: usize) -> &[DynamicsRow] {
