@@ -188,3 +188,58 @@ fn a_stochastic_ranking_from_a_spec_repeats_bit_for_bit() {
     assert_eq!(a, records(&[sharded.path()]), "two shards against one file");
     println!("checked {} records of 2 configurations three ways", a.len());
 }
+
+/// Run control belongs to the study: a configuration that sets the budget, the
+/// checkpoints or the dynamics flag itself is refused before anything runs, with the
+/// field named — not silently overwritten.
+#[test]
+fn run_control_set_in_a_configuration_is_refused() {
+    let cases = [
+        (
+            Config {
+                budget: Some(5000),
+                ..Config::default()
+            },
+            "budget = 5000",
+        ),
+        (
+            Config {
+                checkpoints: vec![100],
+                ..Config::default()
+            },
+            "checkpoints = [100]",
+        ),
+        (
+            Config {
+                record_dynamics: true,
+                ..Config::default()
+            },
+            "record_dynamics = true",
+        ),
+    ];
+    for (config, named) in cases {
+        let out = tempfile::tempdir().unwrap();
+        let spec = StudySpec {
+            configs: vec![StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, config)],
+            ..spec()
+        };
+        let err = run_study(&spec, out.path()).unwrap_err().to_string();
+        assert!(
+            err.contains("run control the study owns") && err.contains(named),
+            "{err}"
+        );
+        assert!(!out.path().join("runs.jsonl").exists(), "nothing ran");
+    }
+    // The strategy's own parameters, the generation limit included, are its to set.
+    let out = tempfile::tempdir().unwrap();
+    let mine = Config {
+        max_generations: Some(20),
+        sigma0: 0.5,
+        ..Config::default()
+    };
+    let spec = StudySpec {
+        configs: vec![StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, mine)],
+        ..spec()
+    };
+    run_study(&spec, out.path()).unwrap();
+}

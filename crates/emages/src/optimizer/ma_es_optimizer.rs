@@ -55,7 +55,12 @@ impl std::fmt::Debug for MaEsComponents {
 pub struct MaEsOptimizer {
     components: MaEsComponents,
     kind: String,
-    /// The configuration (its budget, checkpoints and dynamics flag are set per task).
+    /// The strategy's parameters. Its run-control fields — `budget`, `checkpoints`,
+    /// `record_dynamics` — belong to the harness, which sets them from each task (the
+    /// study's budget, checkpoints and dynamics problems); a configuration that sets
+    /// them itself is refused by [`Optimizer::validate`] rather than silently
+    /// overwritten. (`max_generations` stays the strategy's: a generation limit is
+    /// part of its definition, e.g. the CEC2020 study's.)
     pub config: Config,
 }
 
@@ -134,6 +139,28 @@ impl Optimizer for MaEsOptimizer {
     }
 
     fn validate(&self, dim: usize) -> Result<(), StudyError> {
+        let c = &self.config;
+        let mut set_twice = Vec::new();
+        if let Some(b) = c.budget {
+            set_twice.push(format!("budget = {b} (the study's budget_per_dim sets it)"));
+        }
+        if !c.checkpoints.is_empty() {
+            set_twice.push(format!(
+                "checkpoints = {:?} (the study's checkpoint_fractions set them)",
+                c.checkpoints
+            ));
+        }
+        if c.record_dynamics {
+            set_twice
+                .push("record_dynamics = true (the study's dynamics_problems set it)".to_string());
+        }
+        if !set_twice.is_empty() {
+            return Err(StudyError::Invalid(format!(
+                "{}: the configuration sets run control the study owns: {}; leave it at the default",
+                self.kind,
+                set_twice.join(", ")
+            )));
+        }
         self.config
             .resolve(dim)
             .map(|_| ())
