@@ -13,9 +13,8 @@
 //! cargo run --release --example compare -- --problems 1-5 --runs 10 --out results/mine
 //! ```
 
-use clap::Parser;
 use constraint_handling::ordering::{CandidateOrder, EpsilonLevel, Fitness};
-use emages::cli::{compare, main_with, Cec2017Args, CompareArgs};
+use emages::cli::compare_cec2017_main;
 use emages::optimizer::{Optimizer, Outcome, StopReason, Task, Tracker};
 use emages::study::StudyConfig;
 use emages::StudyError;
@@ -125,25 +124,13 @@ impl Optimizer for EpsilonDe {
     }
 }
 
-/// Compare your optimizer with εMAg-ES on the CEC2017 constrained problems.
-#[derive(Parser, Debug)]
-#[command(name = "compare", version)]
-struct Args {
-    #[command(flatten)]
-    compare: CompareArgs,
-    #[command(flatten)]
-    instance: Cec2017Args,
-}
-
 fn main() -> ExitCode {
     canonical_kernel::at_program_start();
-    main_with(|args: &Args| {
+    compare_cec2017_main("compare", || {
         let baseline = Variant::EpsMagEs;
-        let configs = vec![
+        vec![
             StudyConfig::preset(baseline.name(), baseline, Config::default()),
             StudyConfig::custom("eps-de", EpsilonDe::default()).with_name("εDE"),
-        ];
-        let suite = args.instance.suite_for(&args.compare.study)?;
-        compare("compare", &suite, configs, &args.compare)
+        ]
     })
 }

@@ -12,8 +12,7 @@
 //! harness's. (Specs reach the built-in rules without code: `ablation --variants
 //! eps-mag-es:step-size=median-success`.)
 
-use clap::Parser;
-use emages::cli::{compare, main_with, Cec2017Args, CompareArgs};
+use emages::cli::compare_cec2017_main;
 use emages::optimizer::MaEsOptimizer;
 use emages::study::StudyConfig;
 use ma_es::step_size::{StepSizeContext, StepSizeRule};
@@ -31,29 +30,17 @@ impl StepSizeRule for GeometricDecay {
     }
 }
 
-/// εMAg-ES with CSA (the baseline) against εMAg-ES with σ decaying by 0.2 % a generation.
-#[derive(Parser, Debug)]
-#[command(name = "custom_component", version)]
-struct Args {
-    #[command(flatten)]
-    compare: CompareArgs,
-    #[command(flatten)]
-    instance: Cec2017Args,
-}
-
 fn main() -> ExitCode {
     canonical_kernel::at_program_start();
-    main_with(|args: &Args| {
+    compare_cec2017_main("custom-component", || {
         let decay = MaEsOptimizer::with_factory("eps-mag-es, σ ← 0.998 σ", |params, seed| {
             let mut components = Components::from_spec(&Variant::EpsMagEs.spec(), params, seed)?;
             components.step_size = Box::new(GeometricDecay { q: 0.998 });
             Ok(components)
         });
-        let configs = vec![
+        vec![
             StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, Config::default()),
             StudyConfig::custom("geometric-decay", decay).with_name("εMAg-ES, σ decay"),
-        ];
-        let suite = args.instance.suite_for(&args.compare.study)?;
-        compare("custom-component", &suite, configs, &args.compare)
+        ]
     })
 }

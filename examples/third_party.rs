@@ -14,10 +14,9 @@
 //! cargo run --release --example third_party -- --problems 1-6 --runs 10 --out results/cmaes
 //! ```
 
-use clap::Parser;
 use cmaes::{CMAESOptions, DVector};
 use constraint_handling::keep_range;
-use emages::cli::{compare, main_with, Cec2017Args, CompareArgs};
+use emages::cli::compare_cec2017_main;
 use emages::optimizer::{Optimizer, Outcome, StopReason, Task, Tracker};
 use emages::study::StudyConfig;
 use emages::StudyError;
@@ -73,20 +72,10 @@ impl Optimizer for PenaltyCmaes {
     }
 }
 
-/// The `cmaes` crate beside εMAg-ES on the CEC2017 constrained problems.
-#[derive(Parser, Debug)]
-#[command(name = "third_party", version)]
-struct Args {
-    #[command(flatten)]
-    compare: CompareArgs,
-    #[command(flatten)]
-    instance: Cec2017Args,
-}
-
 fn main() -> ExitCode {
     canonical_kernel::at_program_start();
-    main_with(|args: &Args| {
-        let configs = vec![
+    compare_cec2017_main("third-party", || {
+        vec![
             StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, Config::default()),
             StudyConfig::custom(
                 "cmaes-penalty",
@@ -96,8 +85,6 @@ fn main() -> ExitCode {
                 },
             )
             .with_name("CMA-ES (cmaes crate, penalty)"),
-        ];
-        let suite = args.instance.suite_for(&args.compare.study)?;
-        compare("third-party", &suite, configs, &args.compare)
+        ]
     })
 }

@@ -20,7 +20,7 @@
 //! to one study (a two-sided sign test).
 //!
 //! ```
-//! use emages::reproduction::path_check::binomial_tail;
+//! use emages_paper::path_check::binomial_tail;
 //! // 196 cells at α = 0.05: 9.8 expected; 14 or more happen in ≈ 11 % of studies.
 //! let p = binomial_tail(196, 0.05, 14);
 //! assert!(p > 0.05 && p < 0.2);
@@ -77,7 +77,7 @@ impl Paired {
     /// second study's is better; 1 when no pair differs.
     ///
     /// ```
-    /// use emages::reproduction::path_check::Paired;
+    /// use emages_paper::path_check::Paired;
     /// // 9 of 10 pairs lean one way: P = 2 (1 + 10)/2¹⁰ = 0.0215.
     /// let p = Paired { runs: 10, first_better: 1, second_better: 9, ..Paired::default() };
     /// assert!((p.sign_test() - 22.0 / 1024.0).abs() < 1e-12);

@@ -16,6 +16,7 @@
 //! }
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 use constraint_handling::linalg::kernel::{
     self, BlasKernel, CANONICAL_KERNEL, CORETYPE_VARIABLE, SIMULATE_FALLBACK_VARIABLE,

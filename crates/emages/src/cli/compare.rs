@@ -2,7 +2,7 @@
 //! `--report`, `--allow-incomplete`, plots — for a user's suite and configurations, in
 //! one call from their `main`.
 
-use super::{main_with, ReportArgs, StudyArgs};
+use super::{main_with, Cec2017Args, ReportArgs, StudyArgs};
 use crate::error::StudyError;
 use crate::report::{comparison_report, Contender, Lineup};
 use crate::study::StudyConfig;
@@ -55,6 +55,49 @@ pub struct CompareArgs {
 #[must_use]
 pub fn compare_main(name: &str, suite: Arc<dyn Suite>, configs: Vec<StudyConfig>) -> ExitCode {
     main_with(|args: &CompareArgs| compare(name, &suite, configs, args))
+}
+
+/// The command line of [`compare_cec2017_main`]: [`CompareArgs`] and where the CEC2017
+/// instance data comes from ([`Cec2017Args`]: the compiled-in official data by default,
+/// `--data DIR`, `--synthetic SEED`).
+#[derive(clap::Parser, Debug, Clone)]
+#[command(
+    version,
+    about = "Compare configurations on the CEC2017 constrained suite: runs, records, statistics, rankings, plots and report"
+)]
+pub struct Cec2017CompareArgs {
+    /// The comparison.
+    #[command(flatten)]
+    pub compare: CompareArgs,
+    /// The instance data.
+    #[command(flatten)]
+    pub instance: Cec2017Args,
+}
+
+/// [`compare_main`] on the CEC2017 suite, with its instance-data options: the whole
+/// `main` of a program that compares its configurations with εMAg-ES on CEC2017
+/// (`examples/compare.rs`, `custom_component.rs`, `third_party.rs`). `configs` is
+/// called once the arguments are parsed.
+///
+/// ```no_run
+/// use emages::study::StudyConfig;
+/// use ma_es::{Config, Variant};
+///
+/// fn main() -> std::process::ExitCode {
+///     emages::cli::compare_cec2017_main("my-comparison", || {
+///         vec![
+///             StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, Config::default()),
+///             StudyConfig::preset("eps-sag-es", Variant::EpsSagEs, Config::default()),
+///         ]
+///     })
+/// }
+/// ```
+#[must_use]
+pub fn compare_cec2017_main(name: &str, configs: impl FnOnce() -> Vec<StudyConfig>) -> ExitCode {
+    main_with(|args: &Cec2017CompareArgs| {
+        let suite = args.instance.suite_for(&args.compare.study)?;
+        compare(name, &suite, configs(), &args.compare)
+    })
 }
 
 /// [`compare_main`] with parsed arguments.

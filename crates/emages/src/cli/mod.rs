@@ -7,7 +7,7 @@
 mod compare;
 mod study;
 
-pub use compare::{compare, compare_main, CompareArgs};
+pub use compare::{compare, compare_cec2017_main, compare_main, Cec2017CompareArgs, CompareArgs};
 pub use study::{BuildReport, Cec2017Args, ReportArgs, StudyArgs, TestChoice};
 
 use crate::error::StudyError;
