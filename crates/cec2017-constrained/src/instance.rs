@@ -3,7 +3,8 @@
 //! Four sources:
 //! - [`InstanceSource::Embedded`] (feature `embedded`, on by default): the official
 //!   MATLAB files compiled into the crate (323 KB; `data/README.md` names them and
-//!   their checksums), so the official suite needs no folder;
+//!   their checksums), read by a small reader of their one form (zlib-compressed double
+//!   matrices), so the official suite needs no folder and no MAT-file library;
 //! - [`InstanceSource::Text`]: a directory in the layout of the official C distribution
 //!   (`shift_data_k.txt` with 100 numbers; `M_k_D{N}.txt`, `M1_5_D{N}.txt`,
 //!   `M2_5_D{N}.txt` with `N` rows of `N` numbers; row `i` of a file is row `i` of `M`);
@@ -137,7 +138,7 @@ impl InstanceSource {
         check_dimension(spec, dim)?;
         match self {
             #[cfg(feature = "embedded")]
-            Self::Embedded => matlab::load_embedded(spec, dim),
+            Self::Embedded => embedded::load(spec, dim),
             Self::Text(dir) => load_text(dir, spec, dim),
             #[cfg(feature = "matlab")]
             Self::Matlab(dir) => matlab::load(dir, spec, dim),
@@ -294,7 +295,6 @@ mod matlab {
             detail: format!("not a readable MAT-file: {e:?}"),
         })
     }
-
     fn variable(
         path: &Path,
         mat: &matfile::MatFile,
@@ -318,29 +318,62 @@ mod matlab {
         }
     }
 
-    /// The MATLAB file of problem `spec`.
-    fn file_name(spec: &ProblemSpec) -> String {
-        if spec.id <= 11 {
-            format!("Function{}.mat", spec.id)
-        } else {
-            "ShiftAndRotation.mat".into()
-        }
-    }
-
     pub(super) fn load(
         dir: &Path,
         spec: &ProblemSpec,
         dim: usize,
     ) -> Result<InstanceData, CecError> {
-        let path = dir.join(file_name(spec));
+        let path = dir.join(mat_file_name(spec));
         let mat = load_file(&path)?;
         extract(&path, &mat, spec, dim)
     }
 
-    /// The organisers' files, compiled in. `ShiftAndRotation.mat` (C12–C28) is byte
-    /// for byte `Function2.mat` and stored once (data/README.md).
-    #[cfg(feature = "embedded")]
-    fn embedded_bytes(spec: &ProblemSpec) -> &'static [u8] {
+    fn extract(
+        path: &Path,
+        mat: &matfile::MatFile,
+        spec: &ProblemSpec,
+        dim: usize,
+    ) -> Result<InstanceData, CecError> {
+        let o = variable(path, mat, "o", SHIFT_LEN)?;
+        let mut matrices = Vec::new();
+        for name in matrix_variables(spec, dim) {
+            if mat.find_by_name(&name).is_none() && !OFFICIAL_DIMS.contains(&dim) {
+                return Err(CecError::UnsupportedDimension {
+                    id: spec.id,
+                    dim,
+                    reason: format!("no variable {name} in {}", path.display()),
+                });
+            }
+            let data = variable(path, mat, &name, dim * dim)?;
+            // MATLAB stores column-major.
+            let m = Array2::from_shape_fn((dim, dim), |(i, j)| data[j * dim + i]);
+            matrices.push(m);
+        }
+        Ok(InstanceData {
+            shift: o[..dim].to_vec(),
+            matrices,
+        })
+    }
+}
+
+/// The MATLAB file of problem `spec` in the organisers' distribution.
+#[cfg(any(feature = "matlab", feature = "embedded"))]
+fn mat_file_name(spec: &ProblemSpec) -> String {
+    if spec.id <= 11 {
+        format!("Function{}.mat", spec.id)
+    } else {
+        "ShiftAndRotation.mat".into()
+    }
+}
+
+/// The organisers' MATLAB files, compiled in and read by [`crate::mat5`].
+#[cfg(feature = "embedded")]
+mod embedded {
+    use super::*;
+
+    /// `ShiftAndRotation.mat` (C12–C28) is byte for byte `Function2.mat` and stored
+    /// once (data/README.md).
+    fn bytes(spec: &ProblemSpec) -> &'static [u8] {
         macro_rules! mat {
             ($name:literal) => {
                 include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/matlab/", $name))
@@ -362,43 +395,64 @@ mod matlab {
         }
     }
 
-    #[cfg(feature = "embedded")]
-    pub(super) fn load_embedded(spec: &ProblemSpec, dim: usize) -> Result<InstanceData, CecError> {
-        let path = PathBuf::from(format!("(embedded) {}", file_name(spec)));
-        let mat = parse(&path, embedded_bytes(spec))?;
-        extract(&path, &mat, spec, dim)
-    }
-
-    fn extract(
-        path: &Path,
-        mat: &matfile::MatFile,
-        spec: &ProblemSpec,
-        dim: usize,
-    ) -> Result<InstanceData, CecError> {
-        let o = variable(path, mat, "o", SHIFT_LEN)?;
-        let names: Vec<String> = match spec.transform {
-            Transform::None => vec![],
-            Transform::Single => vec![format!("M_{dim}")],
-            Transform::Double => vec![format!("M1_{dim}"), format!("M2_{dim}")],
+    pub(super) fn load(spec: &ProblemSpec, dim: usize) -> Result<InstanceData, CecError> {
+        let path = PathBuf::from(format!("(embedded) {}", mat_file_name(spec)));
+        let malformed = |detail: String| CecError::Malformed {
+            path: path.clone(),
+            detail,
         };
+        let vars = crate::mat5::variables(bytes(spec)).map_err(malformed)?;
+        let find = |name: &str| -> Result<&crate::mat5::Variable, CecError> {
+            vars.iter()
+                .find(|v| v.name == name)
+                .ok_or_else(|| malformed(format!("variable {name} is missing")))
+        };
+        let o = find("o")?;
+        if o.values.len() < SHIFT_LEN {
+            return Err(malformed(format!(
+                "variable o: {} numbers, expected {SHIFT_LEN}",
+                o.values.len()
+            )));
+        }
         let mut matrices = Vec::new();
-        for name in names {
-            if mat.find_by_name(&name).is_none() && !OFFICIAL_DIMS.contains(&dim) {
+        for name in matrix_variables(spec, dim) {
+            if !vars.iter().any(|v| v.name == name) && !OFFICIAL_DIMS.contains(&dim) {
                 return Err(CecError::UnsupportedDimension {
                     id: spec.id,
                     dim,
-                    reason: format!("no variable {name} in {}", path.display()),
+                    reason: format!(
+                        "the embedded data has N ∈ {{10, 30, 50, 100}}; no variable {name}"
+                    ),
                 });
             }
-            let data = variable(path, mat, &name, dim * dim)?;
+            let m = find(&name)?;
+            if m.dims != [dim, dim] {
+                return Err(malformed(format!(
+                    "variable {name} has dimensions {:?}, expected [{dim}, {dim}]",
+                    m.dims
+                )));
+            }
             // MATLAB stores column-major.
-            let m = Array2::from_shape_fn((dim, dim), |(i, j)| data[j * dim + i]);
-            matrices.push(m);
+            let data = &m.values;
+            matrices.push(Array2::from_shape_fn((dim, dim), |(i, j)| {
+                data[j * dim + i]
+            }));
         }
+        let o = &o.values;
         Ok(InstanceData {
             shift: o[..dim].to_vec(),
             matrices,
         })
+    }
+}
+
+/// The names of problem `spec`'s matrices in dimension `dim` in the MATLAB files.
+#[cfg(any(feature = "matlab", feature = "embedded"))]
+fn matrix_variables(spec: &ProblemSpec, dim: usize) -> Vec<String> {
+    match spec.transform {
+        Transform::None => vec![],
+        Transform::Single => vec![format!("M_{dim}")],
+        Transform::Double => vec![format!("M1_{dim}"), format!("M2_{dim}")],
     }
 }
 

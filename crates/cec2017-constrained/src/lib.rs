@@ -123,6 +123,8 @@ mod error;
 mod functions;
 pub mod instance;
 mod lanes;
+#[cfg(feature = "embedded")]
+mod mat5;
 mod problem;
 mod sincos;
 mod suite;

@@ -119,39 +119,37 @@ fn reference_vectors_text_data() {
     println!("checked {n} vectors");
 }
 
+/// Asserts that `other` holds the text data's shift vectors and matrices for all 28
+/// problems in the four official dimensions; returns how many instances it compared.
 #[cfg(feature = "matlab")]
-#[test]
-fn matlab_data_equals_text_data() {
+fn assert_same_data_as_text(other: &Suite) -> usize {
     let text = Suite::official(cec2017_data()).unwrap();
-    let mat_dir = shared("CEC2017_MATLAB_DIR", "cec2017/matlab");
-    let mat = Suite::new(InstanceSource::matlab(&mat_dir).unwrap());
     let mut compared = 0;
     for id in 1..=28 {
         for dim in [10, 30, 50, 100] {
             let a = text.problem(id, dim).unwrap();
-            let b = mat.problem(id, dim).unwrap();
+            let b = other.problem(id, dim).unwrap();
             assert_eq!(a.data(), b.data(), "C{id:02} D{dim}");
             compared += 1;
         }
     }
+    assert_eq!(compared, 112);
+    compared
+}
+
+#[cfg(feature = "matlab")]
+#[test]
+fn matlab_data_equals_text_data() {
+    let mat_dir = shared("CEC2017_MATLAB_DIR", "cec2017/matlab");
+    let compared = assert_same_data_as_text(&Suite::new(InstanceSource::matlab(&mat_dir).unwrap()));
     println!("compared {compared} instances of the MATLAB and text data");
 }
 
 #[cfg(feature = "embedded")]
 #[test]
 fn embedded_data_equals_text_data_and_passes_the_reference_vectors() {
-    let text = Suite::official(cec2017_data()).unwrap();
     let embedded = Suite::embedded();
-    let mut compared = 0;
-    for id in 1..=28 {
-        for dim in [10, 30, 50, 100] {
-            let a = text.problem(id, dim).unwrap();
-            let b = embedded.problem(id, dim).unwrap();
-            assert_eq!(a.data(), b.data(), "C{id:02} D{dim}");
-            compared += 1;
-        }
-    }
-    assert_eq!(compared, 112);
+    let compared = assert_same_data_as_text(&embedded);
     let n = check_all(&embedded, "embedded data");
     println!("compared {compared} instances of the embedded and text data; checked {n} vectors");
 }
