@@ -118,7 +118,7 @@ fn a_stochastic_ranking_from_a_spec_repeats_bit_for_bit() {
             Arc::new(Cec2017Suite::synthetic(4)),
             10,
             vec![
-                StudyConfig::custom(sr.to_string(), MaEsOptimizer::with_spec(sr.clone())),
+                StudyConfig::custom(sr.to_string(), MaEsOptimizer::with_spec(sr)),
                 StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, Config::default()),
             ],
         )

@@ -10,10 +10,9 @@
 //! ([`constraint_handling::linalg::kernel::warn_once`]).
 //!
 //! ```no_run
-//! fn main() {
-//!     canonical_kernel::at_program_start();
-//!     // … the program
-//! }
+//! // First thing in `main`:
+//! canonical_kernel::at_program_start();
+//! // … the program
 //! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
