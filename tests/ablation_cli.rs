@@ -567,3 +567,45 @@ fn component_specs_from_the_command_line() {
         .join("stats_eps-mag-es_step-size_median-success.md")
         .is_file());
 }
+
+/// The ablation study with a combination of components the paper did not run, beside
+/// one it did, at N = 10 on all 28 problems (what the comparison with the paper
+/// needs): the report is built, the paper's columns stand beside the preset, and the
+/// other combination's Table 2 cells say "–" for the paper (it used to stop with "the
+/// paper has no Table 2 for N = 10").
+#[test]
+fn a_lineup_with_a_combination_the_paper_did_not_run_gets_its_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("sr");
+    let o = out.to_str().unwrap();
+    ok(&ablation(&[
+        "--dim",
+        "10",
+        "--runs",
+        "2",
+        "--budget-per-dim",
+        "200",
+        "--variants",
+        "eps-mag-es,lex-ma-es,eps-mag-es:ranking=stochastic",
+        "--out",
+        o,
+        "--plot-problems",
+        "1",
+    ]));
+    let beside = read(&out, "paper_comparison.md");
+    // Table 2's cells are `here / paper`: lexMA-ES's column, then the combination's.
+    let rows: Vec<&str> = beside
+        .lines()
+        .filter(|l| l.starts_with("| C") && l.contains(" / "))
+        .collect();
+    assert_eq!(rows.len(), 28, "{beside}");
+    for row in &rows {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert!(
+            !cells[2].ends_with("/ –"),
+            "lexMA-ES has the paper's cell: {row}"
+        );
+        assert!(cells[3].ends_with("/ –"), "the combination has none: {row}");
+    }
+    assert!(read(&out, "table1.md").contains("eps-mag-es:ranking=stochastic"));
+}
