@@ -50,7 +50,7 @@ struct Args {
     /// Base seed (the ablation study's --seed).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Official instance data (default $CEC2017_DATA_DIR, else ../shared/cec2017/text).
+    /// A folder of official instance data (default $CEC2017_DATA_DIR, else the official data compiled into the program).
     #[arg(long)]
     data: Option<PathBuf>,
     /// Output directory.

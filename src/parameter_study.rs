@@ -24,6 +24,9 @@ pub enum Parameter {
     Lambda,
     /// The maximal number of consecutive repair steps `θ_r`.
     ThetaR,
+    /// The generation `T` from which ε is 0 (the end of the ε schedule; the paper
+    /// fixes it at 1000 and does not study it).
+    TMax,
 }
 
 impl Parameter {
@@ -33,6 +36,7 @@ impl Parameter {
         match self {
             Self::Lambda => "lambda",
             Self::ThetaR => "theta_r",
+            Self::TMax => "t_max",
         }
     }
 
@@ -42,16 +46,19 @@ impl Parameter {
         match self {
             Self::Lambda => "λ",
             Self::ThetaR => "θr",
+            Self::TMax => "T",
         }
     }
 
     /// The paper's values: `λ ∈ {3, 10, 20, 40, 80, 100, 200}` for N = 10 and
     /// `{3, 10, 100, 200, 400, 1000, 2000}` for N = 100 (other N: the N = 10 grid scaled
-    /// by N/10); `θ_r ∈ {1, 3, 10, 20, 100, 1000}`.
+    /// by N/10); `θ_r ∈ {1, 3, 10, 20, 100, 1000}`; for `T` (not the paper's) a grid
+    /// around its 1000: `{100, 250, 500, 1000, 2000, 4000}`.
     #[must_use]
     pub fn default_values(self, dim: usize) -> Vec<usize> {
         match (self, dim) {
             (Self::ThetaR, _) => vec![1, 3, 10, 20, 100, 1000],
+            (Self::TMax, _) => vec![100, 250, 500, 1000, 2000, 4000],
             (Self::Lambda, 10) => vec![3, 10, 20, 40, 80, 100, 200],
             (Self::Lambda, 100) => vec![3, 10, 100, 200, 400, 1000, 2000],
             (Self::Lambda, n) => {
@@ -101,6 +108,10 @@ impl Parameter {
             }
             Self::ThetaR => Config {
                 theta_r: value,
+                ..Config::default()
+            },
+            Self::TMax => Config {
+                t_max: value,
                 ..Config::default()
             },
         };

@@ -315,3 +315,26 @@ fn one_study_is_ranged_by_its_bootstrap() {
         .count();
     assert_eq!(verdicts, 4, "{text}");
 }
+
+/// The end of the ε schedule as a studied parameter (the design log's entry 3): its
+/// labels parse back, its grid is around the paper's T = 1000, and a configuration's
+/// T changes the runs (the same seed with T = 100 and T = 4000 ends elsewhere).
+#[test]
+fn the_end_of_the_epsilon_schedule_is_a_parameter() {
+    use emages::optimizer::{Optimizer, Task};
+    let p = Parameter::TMax;
+    assert_eq!(p.value_of(&p.label(250)), Some(250));
+    assert!(p.default_values(10).contains(&1000));
+    let problem = cec2017_constrained::Suite::synthetic(3)
+        .problem(7, 10)
+        .unwrap();
+    let run = |t: usize| {
+        let c = p.config(t).unwrap();
+        assert_eq!(c.label, format!("t_max={t}"));
+        c.optimizer
+            .run(&Task::new(&problem, 20_000, 5))
+            .unwrap()
+            .best
+    };
+    assert_ne!(run(100), run(4000));
+}

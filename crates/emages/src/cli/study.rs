@@ -68,7 +68,7 @@ pub struct StudyArgs {
 /// Where the CEC2017 instance data comes from (flattened into the CEC2017 front ends).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct Cec2017Args {
-    /// Official instance data in the C layout (default $CEC2017_DATA_DIR, else ../shared/cec2017/text).
+    /// A folder of official instance data in the C layout (default $CEC2017_DATA_DIR, else the official data compiled into the program).
     #[arg(long)]
     pub data: Option<PathBuf>,
     /// Use a synthetic instance generated from SEED instead of the official data.
