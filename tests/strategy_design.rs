@@ -1,0 +1,109 @@
+//! The design log (docs/strategy-design.md) quotes committed studies: their tables are
+//! rebuilt here from the committed records, and the log's numbers are read back from
+//! them, so a stale table or a misquoted number fails.
+
+use emages::report::ReportOptions;
+use emages::study::Dataset;
+use emages_paper::ablation_report;
+use emages_paper::parameter_study::{parameter_report, Parameter};
+use std::path::PathBuf;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn log() -> String {
+    std::fs::read_to_string(root().join("docs/strategy-design.md"))
+        .unwrap()
+        .replace("**", "")
+}
+
+/// The rows `| value | a | b | c |` of a committed average-rank table.
+fn rank_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .filter(|l| l.starts_with("| ") && l.chars().nth(2).is_some_and(|c| c.is_ascii_digit()))
+        .map(|l| {
+            l.split('|')
+                .map(|c| c.trim().to_string())
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
+        .collect()
+}
+
+/// Entry 3: the T study regenerates byte for byte from its records, and the log's
+/// table holds, for every T, the exact and significance-aware average ranks and the
+/// significance-aware first places.
+#[test]
+fn the_design_log_quotes_the_t_study() {
+    let dir = root().join("results/strategy-design/tmax-D10");
+    let data = Dataset::load(&[dir.join("runs.jsonl.gz")]).unwrap();
+    assert_eq!(data.len(), 6 * 28 * 25);
+    let out = tempfile::tempdir().unwrap();
+    parameter_report(&data, out.path(), Parameter::TMax).unwrap();
+    for f in [
+        "average_ranks.md",
+        "average_ranks_significance.md",
+        "ranks.csv",
+    ] {
+        let committed = std::fs::read_to_string(dir.join(f)).unwrap();
+        let rendered = std::fs::read_to_string(out.path().join(f)).unwrap();
+        assert!(committed == rendered, "{}/{f} is stale", dir.display());
+    }
+    let exact = rank_rows(&std::fs::read_to_string(dir.join("average_ranks.md")).unwrap());
+    let sig =
+        rank_rows(&std::fs::read_to_string(dir.join("average_ranks_significance.md")).unwrap());
+    assert_eq!(exact.len(), 6);
+    let log = log();
+    for (e, s) in exact.iter().zip(&sig) {
+        assert_eq!(e[0], s[0]);
+        let row = format!("| {} | {} | {} | {} |", e[0], e[1], s[1], s[3]);
+        assert!(log.contains(&row), "docs/strategy-design.md lacks {row}");
+    }
+}
+
+/// Entry 2: stochastic ranking against εMAg-ES — Table 1's total from the committed
+/// records is the log's 3 / 20 / 5, and the problems it names are those of the
+/// per-problem mean column.
+#[test]
+fn the_design_log_quotes_the_stochastic_ranking_study() {
+    let dir = root().join("results/strategy-design/sr-D10");
+    let data = Dataset::load(&[dir.join("runs.jsonl.gz")]).unwrap();
+    assert_eq!(data.len(), 2 * 28 * 25);
+    let out = tempfile::tempdir().unwrap();
+    let report = ablation_report(&data, out.path(), &ReportOptions::default()).unwrap();
+    let table1 = report.output.table1.to_markdown();
+    assert!(
+        table1.contains("| eps-mag-es:ranking=stochastic | 3/22/3 | 3/19/6 | 3/20/5 |"),
+        "{table1}"
+    );
+    let committed = std::fs::read_to_string(dir.join("table1.md")).unwrap();
+    assert!(
+        committed.contains("| 3/22/3 | 3/19/6 | 3/20/5 |"),
+        "{committed}"
+    );
+    let log = log();
+    assert!(log.contains("| total (significance-based) | 3 / 20 / 5 |"));
+    let detail = std::fs::read_to_string(dir.join("table_detail.md")).unwrap();
+    // Column 2: by the median, column 3: by the mean.
+    let problems = |column: usize, mark: &str| -> String {
+        detail
+            .lines()
+            .filter(|l| l.starts_with("| C"))
+            .filter(|l| l.split('|').nth(column).is_some_and(|c| c.trim() == mark))
+            .map(|l| l.split('|').nth(1).unwrap().trim().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for (column, name, counts) in [
+        (2, "by the median", "3 / 22 / 3"),
+        (3, "by the mean", "3 / 19 / 6"),
+    ] {
+        let row = format!(
+            "| {name} | {counts} | {} | {} |",
+            problems(column, "+"),
+            problems(column, "−")
+        );
+        assert!(log.contains(&row), "docs/strategy-design.md lacks {row}");
+    }
+}
