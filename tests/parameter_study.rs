@@ -321,7 +321,7 @@ fn one_study_is_ranged_by_its_bootstrap() {
 /// T changes the runs (the same seed with T = 100 and T = 4000 ends elsewhere).
 #[test]
 fn the_end_of_the_epsilon_schedule_is_a_parameter() {
-    use emages::optimizer::{Optimizer, Task};
+    use emages::optimizer::Task;
     let p = Parameter::TMax;
     assert_eq!(p.value_of(&p.label(250)), Some(250));
     assert!(p.default_values(10).contains(&1000));
