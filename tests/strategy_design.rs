@@ -107,3 +107,59 @@ fn the_design_log_quotes_the_stochastic_ranking_study() {
         assert!(log.contains(&row), "docs/strategy-design.md lacks {row}");
     }
 }
+
+/// Entry 5: IPOP against εMAg-ES with both stall criteria — Table 1 rebuilt from the
+/// committed records equals the committed one, and the log's row holds its counts and
+/// the problems of the mean column.
+#[test]
+fn the_design_log_quotes_the_ipop_studies() {
+    let log = log().replace("\\|", "|");
+    for (folder, criterion) in [
+        (
+            "ipop-tol12-D10",
+            "f must improve by 10⁻¹² · max(1, |f|) (`ipop-tol12-D10`, lost)",
+        ),
+        ("ipop-D10", "any improvement (`ipop-D10`, kept)"),
+    ] {
+        let dir = root().join("results/strategy-design").join(folder);
+        let data = Dataset::load(&[dir.join("runs.jsonl.gz")]).unwrap();
+        assert_eq!(data.len(), 2 * 28 * 25);
+        let out = tempfile::tempdir().unwrap();
+        let report = ablation_report(&data, out.path(), &ReportOptions::default()).unwrap();
+        let table1 = report.output.table1.to_markdown();
+        let row = table1
+            .lines()
+            .find(|l| l.starts_with("| eps-mag-es:restarts=ipop |"))
+            .unwrap_or_else(|| panic!("{table1}"));
+        let committed = std::fs::read_to_string(dir.join("table1.md")).unwrap();
+        assert!(committed.contains(row), "{folder}/table1.md is stale");
+        let counts: Vec<String> = row
+            .split('|')
+            .skip(2)
+            .take(3)
+            .map(|c| c.trim().replace('/', " / "))
+            .collect();
+        let detail = std::fs::read_to_string(dir.join("table_detail.md")).unwrap();
+        let by_mean = |mark: &str| -> String {
+            detail
+                .lines()
+                .filter(|l| l.starts_with("| C"))
+                .filter(|l| l.split('|').nth(3).is_some_and(|c| c.trim() == mark))
+                .map(|l| l.split('|').nth(1).unwrap().trim().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let quoted = format!(
+            "| {criterion} | {} | {} | {} | {} | {} |",
+            counts[0],
+            counts[1],
+            counts[2],
+            by_mean("+"),
+            by_mean("−")
+        );
+        assert!(
+            log.contains(&quoted),
+            "docs/strategy-design.md lacks {quoted}"
+        );
+    }
+}

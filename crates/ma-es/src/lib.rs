@@ -72,6 +72,7 @@ pub mod noise;
 pub mod observer;
 pub mod ranking;
 pub mod repair;
+pub mod restarts;
 pub mod result;
 pub mod step_size;
 pub mod strategy;

@@ -22,7 +22,7 @@
 //! generation; matrix products go through BLAS.
 
 use crate::back_calculation::Selected;
-use crate::config::{Config, Parameters};
+use crate::config::{Config, ConfigError, Parameters};
 use crate::noise::NoiseSource;
 use crate::observer::{GenerationReport, NoObserver, Observer};
 use crate::repair::{Offspring, RepairContext};
@@ -93,6 +93,14 @@ impl<P: ConstrainedProblem> MaEs<P> {
         spec: &ComponentSpec,
         seed: u64,
     ) -> Result<Self, MaEsError> {
+        if spec.restarts != crate::variant::RestartKind::Off {
+            return Err(ConfigError::Invalid {
+                name: "restarts",
+                value: spec.to_string(),
+                expected: "a single run here: a spec with restarts runs through ma_es::restarts::run_ipop",
+            }
+            .into());
+        }
         let params = config.resolve(problem.dim())?;
         let components = Components::from_spec(spec, &params, seed)?;
         Self::with_components(problem, params, components)

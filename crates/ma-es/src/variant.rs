@@ -87,6 +87,17 @@ pub enum RankingKind {
     Stochastic,
 }
 
+/// Whether the run restarts when it stalls ([`crate::restarts`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RestartKind {
+    /// One run (the reference).
+    #[default]
+    Off,
+    /// IPOP: after a stall, again with the population doubled, on the budget left.
+    Ipop,
+}
+
 /// A choice of components: what the presets are made of, and what a user composes.
 ///
 /// ```
@@ -123,6 +134,9 @@ pub struct ComponentSpec {
     /// The population ranking (ε-level when absent from a serialised spec).
     #[serde(default)]
     pub ranking: RankingKind,
+    /// Restarts (none when absent from a serialised spec).
+    #[serde(default)]
+    pub restarts: RestartKind,
 }
 
 impl ComponentSpec {
@@ -133,7 +147,7 @@ impl ComponentSpec {
     }
 
     /// The `(key, value)` pairs of the text form, in a fixed order.
-    fn entries(&self) -> [(&'static str, &'static str); 7] {
+    fn entries(&self) -> [(&'static str, &'static str); 8] {
         let on = |b: bool| if b { "on" } else { "off" };
         [
             ("repair", on(self.repair)),
@@ -170,6 +184,13 @@ impl ComponentSpec {
                     RankingKind::Stochastic => "stochastic",
                 },
             ),
+            (
+                "restarts",
+                match self.restarts {
+                    RestartKind::Off => "off",
+                    RestartKind::Ipop => "ipop",
+                },
+            ),
         ]
     }
 
@@ -184,7 +205,8 @@ impl ComponentSpec {
                     "ordering" => "expected epsilon-level or lexicographic",
                     "step-size" => "expected csa, median-success or constant",
                     "ranking" => "expected epsilon-level, objective or stochastic",
-                    _ => "unknown component (repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking)",
+                    "restarts" => "expected off or ipop",
+                    _ => "unknown component (repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking, restarts)",
                 }
             ))
         };
@@ -228,6 +250,13 @@ impl ComponentSpec {
                     _ => return Err(bad()),
                 }
             }
+            "restarts" => {
+                self.restarts = match value {
+                    "off" => RestartKind::Off,
+                    "ipop" => RestartKind::Ipop,
+                    _ => return Err(bad()),
+                }
+            }
             _ => return Err(bad()),
         }
         Ok(())
@@ -259,7 +288,8 @@ impl FromStr for ComponentSpec {
     /// changed, e.g. `lex-ma-es:step-size=constant`. Keys: `repair`, `sigma-cap`,
     /// `matrix-adaptation` (`on`/`off`), `back-calculation` (`off`, `pseudo-inverse`,
     /// `identity`), `ordering` (`epsilon-level`, `lexicographic`), `step-size` (`csa`,
-    /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`, `stochastic`).
+    /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`, `stochastic`),
+    /// `restarts` (`off`, `ipop`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut parts = s.trim().split(':');
         let preset: Variant = parts.next().unwrap_or_default().parse()?;
@@ -456,6 +486,7 @@ impl Variant {
             ordering: OrderingKind::EpsilonLevel,
             step_size: StepSizeKind::Csa,
             ranking: RankingKind::EpsilonLevel,
+            restarts: RestartKind::Off,
         };
         match self {
             Self::EpsMagEs => full,

@@ -542,3 +542,135 @@ fn the_initial_population_can_start_around_a_point() {
         assert!(MaEs::new(Simplex::new(4), &config, Variant::EpsMagEs).is_err());
     }
 }
+
+/// The first user's problem of the design log (docs/strategy-design.md, entry 1): min
+/// x₁² + x₂² s.t. x₁ + x₂ ≥ 1 from (3, −2), σ₀ = 1, an unbounded box, the default
+/// budget. Returns (failures over seeds 0–49, the worst final f).
+fn toy_failures(spec: &str) -> (usize, f64) {
+    use ma_es::restarts::run_ipop;
+    let spec: ma_es::ComponentSpec = spec.parse().unwrap();
+    let problem = FnProblem::new(
+        vec![f64::NEG_INFINITY; 2],
+        vec![f64::INFINITY; 2],
+        1,
+        0,
+        |x, c| {
+            c[0] = 1.0 - x[0] - x[1];
+            Ok(x[0] * x[0] + x[1] * x[1])
+        },
+    )
+    .unwrap();
+    let config = Config {
+        initial_mean: Some(vec![3.0, -2.0]),
+        sigma0: 1.0,
+        ..Config::default()
+    };
+    let mut failures = 0;
+    let mut worst = 0.5f64;
+    for seed in 0..50u64 {
+        let mut noise = RngNoise::seed_from_u64(seed);
+        let r = if spec.restarts == ma_es::variant::RestartKind::Off {
+            MaEs::with_spec(&problem, &config, &spec, seed)
+                .unwrap()
+                .run(&mut noise)
+                .unwrap()
+        } else {
+            run_ipop(&problem, &config, &spec, seed, &mut noise)
+                .unwrap()
+                .0
+        };
+        if !(r.best.is_feasible() && r.best.objective() - 0.5 <= 1e-6) {
+            failures += 1;
+            worst = worst.max(r.best.objective());
+        }
+    }
+    (failures, worst)
+}
+
+/// IPOP restarts recover the runs whose σ collapsed while ε > 0 (design log, entry 5).
+#[test]
+fn ipop_restarts_solve_the_first_users_problem() {
+    let (single, worst) = toy_failures("eps-mag-es");
+    let (ipop, worst_ipop) = toy_failures("eps-mag-es:restarts=ipop");
+    println!("toy problem: εMAg-ES fails {single}/50 (worst f {worst}), with IPOP {ipop}/50 (worst f {worst_ipop})");
+    assert!(
+        single > 0,
+        "the single run is expected to miss on some seeds"
+    );
+    assert!(ipop < single, "{ipop} vs {single}");
+}
+
+/// A restart sequence keeps its books: one budget, absolute checkpoints holding the best
+/// over all runs up to them, the first run equal to the single run up to its stall, and
+/// the same seed repeating it bit for bit.
+#[test]
+fn ipop_restarts_keep_one_budget_and_absolute_checkpoints() {
+    use ma_es::restarts::run_ipop;
+    // C01 (a shifted sphere-like problem) converges well within the budget: a stall,
+    // then restarts. T = 50 ends the ε phase early.
+    let p = Suite::synthetic(5).problem(1, 10).unwrap();
+    let spec: ma_es::ComponentSpec = "eps-mag-es:restarts=ipop".parse().unwrap();
+    let config = Config {
+        record_dynamics: true,
+        t_max: 50,
+        ..small(60_000)
+    };
+    let run = || run_ipop(&p, &config, &spec, 9, &mut RngNoise::seed_from_u64(9)).unwrap();
+    let (r, history) = run();
+    assert!(history.len() >= 2, "{history:?}");
+    assert_eq!(history[0].lambda, 40);
+    assert_eq!(history[1].lambda, 80);
+    assert_eq!(history[1].start, history[0].evaluations);
+    assert_eq!(history[0].t_max, 50);
+    assert_eq!(
+        history[0].termination,
+        ma_es::Termination::Observer,
+        "a stall"
+    );
+    let total: usize = history.iter().map(|h| h.evaluations).sum();
+    assert_eq!(r.evaluations, total);
+    assert!(
+        total <= 60_000 + history.last().unwrap().lambda * 2,
+        "{total}"
+    );
+    assert_eq!(r.checkpoints.len(), 3);
+    for (c, at) in r.checkpoints.iter().zip([6_000, 30_000, 60_000]) {
+        assert!(c.evaluations >= at.min(total), "{c:?} at {at}");
+    }
+    // Checkpoints never get worse, and the last is the final best.
+    for w in r.checkpoints.windows(2) {
+        assert!(!constraint_handling::ordering::improves_best_so_far(
+            &w[0].best.fitness,
+            &w[1].best.fitness
+        ));
+    }
+    assert_eq!(r.checkpoints[2].best.fitness, r.best.snapshot.fitness);
+    // The best is the best of the runs.
+    for h in &history {
+        assert!(!constraint_handling::ordering::improves_best_so_far(
+            &h.best,
+            &r.best.snapshot.fitness
+        ));
+    }
+    // The dynamics run on across restarts (a restart's initial population shares the
+    // generation number of the run before it ended).
+    let d = r.dynamics.as_ref().unwrap();
+    assert!(d
+        .windows(2)
+        .all(|w| w[1].evaluations > w[0].evaluations && w[1].generation >= w[0].generation));
+    // The first run is the single run up to its stall.
+    let single = MaEs::with_spec(&p, &config, &Variant::EpsMagEs.spec(), 9)
+        .unwrap()
+        .run(&mut RngNoise::seed_from_u64(9))
+        .unwrap();
+    let first = history[0].generations;
+    assert_eq!(
+        &single.dynamics.as_ref().unwrap()[..first],
+        &d[..first],
+        "the first run leaves the single run before its stall"
+    );
+    // Same seed, same sequence.
+    assert_eq!(run().0, r);
+    // A spec with restarts is not a single run.
+    assert!(MaEs::with_spec(&p, &config, &spec, 9).is_err());
+}

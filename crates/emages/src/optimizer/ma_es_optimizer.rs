@@ -4,6 +4,8 @@
 use super::{Optimizer, Outcome, Task, TracePoint};
 use crate::error::StudyError;
 use ma_es::noise::{FastNoise, RngNoise};
+use ma_es::restarts;
+use ma_es::variant::RestartKind;
 use ma_es::{ComponentSpec, Components, Config, MaEs, MaEsError, Parameters, Variant};
 use std::sync::Arc;
 
@@ -175,20 +177,29 @@ impl Optimizer for MaEsOptimizer {
             checkpoints: task.checkpoints.to_vec(),
             ..self.config.clone()
         };
-        let mut es = match &self.components {
-            MaEsComponents::Spec(spec) => MaEs::with_spec(task.problem, &config, spec, task.seed)?,
+        let mut fast;
+        let mut exact;
+        let noise: &mut dyn ma_es::noise::NoiseSource = if task.fast {
+            fast = FastNoise::seed_from_u64(task.seed);
+            &mut fast
+        } else {
+            exact = RngNoise::seed_from_u64(task.seed);
+            &mut exact
+        };
+        let result = match &self.components {
+            MaEsComponents::Spec(spec) if spec.restarts != RestartKind::Off => {
+                restarts::run_ipop(&task.problem, &config, spec, task.seed, noise)?.0
+            }
+            MaEsComponents::Spec(spec) => {
+                MaEs::with_spec(task.problem, &config, spec, task.seed)?.run(noise)?
+            }
             MaEsComponents::Factory { make, .. } => {
                 let params = config
                     .resolve(task.problem.dim())
                     .map_err(MaEsError::from)?;
                 let components = make(&params, task.seed)?;
-                MaEs::with_components(task.problem, params, components)?
+                MaEs::with_components(task.problem, params, components)?.run(noise)?
             }
-        };
-        let result = if task.fast {
-            es.run(&mut FastNoise::seed_from_u64(task.seed))?
-        } else {
-            es.run(&mut RngNoise::seed_from_u64(task.seed))?
         };
         Ok(Outcome {
             best: result.best.snapshot,
