@@ -31,6 +31,18 @@ fn rank_rows(text: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The problems of a committed `table_detail.md` whose verdict in `column` (2: by the
+/// median, 3: by the mean) is `mark`, as the log lists them (`C06, C07`).
+fn verdicts(detail: &str, column: usize, mark: &str) -> String {
+    detail
+        .lines()
+        .filter(|l| l.starts_with("| C"))
+        .filter(|l| l.split('|').nth(column).is_some_and(|c| c.trim() == mark))
+        .map(|l| l.split('|').nth(1).unwrap().trim().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Entry 3: the T study regenerates byte for byte from its records, and the log's
 /// table holds, for every T, the exact and significance-aware average ranks and the
 /// significance-aware first places.
@@ -85,24 +97,14 @@ fn the_design_log_quotes_the_stochastic_ranking_study() {
     let log = log();
     assert!(log.contains("| total (significance-based) | 3 / 20 / 5 |"));
     let detail = std::fs::read_to_string(dir.join("table_detail.md")).unwrap();
-    // Column 2: by the median, column 3: by the mean.
-    let problems = |column: usize, mark: &str| -> String {
-        detail
-            .lines()
-            .filter(|l| l.starts_with("| C"))
-            .filter(|l| l.split('|').nth(column).is_some_and(|c| c.trim() == mark))
-            .map(|l| l.split('|').nth(1).unwrap().trim().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     for (column, name, counts) in [
         (2, "by the median", "3 / 22 / 3"),
         (3, "by the mean", "3 / 19 / 6"),
     ] {
         let row = format!(
             "| {name} | {counts} | {} | {} |",
-            problems(column, "+"),
-            problems(column, "−")
+            verdicts(&detail, column, "+"),
+            verdicts(&detail, column, "−")
         );
         assert!(log.contains(&row), "docs/strategy-design.md lacks {row}");
     }
@@ -140,22 +142,13 @@ fn the_design_log_quotes_the_ipop_studies() {
             .map(|c| c.trim().replace('/', " / "))
             .collect();
         let detail = std::fs::read_to_string(dir.join("table_detail.md")).unwrap();
-        let by_mean = |mark: &str| -> String {
-            detail
-                .lines()
-                .filter(|l| l.starts_with("| C"))
-                .filter(|l| l.split('|').nth(3).is_some_and(|c| c.trim() == mark))
-                .map(|l| l.split('|').nth(1).unwrap().trim().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         let quoted = format!(
             "| {criterion} | {} | {} | {} | {} | {} |",
             counts[0],
             counts[1],
             counts[2],
-            by_mean("+"),
-            by_mean("−")
+            verdicts(&detail, 3, "+"),
+            verdicts(&detail, 3, "−")
         );
         assert!(
             log.contains(&quoted),
