@@ -2,14 +2,15 @@
 //! whatever the thread count, other runs than the exact path's, and never mixed with
 //! them in one results file or dataset.
 
-use emages::study::store::{load_runs, RunRow};
+mod support;
+
 use emages::study::Dataset;
 use emages::study::{run_study, StudyConfig, StudySpec};
 use emages::suites::Cec2017Suite;
 use emages_paper::path_check::PathCheck;
 use ma_es::{Config, Variant};
-use std::path::Path;
 use std::sync::Arc;
+use support::records_without_time as records;
 
 fn spec(fast: bool, threads: usize) -> StudySpec {
     let configs = vec![StudyConfig::preset(
@@ -26,16 +27,6 @@ fn spec(fast: bool, threads: usize) -> StudySpec {
         fast,
         ..StudySpec::new(Arc::new(Cec2017Suite::synthetic(7)), 10, configs)
     }
-}
-
-/// The records without their wall time, in run order.
-fn records(dir: &Path) -> Vec<RunRow> {
-    let mut rows = load_runs(&dir.join("runs.jsonl")).unwrap();
-    rows.sort_by_key(RunRow::key);
-    for r in &mut rows {
-        r.seconds = 0.0;
-    }
-    rows
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! What a study specification decides beyond its runs: the checkpoints (the spec's, not
 //! the strategy's), and that a study's records stay of one OpenBLAS kernel.
 
+mod support;
+
 use emages::study::store::load_runs;
 use emages::study::Dataset;
 use emages::study::{run_study, StudyConfig, StudySpec};
@@ -109,6 +111,7 @@ fn a_stochastic_ranking_from_a_spec_repeats_bit_for_bit() {
     use emages::optimizer::MaEsOptimizer;
     use emages::study::store::RunRow;
     use emages::study::Shard;
+    use support::records_without_time;
     let sr: ma_es::ComponentSpec = "eps-mag-es:ranking=stochastic".parse().unwrap();
     let study = |threads: usize, shard: Option<Shard>| StudySpec {
         threads: Some(threads),
@@ -122,24 +125,6 @@ fn a_stochastic_ranking_from_a_spec_repeats_bit_for_bit() {
                 StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, Config::default()),
             ],
         )
-    };
-    let records = |dirs: &[&std::path::Path]| {
-        let mut rows: Vec<RunRow> = dirs
-            .iter()
-            .flat_map(|d| {
-                std::fs::read_dir(d)
-                    .unwrap()
-                    .map(|e| e.unwrap().path())
-                    .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("runs"))
-                    .flat_map(|p| load_runs(&p).unwrap())
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        rows.sort_by_key(RunRow::key);
-        for r in &mut rows {
-            r.seconds = 0.0;
-        }
-        rows
     };
     let (two, one, sharded) = (
         tempfile::tempdir().unwrap(),
@@ -173,7 +158,7 @@ fn a_stochastic_ranking_from_a_spec_repeats_bit_for_bit() {
         )
         .unwrap();
     }
-    let a = records(&[two.path()]);
+    let a = records_without_time(two.path());
     assert_eq!(a.len(), 2 * 3 * 28, "C01–C28, 3 runs, 2 configurations");
     let stochastic: Vec<&RunRow> = a
         .iter()
@@ -184,8 +169,16 @@ fn a_stochastic_ranking_from_a_spec_repeats_bit_for_bit() {
         84,
         "the spec's text form is the recorded variant"
     );
-    assert_eq!(a, records(&[one.path()]), "one thread against two");
-    assert_eq!(a, records(&[sharded.path()]), "two shards against one file");
+    assert_eq!(
+        a,
+        records_without_time(one.path()),
+        "one thread against two"
+    );
+    assert_eq!(
+        a,
+        records_without_time(sharded.path()),
+        "two shards against one file"
+    );
     println!("checked {} records of 2 configurations three ways", a.len());
 }
 

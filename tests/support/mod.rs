@@ -48,3 +48,20 @@ pub fn cec2020_runs(out: &Path, archived_only: bool) -> Vec<emages::study::store
     }
     rows
 }
+
+/// The run records of a study folder — every `runs*` file in it, shards included — in
+/// run order and without their wall times: what two runs of one study must agree on,
+/// whatever the threads or shards.
+pub fn records_without_time(dir: &Path) -> Vec<emages::study::store::RunRow> {
+    let mut rows: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("runs"))
+        .flat_map(|p| emages::study::store::load_runs(&p).unwrap())
+        .collect();
+    rows.sort_by_key(emages::study::store::RunRow::key);
+    for r in &mut rows {
+        r.seconds = 0.0;
+    }
+    rows
+}

@@ -281,77 +281,27 @@ fn load_text(dir: &Path, spec: &ProblemSpec, dim: usize) -> Result<InstanceData,
 mod matlab {
     use super::*;
 
-    fn load_file(path: &Path) -> Result<matfile::MatFile, CecError> {
-        let file = std::fs::File::open(path).map_err(|source| CecError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        parse(path, file)
-    }
-
-    fn parse(path: &Path, reader: impl std::io::Read) -> Result<matfile::MatFile, CecError> {
-        matfile::MatFile::parse(reader).map_err(|e| CecError::Malformed {
-            path: path.to_path_buf(),
-            detail: format!("not a readable MAT-file: {e:?}"),
-        })
-    }
-    fn variable(
-        path: &Path,
-        mat: &matfile::MatFile,
-        name: &str,
-        len: usize,
-    ) -> Result<Vec<f64>, CecError> {
-        let malformed = |detail: String| CecError::Malformed {
-            path: path.to_path_buf(),
-            detail,
-        };
-        let array = mat
-            .find_by_name(name)
-            .ok_or_else(|| malformed(format!("variable {name} is missing")))?;
-        match array.data() {
-            matfile::NumericData::Double { real, .. } if real.len() >= len => Ok(real.clone()),
-            matfile::NumericData::Double { real, .. } => Err(malformed(format!(
-                "variable {name}: truncated: {} numbers, expected {len}",
-                real.len()
-            ))),
-            _ => Err(malformed(format!("variable {name} is not a double array"))),
-        }
-    }
-
     pub(super) fn load(
         dir: &Path,
         spec: &ProblemSpec,
         dim: usize,
     ) -> Result<InstanceData, CecError> {
         let path = dir.join(mat_file_name(spec));
-        let mat = load_file(&path)?;
-        extract(&path, &mat, spec, dim)
-    }
-
-    fn extract(
-        path: &Path,
-        mat: &matfile::MatFile,
-        spec: &ProblemSpec,
-        dim: usize,
-    ) -> Result<InstanceData, CecError> {
-        let o = variable(path, mat, "o", SHIFT_LEN)?;
-        let mut matrices = Vec::new();
-        for name in matrix_variables(spec, dim) {
-            if mat.find_by_name(&name).is_none() && !OFFICIAL_DIMS.contains(&dim) {
-                return Err(CecError::UnsupportedDimension {
-                    id: spec.id,
-                    dim,
-                    reason: format!("no variable {name} in {}", path.display()),
-                });
-            }
-            let data = variable(path, mat, &name, dim * dim)?;
-            // MATLAB stores column-major.
-            let m = Array2::from_shape_fn((dim, dim), |(i, j)| data[j * dim + i]);
-            matrices.push(m);
-        }
-        Ok(InstanceData {
-            shift: o[..dim].to_vec(),
-            matrices,
+        let file = std::fs::File::open(&path).map_err(|source| CecError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let mat = matfile::MatFile::parse(file).map_err(|e| CecError::Malformed {
+            path: path.clone(),
+            detail: format!("not a readable MAT-file: {e:?}"),
+        })?;
+        from_mat_variables(&path, spec, dim, |name| {
+            mat.find_by_name(name)
+                .map(|array| match array.data() {
+                    matfile::NumericData::Double { real, .. } => Ok(real.as_slice()),
+                    _ => Err(format!("variable {name} is not a double array")),
+                })
+                .transpose()
         })
     }
 }
@@ -364,6 +314,54 @@ fn mat_file_name(spec: &ProblemSpec) -> String {
     } else {
         "ShiftAndRotation.mat".into()
     }
+}
+
+/// The instance data of problem `spec` in dimension `dim` from the variables of its
+/// MATLAB file (`o`, `M_{N}` or `M1_{N}`/`M2_{N}`, column-major), looked up by
+/// `variable` (`Ok(None)`: missing; `Err`: unreadable), whichever reader found them.
+#[cfg(any(feature = "matlab", feature = "embedded"))]
+fn from_mat_variables<'a>(
+    path: &Path,
+    spec: &ProblemSpec,
+    dim: usize,
+    variable: impl Fn(&str) -> Result<Option<&'a [f64]>, String>,
+) -> Result<InstanceData, CecError> {
+    let malformed = |detail: String| CecError::Malformed {
+        path: path.to_path_buf(),
+        detail,
+    };
+    let values = |name: &str, len: usize| -> Result<&'a [f64], CecError> {
+        let data = variable(name)
+            .map_err(&malformed)?
+            .ok_or_else(|| malformed(format!("variable {name} is missing")))?;
+        if data.len() < len {
+            return Err(malformed(format!(
+                "variable {name}: truncated: {} numbers, expected {len}",
+                data.len()
+            )));
+        }
+        Ok(data)
+    };
+    let o = values("o", SHIFT_LEN)?;
+    let mut matrices = Vec::new();
+    for name in matrix_variables(spec, dim) {
+        if matches!(variable(&name), Ok(None)) && !OFFICIAL_DIMS.contains(&dim) {
+            return Err(CecError::UnsupportedDimension {
+                id: spec.id,
+                dim,
+                reason: format!("no variable {name} in {}", path.display()),
+            });
+        }
+        let data = values(&name, dim * dim)?;
+        // MATLAB stores column-major.
+        matrices.push(Array2::from_shape_fn((dim, dim), |(i, j)| {
+            data[j * dim + i]
+        }));
+    }
+    Ok(InstanceData {
+        shift: o[..dim].to_vec(),
+        matrices,
+    })
 }
 
 /// The organisers' MATLAB files, compiled in and read by [`crate::mat5`].
@@ -397,51 +395,15 @@ mod embedded {
 
     pub(super) fn load(spec: &ProblemSpec, dim: usize) -> Result<InstanceData, CecError> {
         let path = PathBuf::from(format!("(embedded) {}", mat_file_name(spec)));
-        let malformed = |detail: String| CecError::Malformed {
+        let vars = crate::mat5::variables(bytes(spec)).map_err(|detail| CecError::Malformed {
             path: path.clone(),
             detail,
-        };
-        let vars = crate::mat5::variables(bytes(spec)).map_err(malformed)?;
-        let find = |name: &str| -> Result<&crate::mat5::Variable, CecError> {
-            vars.iter()
+        })?;
+        from_mat_variables(&path, spec, dim, |name| {
+            Ok(vars
+                .iter()
                 .find(|v| v.name == name)
-                .ok_or_else(|| malformed(format!("variable {name} is missing")))
-        };
-        let o = find("o")?;
-        if o.values.len() < SHIFT_LEN {
-            return Err(malformed(format!(
-                "variable o: {} numbers, expected {SHIFT_LEN}",
-                o.values.len()
-            )));
-        }
-        let mut matrices = Vec::new();
-        for name in matrix_variables(spec, dim) {
-            if !vars.iter().any(|v| v.name == name) && !OFFICIAL_DIMS.contains(&dim) {
-                return Err(CecError::UnsupportedDimension {
-                    id: spec.id,
-                    dim,
-                    reason: format!(
-                        "the embedded data has N ∈ {{10, 30, 50, 100}}; no variable {name}"
-                    ),
-                });
-            }
-            let m = find(&name)?;
-            if m.dims != [dim, dim] {
-                return Err(malformed(format!(
-                    "variable {name} has dimensions {:?}, expected [{dim}, {dim}]",
-                    m.dims
-                )));
-            }
-            // MATLAB stores column-major.
-            let data = &m.values;
-            matrices.push(Array2::from_shape_fn((dim, dim), |(i, j)| {
-                data[j * dim + i]
-            }));
-        }
-        let o = &o.values;
-        Ok(InstanceData {
-            shift: o[..dim].to_vec(),
-            matrices,
+                .map(|v| v.values.as_slice()))
         })
     }
 }

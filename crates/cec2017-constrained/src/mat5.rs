@@ -20,11 +20,11 @@ const MI_COMPRESSED: u32 = 15;
 /// The array class of a double matrix (low byte of the array flags).
 const MX_DOUBLE_CLASS: u32 = 6;
 
-/// A variable: its name, dimensions and values (column-major, as MATLAB stores them).
+/// A variable: its name and values (column-major, as MATLAB stores them; their number
+/// is checked against the dimensions the file gives).
 #[derive(Debug)]
 pub(crate) struct Variable {
     pub name: String,
-    pub dims: Vec<usize>,
     pub values: Vec<f64>,
 }
 
@@ -120,7 +120,7 @@ fn matrix_variable(bytes: &[u8]) -> Result<Variable, String> {
         .chunks_exact(8)
         .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
         .collect();
-    Ok(Variable { name, dims, values })
+    Ok(Variable { name, values })
 }
 
 #[cfg(test)]

@@ -162,8 +162,13 @@ pub enum RankingError {
     },
 }
 
-/// The three buffers of a ranking must have one length.
-fn check_lengths(
+/// The three buffers of a ranking must have one length: the check every ranking
+/// function here makes, for rankings written elsewhere (e.g. `ma-es`'s stochastic
+/// ranking).
+///
+/// # Errors
+/// [`RankingError::LengthMismatch`] naming the three lengths.
+pub fn check_lengths(
     objectives: &[f64],
     violations: &[f64],
     permutation: &[usize],

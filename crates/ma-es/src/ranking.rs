@@ -5,7 +5,7 @@
 
 use crate::config::ConfigError;
 use constraint_handling::ordering::{
-    rank_epsilon_level_into, EpsilonLevel, EpsilonLevelKey, RankingError,
+    check_lengths, rank_epsilon_level_into, EpsilonLevel, EpsilonLevelKey, RankingError,
 };
 use rand::{Rng, SeedableRng};
 
@@ -181,14 +181,8 @@ impl PopulationRanking for StochasticRanking {
         violations: &[f64],
         permutation: &mut [usize],
     ) -> Result<(), RankingError> {
+        check_lengths(objectives, violations, permutation)?;
         let n = objectives.len();
-        if violations.len() != n || permutation.len() != n {
-            return Err(RankingError::LengthMismatch {
-                objectives: n,
-                violations: violations.len(),
-                permutation: permutation.len(),
-            });
-        }
         let key = |v: f64| if v.is_nan() { f64::INFINITY } else { v };
         for (i, p) in permutation.iter_mut().enumerate() {
             *p = i;

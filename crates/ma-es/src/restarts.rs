@@ -3,7 +3,8 @@
 //! spent; the result is the best over all runs.
 //!
 //! - **A stall** ([`Stall`]) — once ε has reached 0, the best-so-far of the current run
-//!   has not improved at all (lower `ν̄`, or the same `ν̄` and lower `f`) for
+//!   has not improved at all (the best-so-far rule: lower `ν̄`, or the same `ν̄` and
+//!   lower `f`) for
 //!   `10 + ⌈30 N / λ⌉` generations (pycma's `tolstagnation` in spirit), or `σ` has
 //!   fallen below `10⁻¹²` of `σ₀`. (A tolerance of `10⁻¹² · max(1, |f|)` on `f`
 //!   restarted runs that were still polishing the last digits and lost 7 CEC2017
@@ -77,13 +78,7 @@ impl Stall {
 impl Observer for Stall {
     fn observe(&mut self, r: &GenerationReport<'_>) -> ControlFlow<()> {
         let now = r.best.snapshot.fitness;
-        let improved = match self.best {
-            None => true,
-            Some(b) => {
-                now.violation < b.violation
-                    || (now.violation == b.violation && now.objective < b.objective)
-            }
-        };
+        let improved = self.best.is_none_or(|b| improves_best_so_far(&now, &b));
         if improved {
             self.best = Some(now);
             self.last_improvement = r.generation;
@@ -128,18 +123,18 @@ pub fn run_ipop<P: ConstrainedProblem>(
         }
         let share = (left as f64 / lambda as f64) / (budget as f64 / lambda0 as f64);
         let t_max = ((base.epsilon.t_max as f64) * share).round().max(1.0) as usize;
-        let relative: Vec<usize> = base
-            .checkpoints
-            .iter()
-            .filter(|&&c| c > used)
-            .map(|&c| c - used)
-            .collect();
         let run_config = Config {
             lambda: Some(lambda),
             mu: config.mu.map(|m| m * factor),
             budget: Some(left),
             t_max,
-            checkpoints: relative.clone(),
+            // The checkpoints still ahead, counted from this run's start.
+            checkpoints: base
+                .checkpoints
+                .iter()
+                .filter(|&&c| c > used)
+                .map(|&c| c - used)
+                .collect(),
             ..config.clone()
         };
         let mut es = MaEs::with_spec(problem, &run_config, &single, seed.wrapping_add(k as u64))?;
@@ -225,7 +220,7 @@ fn shift(r: &mut RunResult, used: usize, before: Option<&RunResult>) {
 /// The whole run so far and the next restart's (shifted) result.
 fn merge(mut m: RunResult, r: RunResult) -> RunResult {
     if improves_best_so_far(&r.best.snapshot.fitness, &m.best.snapshot.fitness) {
-        m.best = r.best.clone();
+        m.best = r.best;
     }
     m.generations += r.generations;
     m.termination = r.termination;
