@@ -37,6 +37,7 @@ fn row(config: &str, problem: usize, run: usize, f: f64, v: f64) -> RunRow {
         fast: false,
         format: RECORD_FORMAT,
         setting: None,
+        restarts: Vec::new(),
     }
 }
 

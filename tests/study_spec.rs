@@ -236,3 +236,66 @@ fn run_control_set_in_a_configuration_is_refused() {
     };
     run_study(&spec, out.path()).unwrap();
 }
+
+/// A configuration with restarts records its restart history in every run record: the
+/// runs' evaluations add up to the run's, each run starts where the ones before it
+/// ended, and the history survives the store (read back equal); a single run records
+/// none. The records repeat on one thread and on two.
+#[test]
+fn restart_histories_are_recorded_and_read_back() {
+    use emages::optimizer::MaEsOptimizer;
+    use support::records_without_time;
+    let bipop: ma_es::ComponentSpec = "eps-mag-es:restarts=bipop:eps-end=5%".parse().unwrap();
+    let study = |threads: usize| StudySpec {
+        threads: Some(threads),
+        runs: 2,
+        problems: vec![1, 2, 6],
+        budget_per_dim: 4000,
+        ..StudySpec::new(
+            Arc::new(Cec2017Suite::synthetic(4)),
+            10,
+            vec![
+                StudyConfig::custom(bipop.to_string(), MaEsOptimizer::with_spec(bipop)),
+                StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, Config::default()),
+            ],
+        )
+    };
+    let (two, one) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    run_study(&study(2), two.path()).unwrap();
+    run_study(&study(1), one.path()).unwrap();
+    let rows = records_without_time(two.path());
+    assert_eq!(rows.len(), 12);
+    let mut restarted = 0;
+    for r in &rows {
+        if r.variant == "eps-mag-es" {
+            assert!(r.restarts.is_empty(), "{r:?}");
+            continue;
+        }
+        assert!(!r.restarts.is_empty(), "{r:?}");
+        assert_eq!(r.restarts.iter().map(|h| h.evaluations).sum::<usize>(), r.evals);
+        let mut start = 0;
+        for h in &r.restarts {
+            assert_eq!(h.start, start);
+            start += h.evaluations;
+        }
+        assert!(r.restarts[0].large && r.restarts[0].lambda == 40);
+        restarted += usize::from(r.restarts.len() > 1);
+    }
+    assert!(restarted >= 1, "some run restarted");
+    // The JSON lines carry the history; the single runs' lines do not mention it.
+    let text: String = std::fs::read_dir(two.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("runs"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    for line in text.lines() {
+        assert_eq!(
+            line.contains("\"restarts\""),
+            line.contains("restarts=bipop"),
+            "{line}"
+        );
+    }
+    assert_eq!(rows, records_without_time(one.path()), "one thread against two");
+    println!("{restarted} of 6 BIPOP runs restarted; {} records checked", rows.len());
+}

@@ -9,7 +9,9 @@ use crate::error::to_py;
 use crate::strategy::{configuration, result_dict};
 use constraint_handling::ProblemError;
 use ma_es::noise::RngNoise;
-use ma_es::{MaEs, MaEsError, RunResult};
+use ma_es::restarts::{self, RestartRecord};
+use ma_es::variant::RestartKind;
+use ma_es::{ComponentSpec, MaEs, MaEsError, RunResult};
 use ndarray::{Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder};
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -25,7 +27,7 @@ enum Message {
     /// Points to evaluate (as columns), and whether only the constraints are wanted.
     Ask(Array2<f64>, bool),
     /// The run ended.
-    Done(Result<RunResult, MaEsError>),
+    Done(Result<(RunResult, Vec<RestartRecord>), MaEsError>),
 }
 
 /// The values of the asked points: `f` (NaN when only constraints were asked for) and
@@ -83,7 +85,7 @@ struct State {
     replies: Option<Sender<Reply>>,
     /// The last question, not answered yet: (points as columns, constraints only).
     pending: Option<(Array2<f64>, bool)>,
-    result: Option<Result<RunResult, String>>,
+    result: Option<Result<(RunResult, Vec<RestartRecord>), String>>,
     worker: Option<JoinHandle<()>>,
 }
 
@@ -132,11 +134,17 @@ impl PyAskTell {
             g_evaluations: g_evaluations.clone(),
         };
         // Checked here, so that a bad configuration is an error of the constructor.
-        let mut es = MaEs::with_spec(problem, &config, &spec, seed).map_err(to_py)?;
+        // (The first run of a restart sequence is that strategy.)
+        let first = ComponentSpec {
+            restarts: RestartKind::Off,
+            ..spec
+        };
+        MaEs::with_spec(&problem, &config, &first, seed).map_err(to_py)?;
         let worker = std::thread::Builder::new()
             .name("emages-ask-tell".into())
             .spawn(move || {
-                let result = es.run(&mut RngNoise::seed_from_u64(seed));
+                let mut noise = RngNoise::seed_from_u64(seed);
+                let result = restarts::run(&problem, &config, &spec, seed, &mut noise);
                 let _ = ask.send(Message::Done(result));
             })
             .map_err(|e| {
@@ -258,9 +266,10 @@ impl PyAskTell {
                 "the run has not ended: ask() and tell() until ask() returns None",
             )),
             Some(Err(e)) => Err(PyRuntimeError::new_err(e.clone())),
-            Some(Ok(r)) => result_dict(
+            Some(Ok((r, runs))) => result_dict(
                 py,
                 r.clone(),
+                runs,
                 self.l,
                 Some((
                     self.f_evaluations.load(Ordering::Relaxed),

@@ -10,7 +10,8 @@ use crate::problems::native;
 use constraint_handling::ConstrainedProblem;
 use ma_es::noise::RngNoise;
 use ma_es::observer::{GenerationReport, Observer};
-use ma_es::{ComponentSpec, Config, MaEs, MaEsError, RunResult, Termination};
+use ma_es::restarts::{self, RestartRecord};
+use ma_es::{ComponentSpec, Config, MaEsError, RunResult, Termination};
 use numpy::IntoPyArray;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -49,24 +50,28 @@ impl Observer for Signals {
     }
 }
 
-/// Runs `es` with the run's noise, the GIL released.
+/// Runs the strategy of `spec` (with its restarts, if any) on `problem` with the run's
+/// noise, the GIL released; gives the problem back with the outcome.
 fn drive<P: ConstrainedProblem + Send>(
     py: Python<'_>,
-    es: &mut MaEs<P>,
+    problem: P,
+    config: &Config,
+    spec: &ComponentSpec,
     seed: u64,
-) -> Result<RunResult, RunError> {
-    py.detach(|| {
+) -> (P, Result<(RunResult, Vec<RestartRecord>), RunError>) {
+    py.detach(move || {
         let mut noise = RngNoise::seed_from_u64(seed);
         let mut signals = Signals {
             last: Instant::now(),
             raised: None,
         };
-        let result = es.run_observed(&mut noise, &mut signals);
-        match (result, signals.raised) {
+        let result = restarts::run_observed(&problem, config, spec, seed, &mut noise, &mut signals);
+        let outcome = match (result, signals.raised) {
             (_, Some(e)) => Err(RunError::Python(e)),
             (Ok(r), None) => Ok(r),
             (Err(e), None) => Err(RunError::Strategy(e)),
-        }
+        };
+        (problem, outcome)
     })
 }
 
@@ -79,10 +84,30 @@ enum RunError {
 pub(crate) fn result_dict<'py>(
     py: Python<'py>,
     r: RunResult,
+    runs: &[RestartRecord],
     l: usize,
     evaluations: Option<(usize, usize)>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
+    // One dict per run of a restart sequence (empty for one run).
+    let restarts = runs
+        .iter()
+        .map(|h| {
+            let run = PyDict::new(py);
+            run.set_item("start", h.start)?;
+            run.set_item("lambda", h.lambda)?;
+            run.set_item("sigma0", h.sigma0)?;
+            run.set_item("large", h.large)?;
+            run.set_item("t_max", h.t_max)?;
+            run.set_item("generations", h.generations)?;
+            run.set_item("evaluations", h.evaluations)?;
+            run.set_item("fun", h.best.objective)?;
+            run.set_item("violation", h.best.violation)?;
+            run.set_item("termination", termination_name(h.termination))?;
+            Ok(run)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    d.set_item("restarts", restarts)?;
     let mut c = r.best.constraints.clone();
     let h = c.split_off(l.min(c.len()));
     d.set_item("x", r.best.y.clone().into_pyarray(py))?;
@@ -97,14 +122,7 @@ pub(crate) fn result_dict<'py>(
     d.set_item("nfev", nfev)?;
     d.set_item("ngev", ngev)?;
     d.set_item("nit", r.generations)?;
-    d.set_item(
-        "termination",
-        match r.termination {
-            Termination::Budget => "budget",
-            Termination::GenerationLimit => "generation limit",
-            Termination::Observer => "stopped",
-        },
-    )?;
+    d.set_item("termination", termination_name(r.termination))?;
     // The best-so-far at the evaluation counts asked for (`options["checkpoints"]`).
     let checkpoints: Vec<(usize, f64, f64)> = r
         .checkpoints
@@ -145,6 +163,15 @@ pub(crate) fn result_dict<'py>(
     Ok(d)
 }
 
+/// Why a run ended, as Python sees it.
+fn termination_name(t: Termination) -> &'static str {
+    match t {
+        Termination::Budget => "budget",
+        Termination::GenerationLimit => "generation limit",
+        Termination::Observer => "stopped",
+    }
+}
+
 /// Runs the strategy on one of the suites' problems, entirely in Rust.
 #[pyfunction]
 #[pyo3(name = "_run_native")]
@@ -159,12 +186,12 @@ pub fn run_native<'py>(
         .ok_or_else(|| PyValueError::new_err("not a problem of the emages suites"))?;
     let (spec, config) = configuration(variant, config_json)?;
     let l = p.num_inequalities();
-    let mut es = MaEs::with_spec(p, &config, &spec, seed).map_err(to_py)?;
-    let r = drive(py, &mut es, seed).map_err(|e| match e {
+    let (_, outcome) = drive(py, p, &config, &spec, seed);
+    let (r, runs) = outcome.map_err(|e| match e {
         RunError::Python(e) => e,
         RunError::Strategy(e) => to_py(e),
     })?;
-    result_dict(py, r, l, None)
+    result_dict(py, r, &runs, l, None)
 }
 
 /// Runs the strategy on a problem of Python callables.
@@ -201,18 +228,17 @@ pub fn run_callbacks<'py>(
         margin,
     };
     let problem = CallbackProblem::new(callables, vectorized, declared);
-    let mut es = MaEs::with_spec(problem, &config, &spec, seed).map_err(to_py)?;
-    let outcome = drive(py, &mut es, seed);
+    let (problem, outcome) = drive(py, problem, &config, &spec, seed);
     // The callable's own exception first, as it was raised.
-    if let Some(e) = es.problem().take_error() {
+    if let Some(e) = problem.take_error() {
         return Err(e);
     }
-    let r = outcome.map_err(|e| match e {
+    let (r, runs) = outcome.map_err(|e| match e {
         RunError::Python(e) => e,
         RunError::Strategy(e) => to_py(e),
     })?;
-    let counts = es.problem().evaluations();
-    result_dict(py, r, n_ineq, Some(counts))
+    let counts = problem.evaluations();
+    result_dict(py, r, &runs, n_ineq, Some(counts))
 }
 
 /// The seed of run `run` of configuration `label` on problem `problem` in dimension

@@ -151,10 +151,3 @@ def test_an_abandoned_ask_tell_session_ends_its_thread():
         es.result()
     with pytest.raises(ValueError, match="without a question"):
         es.tell(np.zeros(1))
-
-
-def test_restarts_are_refused_from_python_for_now():
-    """``restarts=ipop`` runs in Rust studies; the Python entry points still run one
-    strategy, so they refuse the spec with a message instead of ignoring it."""
-    with pytest.raises(ValueError, match="restarts"):
-        emages.minimize(lambda x: float(x @ x), x0=[1.0, 1.0], variant="eps-mag-es:restarts=ipop", seed=1)

@@ -115,3 +115,38 @@ def test_stochastic_ranking_repeats_by_seed_whatever_the_way_in(cec_data):
         es.tell(None if req.constraints_only else f, g, h)
     asked = es.result()
     assert np.array_equal(asked.x, a.x) and asked.fun == a.fun
+
+
+@pytest.mark.parametrize("restarts", ["ipop", "bipop"])
+def test_restarts_run_from_python_whatever_the_way_in(cec_data, restarts):
+    """A variant with restarts runs its restart sequence from Python — natively, through
+    callables and by ask and tell, the same runs for the same seed — and reports each run
+    in ``restarts``, their evaluations adding up to the budget spent."""
+    p = emages.Cec2017(1, 10, data=cec_data)
+    kw = dict(variant=f"eps-mag-es:restarts={restarts}", budget=60_000, options={"t_max": 50})
+    a = emages.minimize(p, seed=9, **kw)
+    assert len(a.restarts) >= 2, a.restarts
+    assert sum(r["evaluations"] for r in a.restarts) == a.evaluations
+    assert a.restarts[0]["lambda"] == 40 and a.restarts[0]["large"]
+    assert [r["start"] for r in a.restarts[1:]] == list(
+        np.cumsum([r["evaluations"] for r in a.restarts])[:-1])
+    assert min((r["violation"], r["fun"]) for r in a.restarts) == (a.violation, a.fun)
+    if restarts == "ipop":
+        assert [r["lambda"] for r in a.restarts] == [40 * 2**k for k in range(len(a.restarts))]
+    else:
+        assert any(not r["large"] for r in a.restarts)
+    # Through callables and ask-and-tell, the same runs.
+    values = callables(p)
+    via = emages.minimize(lambda X: values(X)[0], ineq=lambda X: values(X)[1],
+                          eq=lambda X: values(X)[2], vectorized=True, seed=9,
+                          bounds=list(zip(p.lower, p.upper)), **kw)
+    es = emages.AskTell(10, n_ineq=p.n_ineq, n_eq=p.n_eq, bounds=list(zip(p.lower, p.upper)), seed=9, **kw)
+    while (req := es.ask()) is not None:
+        f, g, h = values(req.points)
+        es.tell(None if req.constraints_only else f, g, h)
+    asked = es.result()
+    for other in (via, asked):
+        assert other.restarts == a.restarts
+        assert np.array_equal(other.x, a.x) and other.fun == a.fun
+    # Without restarts the list is empty.
+    assert emages.minimize(p, seed=9, variant="eps-mag-es", budget=20_000).restarts == []

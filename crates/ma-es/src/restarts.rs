@@ -1,19 +1,28 @@
-//! Restarts (IPOP, Auger & Hansen 2005): when a run stalls, the strategy starts again
-//! with its population doubled, on the evaluations that are left, until the budget is
-//! spent; the result is the best over all runs.
+//! Restarts: when a run stalls, the strategy starts again on the evaluations that are
+//! left, until the budget is spent; the result is the best over all runs.
 //!
+//! - **IPOP** (Auger & Hansen 2005): restart k has `λ_k = 2ᵏ λ` (and `μ_k = 2ᵏ μ` when
+//!   `μ` was set).
+//! - **BIPOP** (Hansen 2009): the first run and IPOP's doubled populations form the
+//!   *large* regime. Whenever the *small* regime has used fewer evaluations than the
+//!   large one, the next run is small instead: `λ_s = ⌊λ (½ λ_L / λ)^{U²}⌋` (at least
+//!   4), `σ₀,s = σ₀ · 10^{−2U'}`, with `λ_L` the last large run's population, `U, U'`
+//!   uniform on `[0, 1)`, and at most half the last large run's evaluations. `U, U'`
+//!   come from a stream of their own (Xoshiro256++ of the run's seed, long-jumped twice),
+//!   so the strategy's noise is the same as without restarts.
 //! - **A stall** ([`Stall`]) — once ε has reached 0, the best-so-far of the current run
 //!   has not improved at all (the best-so-far rule: lower `ν̄`, or the same `ν̄` and
 //!   lower `f`) for
 //!   `10 + ⌈30 N / λ⌉` generations (pycma's `tolstagnation` in spirit), or `σ` has
-//!   fallen below `10⁻¹²` of `σ₀`. (A tolerance of `10⁻¹² · max(1, |f|)` on `f`
+//!   fallen below `10⁻¹²` of the run's `σ₀`. (A tolerance of `10⁻¹² · max(1, |f|)` on `f`
 //!   restarted runs that were still polishing the last digits and lost 7 CEC2017
 //!   problems at N = 10 instead of 5: docs/strategy-design.md, entry 5.)
-//! - **Restart k** has `λ_k = 2ᵏ λ` (and `μ_k = 2ᵏ μ` when `μ` was set), the evaluations
-//!   left as its budget, and an ε schedule that ends at the same share of the
-//!   generations those allow as the first run's `T` of its own: `T_k = T · (B_k / λ_k)
-//!   / (B / λ)`. The first run is the run without restarts, bit for bit, up to its
-//!   stall.
+//! - **Every run** gets the evaluations left (a small run at most its cap) as its
+//!   budget, and an ε schedule that ends at the same share of the generations those
+//!   allow as the first run's `T` of its own: `T_k = T · (B_k / λ_k) / (B / λ)`. The
+//!   first run's `λ` and `T` follow the spec's parameter rules
+//!   ([`ComponentSpec::configure`]). The first run is the run without restarts, bit for
+//!   bit, up to its stall.
 //! - **One noise source** runs through all restarts, so the run's seed decides
 //!   everything; a stochastic component of restart k is seeded with `seed + k`.
 //! - **Checkpoints** stay absolute evaluation counts: each holds the best over all
@@ -21,13 +30,15 @@
 
 use crate::config::Config;
 use crate::noise::NoiseSource;
-use crate::observer::{GenerationReport, Observer};
+use crate::observer::{GenerationReport, NoObserver, Observer};
 use crate::result::{RunResult, Termination};
 use crate::strategy::MaEs;
-use crate::variant::{ComponentSpec, RestartKind};
+use crate::variant::{ComponentSpec, EpsilonEnd, RestartKind};
 use crate::MaEsError;
 use constraint_handling::ordering::improves_best_so_far;
 use constraint_handling::{Checkpoint, ConstrainedProblem, Fitness};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 
@@ -41,6 +52,11 @@ pub struct RestartRecord {
     pub start: usize,
     /// Its population size.
     pub lambda: usize,
+    /// Its initial mutation strength.
+    pub sigma0: f64,
+    /// Whether it belongs to the large-population regime (every IPOP run; BIPOP's
+    /// first run and its runs with doubled λ).
+    pub large: bool,
     /// The generation from which its ε is 0.
     pub t_max: usize,
     /// Its generations.
@@ -92,41 +108,89 @@ impl Observer for Stall {
     }
 }
 
-/// Runs the strategy of `spec` with IPOP restarts on `problem` (see the
-/// [module](self) documentation); returns the merged result and the runs.
+/// Runs the strategy of `spec` on `problem` with the restarts it names (see the
+/// [module](self) documentation); returns the result, merged over the runs, and the
+/// runs. Without restarts it is one run of [`MaEs::with_spec`] and an empty history.
+///
+/// ```
+/// use constraint_handling::FnProblem;
+/// use ma_es::noise::RngNoise;
+/// use ma_es::{restarts, ComponentSpec, Config};
+/// use rand::SeedableRng;
+/// // min x₁² + x₂² s.t. x₁ + x₂ ≥ 1, in [-5, 5]²: the optimum is 0.5 at (0.5, 0.5).
+/// let problem = FnProblem::new(vec![-5.0; 2], vec![5.0; 2], 1, 0, |x, g| {
+///     g[0] = 1.0 - x[0] - x[1];
+///     Ok(x[0] * x[0] + x[1] * x[1])
+/// })
+/// .unwrap();
+/// let spec: ComponentSpec = "eps-mag-es:restarts=bipop".parse().unwrap();
+/// let config = Config { budget: Some(20_000), ..Config::default() };
+/// let mut noise = RngNoise::seed_from_u64(7);
+/// let (result, runs) = restarts::run(&problem, &config, &spec, 7, &mut noise).unwrap();
+/// assert!(result.best.is_feasible() && (result.best.objective() - 0.5).abs() < 1e-6);
+/// assert_eq!(result.evaluations, runs.iter().map(|r| r.evaluations).sum::<usize>());
+/// ```
 ///
 /// # Errors
 /// As [`MaEs::with_spec`] and [`MaEs::run`].
-pub fn run_ipop<P: ConstrainedProblem>(
+pub fn run<P: ConstrainedProblem>(
     problem: &P,
     config: &Config,
     spec: &ComponentSpec,
     seed: u64,
     noise: &mut dyn NoiseSource,
 ) -> Result<(RunResult, Vec<RestartRecord>), MaEsError> {
+    run_observed(problem, config, spec, seed, noise, &mut NoObserver)
+}
+
+/// [`run`] with an observer called after every generation of every run (its
+/// [`GenerationReport`] counts generations and evaluations from the current run's
+/// start). When it breaks, the whole sequence ends (termination `Observer`).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_observed<P: ConstrainedProblem>(
+    problem: &P,
+    config: &Config,
+    spec: &ComponentSpec,
+    seed: u64,
+    noise: &mut dyn NoiseSource,
+    observer: &mut dyn Observer,
+) -> Result<(RunResult, Vec<RestartRecord>), MaEsError> {
+    if spec.restarts == RestartKind::Off {
+        let r = MaEs::with_spec(problem, config, spec, seed)?.run_observed(noise, observer)?;
+        return Ok((r, Vec::new()));
+    }
+    let config = spec.configure(config, problem.dim())?;
     let base = config.resolve(problem.dim())?;
     let (lambda0, budget) = (base.lambda, base.budget);
+    // Each run gets λ and T from here: the parameter rules have been applied.
     let single = ComponentSpec {
         restarts: RestartKind::Off,
+        epsilon_end: EpsilonEnd::TMax,
         ..*spec
     };
+    let mut plan = Plan::new(spec.restarts, lambda0, seed);
     let mut used = 0usize;
-    let mut history = Vec::new();
+    let mut history: Vec<RestartRecord> = Vec::new();
     let mut merged: Option<RunResult> = None;
     let mut settled: Vec<Option<Checkpoint>> = vec![None; base.checkpoints.len()];
-    for k in 0..=MAX_RESTARTS {
-        let factor = 1usize << k;
-        let lambda = lambda0 * factor;
+    while let Some(next) = plan.next(&history) {
         let left = budget.saturating_sub(used);
-        if k > 0 && left < lambda {
+        let run_budget = next.budget_cap.map_or(left, |cap| cap.min(left));
+        if !history.is_empty() && run_budget < next.lambda {
             break;
         }
-        let share = (left as f64 / lambda as f64) / (budget as f64 / lambda0 as f64);
+        let share = (run_budget as f64 / next.lambda as f64) / (budget as f64 / lambda0 as f64);
         let t_max = ((base.epsilon.t_max as f64) * share).round().max(1.0) as usize;
+        let sigma0 = base.sigma0 * next.sigma_factor;
         let run_config = Config {
-            lambda: Some(lambda),
-            mu: config.mu.map(|m| m * factor),
-            budget: Some(left),
+            lambda: Some(next.lambda),
+            mu: config
+                .mu
+                .map(|m| (m * next.lambda / lambda0).clamp(1, next.lambda)),
+            budget: Some(run_budget),
+            sigma0,
             t_max,
             // The checkpoints still ahead, counted from this run's start.
             checkpoints: base
@@ -137,12 +201,18 @@ pub fn run_ipop<P: ConstrainedProblem>(
                 .collect(),
             ..config.clone()
         };
-        let mut es = MaEs::with_spec(problem, &run_config, &single, seed.wrapping_add(k as u64))?;
-        let mut stall = Stall::new(problem.dim(), lambda, base.sigma0);
-        let mut r = es.run_observed(noise, &mut stall)?;
+        let k = history.len() as u64;
+        let mut es = MaEs::with_spec(problem, &run_config, &single, seed.wrapping_add(k))?;
+        let mut watch = Watch {
+            stall: Stall::new(problem.dim(), next.lambda, sigma0),
+            user: &mut *observer,
+            stopped: false,
+        };
+        let mut r = es.run_observed(noise, &mut watch)?;
+        let stopped = watch.stopped;
         shift(&mut r, used, merged.as_ref());
         // The checkpoints this run reached (or all that are left, when it is the last).
-        let last = r.termination == Termination::Budget || r.evaluations >= left;
+        let last = r.evaluations >= left;
         let open: Vec<usize> = (0..settled.len())
             .filter(|&i| settled[i].is_none())
             .collect();
@@ -160,7 +230,9 @@ pub fn run_ipop<P: ConstrainedProblem>(
         }
         history.push(RestartRecord {
             start: used,
-            lambda,
+            lambda: next.lambda,
+            sigma0,
+            large: next.large,
             t_max,
             generations: r.generations,
             evaluations: r.evaluations,
@@ -172,7 +244,7 @@ pub fn run_ipop<P: ConstrainedProblem>(
             None => r,
             Some(m) => merge(m, r),
         });
-        if last {
+        if last || stopped {
             break;
         }
     }
@@ -189,6 +261,98 @@ pub fn run_ipop<P: ConstrainedProblem>(
         .collect();
     result.evaluations = used;
     Ok((result, history))
+}
+
+/// The stall criterion and the caller's observer, which may end the whole sequence.
+struct Watch<'a> {
+    stall: Stall,
+    user: &'a mut dyn Observer,
+    stopped: bool,
+}
+
+impl Observer for Watch<'_> {
+    fn observe(&mut self, r: &GenerationReport<'_>) -> ControlFlow<()> {
+        if self.user.observe(r).is_break() {
+            self.stopped = true;
+            return ControlFlow::Break(());
+        }
+        self.stall.observe(r)
+    }
+}
+
+/// The next run of a restart sequence.
+#[derive(Clone, Copy, Debug)]
+struct NextRun {
+    lambda: usize,
+    sigma_factor: f64,
+    budget_cap: Option<usize>,
+    large: bool,
+}
+
+/// Which run comes next: IPOP doubles λ after every run; BIPOP (Hansen 2009) runs the
+/// small regime whenever it has used fewer evaluations than the large one.
+struct Plan {
+    kind: RestartKind,
+    lambda0: usize,
+    /// The large regime's runs so far.
+    large_runs: usize,
+    /// The draws of BIPOP's small regime (its own stream, not the strategy's noise).
+    rng: Xoshiro256PlusPlus,
+}
+
+impl Plan {
+    fn new(kind: RestartKind, lambda0: usize, seed: u64) -> Self {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        // Two long jumps: apart from the noise (no jump) and stochastic ranking (one).
+        rng.long_jump();
+        rng.long_jump();
+        Self {
+            kind,
+            lambda0,
+            large_runs: 0,
+            rng,
+        }
+    }
+
+    fn large(&mut self) -> Option<NextRun> {
+        let k = self.large_runs;
+        if k > MAX_RESTARTS {
+            return None;
+        }
+        self.large_runs += 1;
+        Some(NextRun {
+            lambda: self.lambda0 << k,
+            sigma_factor: 1.0,
+            budget_cap: None,
+            large: true,
+        })
+    }
+
+    fn next(&mut self, history: &[RestartRecord]) -> Option<NextRun> {
+        if self.kind != RestartKind::Bipop || history.is_empty() {
+            return self.large();
+        }
+        let spent = |large: bool| -> usize {
+            history
+                .iter()
+                .filter(|r| r.large == large)
+                .map(|r| r.evaluations)
+                .sum()
+        };
+        if spent(false) >= spent(true) {
+            return self.large();
+        }
+        let last_large = history.iter().rev().find(|r| r.large)?;
+        let u: f64 = self.rng.random();
+        let ratio = 0.5 * last_large.lambda as f64 / self.lambda0 as f64;
+        let lambda = ((self.lambda0 as f64 * ratio.powf(u * u)).floor() as usize).max(4);
+        Some(NextRun {
+            lambda,
+            sigma_factor: 10f64.powf(-2.0 * self.rng.random::<f64>()),
+            budget_cap: Some(last_large.evaluations / 2),
+            large: false,
+        })
+    }
 }
 
 /// Moves a restart's counts to the whole run's: `found_at`, checkpoint and dynamics

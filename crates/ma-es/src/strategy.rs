@@ -97,11 +97,14 @@ impl<P: ConstrainedProblem> MaEs<P> {
             return Err(ConfigError::Invalid {
                 name: "restarts",
                 value: spec.to_string(),
-                expected: "a single run here: a spec with restarts runs through ma_es::restarts::run_ipop",
+                expected:
+                    "a single run here: a spec with restarts runs through ma_es::restarts::run",
             }
             .into());
         }
-        let params = config.resolve(problem.dim())?;
+        let params = spec
+            .configure(config, problem.dim())?
+            .resolve(problem.dim())?;
         let components = Components::from_spec(spec, &params, seed)?;
         Self::with_components(problem, params, components)
     }

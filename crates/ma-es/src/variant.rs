@@ -20,7 +20,7 @@ use crate::adaptation::{FrozenMatrix, MaUpdate, MatrixAdaptation};
 use crate::back_calculation::{
     BackCalculation, IdentityBackCalculation, NoBackCalculation, PseudoInverseBackCalculation,
 };
-use crate::config::Parameters;
+use crate::config::{Config, ConfigError, Parameters};
 use crate::ranking::{
     EpsilonLevelRanking, ObjectiveRanking, PopulationRanking, StochasticRanking,
     STOCHASTIC_RANKING_P_F,
@@ -32,6 +32,7 @@ use crate::step_size::{
 use crate::MaEsError;
 use constraint_handling::epsilon::{EpsilonDecay, EpsilonSchedule, ZeroEpsilon};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -96,6 +97,34 @@ pub enum RestartKind {
     Off,
     /// IPOP: after a stall, again with the population doubled, on the budget left.
     Ipop,
+    /// BIPOP: restarts alternate between IPOP's growing population and small
+    /// populations with small initial steps, whichever regime has used fewer
+    /// evaluations so far.
+    Bipop,
+}
+
+/// The default population size `λ` when the configuration leaves it open.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PopulationKind {
+    /// `λ = 4N`, the reference's (REFERENCE.md §5).
+    #[default]
+    Paper,
+    /// `λ = 4 + ⌊3 ln N⌋`, CMA-ES's default (Hansen 2016): fewer evaluations per
+    /// generation, so more generations to learn `M` in.
+    Log,
+}
+
+/// Where the ε schedule ends (the generation `T` from which ε = 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EpsilonEnd {
+    /// The configuration's `t_max` (the paper's 1000).
+    #[default]
+    TMax,
+    /// At this percentage (1–100) of the generations the budget allows:
+    /// `T = max(1, round(p / 100 · budget / λ))`, replacing the configuration's `t_max`.
+    Share(u8),
 }
 
 /// A choice of components: what the presets are made of, and what a user composes.
@@ -137,6 +166,13 @@ pub struct ComponentSpec {
     /// Restarts (none when absent from a serialised spec).
     #[serde(default)]
     pub restarts: RestartKind,
+    /// The default `λ` (the paper's `4N` when absent from a serialised spec).
+    #[serde(default)]
+    pub population: PopulationKind,
+    /// Where the ε schedule ends (the configuration's `t_max` when absent from a
+    /// serialised spec).
+    #[serde(default)]
+    pub epsilon_end: EpsilonEnd,
 }
 
 impl ComponentSpec {
@@ -146,10 +182,43 @@ impl ComponentSpec {
         Variant::ALL.into_iter().find(|v| v.spec() == *self)
     }
 
+    /// The configuration this spec runs with in dimension `dim`: `config` with the
+    /// spec's parameter rules applied.
+    /// - `population=log` sets `λ = 4 + ⌊3 ln N⌋` unless `config.lambda` is set.
+    /// - `eps-end=p%` sets `t_max = max(1, round(p / 100 · B / λ))`, with `B` the
+    ///   budget and `λ` as resolved (the configuration's `t_max` is replaced).
+    ///
+    /// ```
+    /// use ma_es::{ComponentSpec, Config};
+    /// let spec: ComponentSpec = "eps-mag-es:population=log:eps-end=5%".parse().unwrap();
+    /// let c = spec.configure(&Config::default(), 10).unwrap();
+    /// assert_eq!(c.lambda, Some(10)); // 4 + ⌊3 ln 10⌋
+    /// assert_eq!(c.t_max, 1000); // 5 % of 200 000 / 10 generations
+    /// // An explicit λ wins over the rule; the share follows it.
+    /// let c = spec.configure(&Config { lambda: Some(40), ..Config::default() }, 10).unwrap();
+    /// assert_eq!((c.lambda, c.t_max), (Some(40), 250));
+    /// ```
+    ///
+    /// # Errors
+    /// [`ConfigError`] if `config` does not resolve for `dim`.
+    pub fn configure(&self, config: &Config, dim: usize) -> Result<Config, ConfigError> {
+        let mut c = config.clone();
+        if self.population == PopulationKind::Log && c.lambda.is_none() {
+            c.lambda = Some(4 + (3.0 * (dim.max(1) as f64).ln()).floor() as usize);
+        }
+        if let EpsilonEnd::Share(p) = self.epsilon_end {
+            let params = c.resolve(dim)?;
+            let generations = params.budget as f64 / params.lambda as f64;
+            c.t_max = ((f64::from(p) / 100.0 * generations).round() as usize).max(1);
+        }
+        c.resolve(dim)?;
+        Ok(c)
+    }
+
     /// The `(key, value)` pairs of the text form, in a fixed order.
-    fn entries(&self) -> [(&'static str, &'static str); 8] {
+    fn entries(&self) -> Vec<(&'static str, Cow<'static, str>)> {
         let on = |b: bool| if b { "on" } else { "off" };
-        [
+        let fixed = [
             ("repair", on(self.repair)),
             (
                 "back-calculation",
@@ -189,9 +258,26 @@ impl ComponentSpec {
                 match self.restarts {
                     RestartKind::Off => "off",
                     RestartKind::Ipop => "ipop",
+                    RestartKind::Bipop => "bipop",
                 },
             ),
-        ]
+            (
+                "population",
+                match self.population {
+                    PopulationKind::Paper => "paper",
+                    PopulationKind::Log => "log",
+                },
+            ),
+        ];
+        let eps_end = match self.epsilon_end {
+            EpsilonEnd::TMax => Cow::Borrowed("t-max"),
+            EpsilonEnd::Share(p) => Cow::Owned(format!("{p}%")),
+        };
+        fixed
+            .into_iter()
+            .map(|(k, v)| (k, Cow::Borrowed(v)))
+            .chain([("eps-end", eps_end)])
+            .collect()
     }
 
     /// Sets `key` to `value` (the text form's names).
@@ -205,8 +291,10 @@ impl ComponentSpec {
                     "ordering" => "expected epsilon-level or lexicographic",
                     "step-size" => "expected csa, median-success or constant",
                     "ranking" => "expected epsilon-level, objective or stochastic",
-                    "restarts" => "expected off or ipop",
-                    _ => "unknown component (repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking, restarts)",
+                    "restarts" => "expected off, ipop or bipop",
+                    "population" => "expected paper (λ = 4N) or log (λ = 4 + ⌊3 ln N⌋)",
+                    "eps-end" => "expected t-max or a share of the run's generations, 1% to 100%",
+                    _ => "unknown component (repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking, restarts, population, eps-end)",
                 }
             ))
         };
@@ -254,7 +342,24 @@ impl ComponentSpec {
                 self.restarts = match value {
                     "off" => RestartKind::Off,
                     "ipop" => RestartKind::Ipop,
+                    "bipop" => RestartKind::Bipop,
                     _ => return Err(bad()),
+                }
+            }
+            "population" => {
+                self.population = match value {
+                    "paper" => PopulationKind::Paper,
+                    "log" => PopulationKind::Log,
+                    _ => return Err(bad()),
+                }
+            }
+            "eps-end" => {
+                self.epsilon_end = match value {
+                    "t-max" => EpsilonEnd::TMax,
+                    share => match share.strip_suffix('%').map(str::parse::<u8>) {
+                        Some(Ok(p)) if (1..=100).contains(&p) => EpsilonEnd::Share(p),
+                        _ => return Err(bad()),
+                    },
                 }
             }
             _ => return Err(bad()),
@@ -289,7 +394,8 @@ impl FromStr for ComponentSpec {
     /// `matrix-adaptation` (`on`/`off`), `back-calculation` (`off`, `pseudo-inverse`,
     /// `identity`), `ordering` (`epsilon-level`, `lexicographic`), `step-size` (`csa`,
     /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`, `stochastic`),
-    /// `restarts` (`off`, `ipop`).
+    /// `restarts` (`off`, `ipop`, `bipop`), `population` (`paper`, `log`), `eps-end`
+    /// (`t-max`, or a share such as `5%`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut parts = s.trim().split(':');
         let preset: Variant = parts.next().unwrap_or_default().parse()?;
@@ -487,6 +593,8 @@ impl Variant {
             step_size: StepSizeKind::Csa,
             ranking: RankingKind::EpsilonLevel,
             restarts: RestartKind::Off,
+            population: PopulationKind::Paper,
+            epsilon_end: EpsilonEnd::TMax,
         };
         match self {
             Self::EpsMagEs => full,

@@ -547,7 +547,7 @@ fn the_initial_population_can_start_around_a_point() {
 /// x₁² + x₂² s.t. x₁ + x₂ ≥ 1 from (3, −2), σ₀ = 1, an unbounded box, the default
 /// budget. Returns (failures over seeds 0–49, the worst final f).
 fn toy_failures(spec: &str) -> (usize, f64) {
-    use ma_es::restarts::run_ipop;
+    use ma_es::restarts;
     let spec: ma_es::ComponentSpec = spec.parse().unwrap();
     let problem = FnProblem::new(
         vec![f64::NEG_INFINITY; 2],
@@ -569,16 +569,7 @@ fn toy_failures(spec: &str) -> (usize, f64) {
     let mut worst = 0.5f64;
     for seed in 0..50u64 {
         let mut noise = RngNoise::seed_from_u64(seed);
-        let r = if spec.restarts == ma_es::variant::RestartKind::Off {
-            MaEs::with_spec(&problem, &config, &spec, seed)
-                .unwrap()
-                .run(&mut noise)
-                .unwrap()
-        } else {
-            run_ipop(&problem, &config, &spec, seed, &mut noise)
-                .unwrap()
-                .0
-        };
+        let (r, _) = restarts::run(&problem, &config, &spec, seed, &mut noise).unwrap();
         if !(r.best.is_feasible() && r.best.objective() - 0.5 <= 1e-6) {
             failures += 1;
             worst = worst.max(r.best.objective());
@@ -605,7 +596,7 @@ fn ipop_restarts_solve_the_first_users_problem() {
 /// the same seed repeating it bit for bit.
 #[test]
 fn ipop_restarts_keep_one_budget_and_absolute_checkpoints() {
-    use ma_es::restarts::run_ipop;
+    use ma_es::restarts::run as run_ipop;
     // C01 (a shifted sphere-like problem) converges well within the budget: a stall,
     // then restarts. T = 50 ends the ε phase early.
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
@@ -673,4 +664,134 @@ fn ipop_restarts_keep_one_budget_and_absolute_checkpoints() {
     assert_eq!(run().0, r);
     // A spec with restarts is not a single run.
     assert!(MaEs::with_spec(&p, &config, &spec, 9).is_err());
+}
+
+/// BIPOP alternates its two regimes by the evaluations each has used, within one
+/// budget: large runs double λ, small ones draw λ between the default and half the
+/// last large λ and σ₀ in [σ₀/100, σ₀], each at most half the last large run long.
+#[test]
+fn bipop_restarts_alternate_regimes_within_one_budget() {
+    use ma_es::restarts::{run, RestartRecord};
+    let p = Suite::synthetic(5).problem(1, 10).unwrap();
+    let spec: ma_es::ComponentSpec = "eps-mag-es:restarts=bipop".parse().unwrap();
+    let config = Config {
+        t_max: 50,
+        ..small(150_000)
+    };
+    let go = |seed: u64| run(&p, &config, &spec, seed, &mut RngNoise::seed_from_u64(seed)).unwrap();
+    let (r, history) = go(9);
+    println!(
+        "BIPOP on C01 N = 10: {:?}",
+        history
+            .iter()
+            .map(|h| (h.large, h.lambda, h.sigma0, h.evaluations))
+            .collect::<Vec<_>>()
+    );
+    let small_runs = history.iter().filter(|h| !h.large).count();
+    assert!(small_runs >= 1 && history.len() >= 3, "{history:?}");
+    assert!(history[0].large && history[0].lambda == 40 && history[0].sigma0 == 1.0);
+    let spent = |upto: &[RestartRecord], large: bool| -> usize {
+        upto.iter()
+            .filter(|h| h.large == large)
+            .map(|h| h.evaluations)
+            .sum()
+    };
+    let mut large_lambda = 40;
+    for (k, h) in history.iter().enumerate().skip(1) {
+        let before = &history[..k];
+        assert_eq!(h.start, spent(before, true) + spent(before, false));
+        let last_large = before.iter().rev().find(|b| b.large).unwrap();
+        if h.large {
+            large_lambda *= 2;
+            assert_eq!(h.lambda, large_lambda, "run {k}");
+            assert_eq!(h.sigma0, 1.0);
+            assert!(spent(before, false) >= spent(before, true), "run {k}");
+        } else {
+            assert!(spent(before, false) < spent(before, true), "run {k}");
+            let half = last_large.lambda / 2;
+            assert!(
+                (half.min(40)..=half.max(40)).contains(&h.lambda),
+                "run {k}: λ {}",
+                h.lambda
+            );
+            assert!((0.01..=1.0).contains(&h.sigma0), "run {k}: σ₀ {}", h.sigma0);
+            assert!(
+                h.evaluations < last_large.evaluations / 2 + h.lambda,
+                "run {k}: {} evaluations",
+                h.evaluations
+            );
+        }
+    }
+    assert_eq!(
+        r.evaluations,
+        spent(&history, true) + spent(&history, false)
+    );
+    assert!(r.evaluations <= 150_000 + history.last().unwrap().lambda);
+    for h in &history {
+        assert!(!constraint_handling::ordering::improves_best_so_far(
+            &h.best,
+            &r.best.snapshot.fitness
+        ));
+    }
+    // The seed decides the draws: the same seed repeats, another differs.
+    assert_eq!(go(9), (r, history.clone()));
+    let (_, other) = go(10);
+    assert_ne!(
+        other
+            .iter()
+            .map(|h| (h.lambda, h.sigma0.to_bits()))
+            .collect::<Vec<_>>(),
+        history
+            .iter()
+            .map(|h| (h.lambda, h.sigma0.to_bits()))
+            .collect::<Vec<_>>()
+    );
+}
+
+/// The parameter rules of a spec: `population=log` and `eps-end=p%` set λ and T for
+/// the run (and round-trip through the text form); bad values are refused by name.
+#[test]
+fn population_and_epsilon_end_rules_set_lambda_and_t() {
+    use ma_es::variant::{EpsilonEnd, PopulationKind};
+    use ma_es::ComponentSpec;
+    let spec: ComponentSpec = "eps-mag-es:population=log:eps-end=10%".parse().unwrap();
+    assert_eq!(spec.population, PopulationKind::Log);
+    assert_eq!(spec.epsilon_end, EpsilonEnd::Share(10));
+    assert_eq!(spec.to_string(), "eps-mag-es:population=log:eps-end=10%");
+    assert_eq!(spec.to_string().parse::<ComponentSpec>().unwrap(), spec);
+    let json = serde_json::to_string(&spec).unwrap();
+    assert_eq!(serde_json::from_str::<ComponentSpec>(&json).unwrap(), spec);
+    // A spec serialised before the rules existed reads as the paper's.
+    let old = r#"{"repair":true,"back_calculation":"pseudo-inverse","sigma_cap":true,"matrix_adaptation":true,"ordering":"epsilon-level"}"#;
+    assert_eq!(
+        serde_json::from_str::<ComponentSpec>(old).unwrap(),
+        Variant::EpsMagEs.spec()
+    );
+    // N = 10: λ = 4 + ⌊3 ln 10⌋ = 10; the budget 20 000 allows 2000 generations, T = 200.
+    let c = spec.configure(&small(20_000), 10).unwrap();
+    assert_eq!((c.lambda, c.t_max), (Some(10), 200));
+    // The run has that λ: 20 000 evaluations (repairs included) in at most 2000
+    // generations of 10; λ = 40 takes at most 500.
+    let generations = |spec: &ComponentSpec| {
+        MaEs::with_spec(Simplex::new(10), &small(20_000), spec, 1)
+            .unwrap()
+            .run(&mut RngNoise::seed_from_u64(1))
+            .unwrap()
+            .generations
+    };
+    let (log, paper) = (generations(&spec), generations(&Variant::EpsMagEs.spec()));
+    println!("Simplex N = 10: {log} generations with population=log, {paper} with λ = 4N");
+    assert!((1500..=2001).contains(&log), "{log} generations");
+    assert!(paper <= 501 && log > 3 * paper, "{paper} generations");
+    for bad in [
+        "eps-mag-es:eps-end=0%",
+        "eps-mag-es:eps-end=101%",
+        "eps-mag-es:eps-end=5",
+        "eps-mag-es:population=huge",
+        "eps-mag-es:restarts=lipop",
+    ] {
+        let e = bad.parse::<ComponentSpec>().unwrap_err().to_string();
+        let key = bad.split(':').nth(1).unwrap();
+        assert!(e.contains(key) && e.contains("expected"), "{bad}: {e}");
+    }
 }

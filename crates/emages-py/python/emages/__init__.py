@@ -127,6 +127,13 @@ class OptimizeResult(dict):
     history : dict of ndarray
         Per generation (``history=True``): ``generation``, ``evaluations``, the best-so-far
         ``fun`` and ``violation``, the step size ``sigma`` and the ε level ``epsilon``.
+        With restarts, the runs follow each other (the best-so-far over all of them).
+    restarts : list of dict
+        With ``restarts=ipop`` or ``bipop`` in the variant: one dict per run, in order,
+        with ``start`` (evaluations before it), ``lambda``, ``sigma0``, ``large`` (the
+        large-population regime), ``t_max``, ``generations``, ``evaluations``, its
+        best ``fun`` and ``violation``, and ``termination`` (``stopped``: it stalled).
+        Empty for one run.
     """
 
     def __getattr__(self, name: str) -> Any:
@@ -219,7 +226,9 @@ def minimize(
     budget : int, optional
         Evaluations (default ``20000 * N``, the CEC's).
     variant : str
-        ``"eps-mag-es"`` or another of :data:`VARIANTS`, or ``PRESET:KEY=VALUE…``.
+        ``"eps-mag-es"`` or another of :data:`VARIANTS`, or ``PRESET:KEY=VALUE…``, e.g.
+        ``"eps-mag-es:restarts=bipop:population=log:eps-end=5%"`` (restarts, CMA-ES's
+        λ = 4 + ⌊3 ln N⌋, ε ending at 5 % of the run).
     seed : int, optional
         The run's seed (default: drawn at random, reported in the result).
     vectorized : bool

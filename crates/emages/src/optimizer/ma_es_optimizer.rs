@@ -5,7 +5,6 @@ use super::{Optimizer, Outcome, Task, TracePoint};
 use crate::error::StudyError;
 use ma_es::noise::{FastNoise, RngNoise};
 use ma_es::restarts;
-use ma_es::variant::RestartKind;
 use ma_es::{ComponentSpec, Components, Config, MaEs, MaEsError, Parameters, Variant};
 use std::sync::Arc;
 
@@ -163,8 +162,12 @@ impl Optimizer for MaEsOptimizer {
                 set_twice.join(", ")
             )));
         }
-        self.config
-            .resolve(dim)
+        let config = match &self.components {
+            MaEsComponents::Spec(spec) => spec.configure(&self.config, dim),
+            MaEsComponents::Factory { .. } => Ok(self.config.clone()),
+        };
+        config
+            .and_then(|c| c.resolve(dim))
             .map(|_| ())
             .map_err(|e| StudyError::Invalid(e.to_string()))
     }
@@ -186,19 +189,17 @@ impl Optimizer for MaEsOptimizer {
             exact = RngNoise::seed_from_u64(task.seed);
             &mut exact
         };
-        let result = match &self.components {
-            MaEsComponents::Spec(spec) if spec.restarts != RestartKind::Off => {
-                restarts::run_ipop(&task.problem, &config, spec, task.seed, noise)?.0
-            }
+        let (result, history) = match &self.components {
             MaEsComponents::Spec(spec) => {
-                MaEs::with_spec(task.problem, &config, spec, task.seed)?.run(noise)?
+                restarts::run(&task.problem, &config, spec, task.seed, noise)?
             }
             MaEsComponents::Factory { make, .. } => {
                 let params = config
                     .resolve(task.problem.dim())
                     .map_err(MaEsError::from)?;
                 let components = make(&params, task.seed)?;
-                MaEs::with_components(task.problem, params, components)?.run(noise)?
+                let r = MaEs::with_components(task.problem, params, components)?.run(noise)?;
+                (r, Vec::new())
             }
         };
         Ok(Outcome {
@@ -207,6 +208,7 @@ impl Optimizer for MaEsOptimizer {
             evaluations: result.evaluations,
             iterations: result.generations,
             termination: result.termination.into(),
+            restarts: history,
             trace: result.dynamics.map(|d| {
                 d.iter()
                     .map(|r| TracePoint {

@@ -55,6 +55,7 @@ pub use tracker::Tracker;
 
 use crate::error::StudyError;
 use constraint_handling::{Checkpoint, ConstrainedProblem, Fitness, Snapshot};
+use ma_es::restarts::RestartRecord;
 use ma_es::Termination;
 use std::fmt::Debug;
 
@@ -212,6 +213,8 @@ pub struct Outcome {
     pub termination: StopReason,
     /// The trajectory, if the task asked for it.
     pub trace: Option<Vec<TracePoint>>,
+    /// The runs of a restart sequence, in order (empty for one run).
+    pub restarts: Vec<RestartRecord>,
 }
 
 /// An algorithm the harness can run. Implementations must be deterministic given

@@ -137,6 +137,7 @@ impl<'t> Tracker<'t> {
             iterations,
             termination,
             trace: self.trace.into_inner(),
+            restarts: Vec::new(),
         }
     }
 

@@ -190,6 +190,7 @@ fn execute(
             })
             .collect(),
         seconds,
+        restarts: result.restarts.clone(),
     };
     let dynamics = result.trace.as_ref().map(|d| {
         let (evals, [f, violation, sigma]) = sample_dynamics(d, budget, DYNAMICS_POINTS);

@@ -4,6 +4,7 @@
 
 use crate::error::StudyError;
 use constraint_handling::{Checkpoint, Snapshot};
+use ma_es::restarts::RestartRecord;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions, TryLockError};
@@ -90,6 +91,11 @@ pub struct RunRow {
     /// version-1 records, whose label `lambda=40` says it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub setting: Option<Setting>,
+    /// The runs of a restart sequence (`restarts=ipop|bipop`): where each began, its
+    /// λ, σ₀ and `T`, its generations, evaluations and best, and why it ended; absent
+    /// for a single run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restarts: Vec<RestartRecord>,
 }
 
 impl RunRow {
@@ -123,7 +129,7 @@ impl RunRow {
 
 /// The shapes of earlier record formats, read into [`RunRow`].
 mod legacy {
-    use super::{real, Checkpoint, CheckpointRecord, RunRow, Setting, Snapshot};
+    use super::{real, Checkpoint, CheckpointRecord, RestartRecord, RunRow, Setting, Snapshot};
     use constraint_handling::violation::ConstraintCounts;
     use serde::Deserialize;
 
@@ -195,6 +201,8 @@ mod legacy {
         fast: bool,
         #[serde(default)]
         setting: Option<Setting>,
+        #[serde(default)]
+        restarts: Vec<RestartRecord>,
     }
 
     impl TryFrom<AnyRow> for RunRow {
@@ -253,6 +261,7 @@ mod legacy {
                 platform: r.platform,
                 fast: r.fast,
                 setting: r.setting,
+                restarts: r.restarts,
             })
         }
     }
