@@ -272,7 +272,10 @@ fn restart_histories_are_recorded_and_read_back() {
             continue;
         }
         assert!(!r.restarts.is_empty(), "{r:?}");
-        assert_eq!(r.restarts.iter().map(|h| h.evaluations).sum::<usize>(), r.evals);
+        assert_eq!(
+            r.restarts.iter().map(|h| h.evaluations).sum::<usize>(),
+            r.evals
+        );
         let mut start = 0;
         for h in &r.restarts {
             assert_eq!(h.start, start);
@@ -296,6 +299,13 @@ fn restart_histories_are_recorded_and_read_back() {
             "{line}"
         );
     }
-    assert_eq!(rows, records_without_time(one.path()), "one thread against two");
-    println!("{restarted} of 6 BIPOP runs restarted; {} records checked", rows.len());
+    assert_eq!(
+        rows,
+        records_without_time(one.path()),
+        "one thread against two"
+    );
+    println!(
+        "{restarted} of 6 BIPOP runs restarted; {} records checked",
+        rows.len()
+    );
 }

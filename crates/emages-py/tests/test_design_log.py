@@ -31,3 +31,37 @@ def test_the_first_users_problem_as_the_log_says(label, variant, options):
     log = (ROOT / "docs" / "strategy-design.md").read_text()
     n = failures(variant, **options)
     assert f"| {label} | {n}/50 |" in log, (label, n)
+
+
+def test_the_bbob_training_tables_as_the_log_says(tmp_path):
+    """Entries 6 and 7: every row of the bbob-constrained training tables that names a
+    COCO archive is recounted from that archive with scripts/bbob-constrained/summary.py's
+    own functions — the fraction of (function, instance, target) triples reached at
+    10⁴·n, averaged over the 54 functions, for n = 2, 3, 5, 10."""
+    import importlib.util
+    import re
+    import tarfile
+
+    spec = importlib.util.spec_from_file_location(
+        "summary", ROOT / "scripts" / "bbob-constrained" / "summary.py")
+    summary = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(summary)
+    log = (ROOT / "docs" / "strategy-design.md").read_text()
+    rows = [line for line in log.splitlines()
+            if line.startswith("| ") and line.rstrip().endswith(".tar.xz` |")]
+    assert len(rows) >= 15, len(rows)
+    for k, row in enumerate(rows):
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        archive = ROOT / "results" / cells[-1].strip("`")
+        folder = tmp_path / str(k)
+        with tarfile.open(archive) as tar:
+            tar.extractall(folder, filter="data")
+        runs = summary.runs_of(folder)
+        counted = []
+        for d in (2, 3, 5, 10):
+            per_f = [runs[(d, f)] for f in range(1, 55) if runs.get((d, f))]
+            assert len(per_f) == 54 and all(len(r) == 5 for r in per_f), (archive, d)
+            vals = [summary.fraction(r, 10_000 * d) for r in per_f]
+            counted.append(f"{sum(vals) / len(vals):.3f}")
+        assert cells[1:5] == counted, (cells[0], cells[1:5], counted)
+    print(f"recounted {len(rows)} rows from their COCO archives")
