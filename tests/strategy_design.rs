@@ -121,7 +121,10 @@ fn the_design_log_quotes_the_ipop_studies() {
             "ipop-tol12-D10",
             "f must improve by 10⁻¹² · max(1, |f|) (`ipop-tol12-D10`, lost)",
         ),
-        ("ipop-D10", "any improvement (`ipop-D10`, kept; superseded by entry 7)"),
+        (
+            "ipop-D10",
+            "any improvement (`ipop-D10`, kept; superseded by entry 7)",
+        ),
     ] {
         let dir = root().join("results/strategy-design").join(folder);
         let data = Dataset::load(&[dir.join("runs.jsonl.gz")]).unwrap();
@@ -176,7 +179,10 @@ fn the_design_log_quotes_the_restart_candidates() {
         let table1 = report.output.table1.to_markdown();
         let committed = std::fs::read_to_string(dir.join("table1.md")).unwrap();
         for row in table1.lines().filter(|l| l.starts_with("| eps-mag-es:")) {
-            assert!(committed.contains(row), "{folder}/table1.md is stale: {row}");
+            assert!(
+                committed.contains(row),
+                "{folder}/table1.md is stale: {row}"
+            );
             let cells: Vec<&str> = row.split('|').map(str::trim).collect();
             let spec = cells[1].strip_prefix("eps-mag-es:").unwrap();
             let counts: Vec<String> = cells[2..5].iter().map(|c| c.replace('/', " / ")).collect();
@@ -185,8 +191,14 @@ fn the_design_log_quotes_the_restart_candidates() {
             } else {
                 format!("`{spec}` (no restarts; `{folder}`)")
             };
-            let quoted = format!("| {label} | {} | {} | {} |", counts[0], counts[1], counts[2]);
-            assert!(log.contains(&quoted), "docs/strategy-design.md lacks {quoted}");
+            let quoted = format!(
+                "| {label} | {} | {} | {} |",
+                counts[0], counts[1], counts[2]
+            );
+            assert!(
+                log.contains(&quoted),
+                "docs/strategy-design.md lacks {quoted}"
+            );
             checked += 1;
         }
     }

@@ -1,12 +1,19 @@
 //! Step 4: ranking the offspring. The presets rank by the ε-level order with the
 //! threshold of the schedule (REFERENCE.md §5); another rule is another
-//! [`PopulationRanking`]: the objective alone ([`ObjectiveRanking`]) or Runarsson & Yao's
-//! stochastic ranking ([`StochasticRanking`], seeded per run).
+//! [`PopulationRanking`]: the objective alone ([`ObjectiveRanking`]), Runarsson & Yao's
+//! stochastic ranking ([`StochasticRanking`], seeded per run), or an augmented
+//! Lagrangian with adaptive coefficients ([`AugmentedLagrangianRanking`]), which reads
+//! the individual constraint values ([`ConstraintValues`]).
+
+mod augmented_lagrangian;
+
+pub use augmented_lagrangian::AugmentedLagrangianRanking;
 
 use crate::config::ConfigError;
 use constraint_handling::ordering::{
     check_lengths, rank_epsilon_level_into, EpsilonLevel, EpsilonLevelKey, RankingError,
 };
+use ndarray::ArrayView2;
 use rand::{Rng, SeedableRng};
 
 /// Ranks a population: writes into `permutation` the offspring indices from first to
@@ -24,6 +31,36 @@ pub trait PopulationRanking: Send {
         violations: &[f64],
         permutation: &mut [usize],
     ) -> Result<(), RankingError>;
+
+    /// Ranks the population with its constraint values at hand; the strategy calls
+    /// this. The default ignores them and calls [`PopulationRanking::rank`], so a
+    /// ranking by `f` and `ν̄` implements only that.
+    ///
+    /// # Errors
+    /// [`RankingError`] for slices of different lengths.
+    fn rank_constrained(
+        &mut self,
+        epsilon: f64,
+        objectives: &[f64],
+        violations: &[f64],
+        constraints: &ConstraintValues<'_>,
+        permutation: &mut [usize],
+    ) -> Result<(), RankingError> {
+        let _ = constraints;
+        self.rank(epsilon, objectives, violations, permutation)
+    }
+}
+
+/// The offspring's constraint values, for rankings that look beyond `ν̄`.
+#[derive(Clone, Copy, Debug)]
+pub struct ConstraintValues<'a> {
+    /// One column per offspring: the inequalities `g` (satisfied when `≤ 0`), then the
+    /// equalities `h` (satisfied when `|h| ≤ δ`).
+    pub values: ArrayView2<'a, f64>,
+    /// How many rows are inequalities.
+    pub inequalities: usize,
+    /// The equality margin `δ`.
+    pub equality_margin: f64,
 }
 
 /// The ε-level order of the reference, stable (ties keep index order): with `ε = 0`

@@ -25,6 +25,7 @@ use crate::back_calculation::Selected;
 use crate::config::{Config, ConfigError, Parameters};
 use crate::noise::NoiseSource;
 use crate::observer::{GenerationReport, NoObserver, Observer};
+use crate::ranking::ConstraintValues;
 use crate::repair::{Offspring, RepairContext};
 use crate::result::{BestSoFar, DynamicsRecord, RunResult, Termination};
 use crate::variant::{ComponentSpec, Components, Variant};
@@ -389,10 +390,16 @@ impl<'a> Session<'a> {
             .objectives
             .as_slice()
             .expect("contiguous objectives");
-        self.components.ranking.rank(
+        let constraints = ConstraintValues {
+            values: self.pop.constraints.view(),
+            inequalities: self.problem.num_inequalities(),
+            equality_margin: self.problem.equality_margin(),
+        };
+        self.components.ranking.rank_constrained(
             self.dist.epsilon,
             objectives,
             &self.pop.violations,
+            &constraints,
             &mut self.pop.ranking,
         )?;
         Ok(())

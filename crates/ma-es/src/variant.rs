@@ -22,8 +22,8 @@ use crate::back_calculation::{
 };
 use crate::config::{Config, ConfigError, Parameters};
 use crate::ranking::{
-    EpsilonLevelRanking, ObjectiveRanking, PopulationRanking, StochasticRanking,
-    STOCHASTIC_RANKING_P_F,
+    AugmentedLagrangianRanking, EpsilonLevelRanking, ObjectiveRanking, PopulationRanking,
+    StochasticRanking, STOCHASTIC_RANKING_P_F,
 };
 use crate::repair::{NoRepair, PeriodicRepair, Repair};
 use crate::step_size::{
@@ -86,6 +86,10 @@ pub enum RankingKind {
     /// Runarsson & Yao's stochastic ranking with `P_f = 0.45` ([`StochasticRanking`]),
     /// its coin flips seeded from the run's seed.
     Stochastic,
+    /// An augmented Lagrangian with adaptive multipliers and penalty factors
+    /// ([`AugmentedLagrangianRanking`]; Atamna et al. 2017, pycma's behaviour); the ε
+    /// threshold plays no part.
+    AugmentedLagrangian,
 }
 
 /// Whether the run restarts when it stalls ([`crate::restarts`]).
@@ -251,6 +255,7 @@ impl ComponentSpec {
                     RankingKind::EpsilonLevel => "epsilon-level",
                     RankingKind::Objective => "objective",
                     RankingKind::Stochastic => "stochastic",
+                    RankingKind::AugmentedLagrangian => "augmented-lagrangian",
                 },
             ),
             (
@@ -290,7 +295,7 @@ impl ComponentSpec {
                     "back-calculation" => "expected off, pseudo-inverse or identity",
                     "ordering" => "expected epsilon-level or lexicographic",
                     "step-size" => "expected csa, median-success or constant",
-                    "ranking" => "expected epsilon-level, objective or stochastic",
+                    "ranking" => "expected epsilon-level, objective, stochastic or augmented-lagrangian",
                     "restarts" => "expected off, ipop or bipop",
                     "population" => "expected paper (λ = 4N) or log (λ = 4 + ⌊3 ln N⌋)",
                     "eps-end" => "expected t-max or a share of the run's generations, 1% to 100%",
@@ -335,6 +340,7 @@ impl ComponentSpec {
                     "epsilon-level" => RankingKind::EpsilonLevel,
                     "objective" => RankingKind::Objective,
                     "stochastic" => RankingKind::Stochastic,
+                    "augmented-lagrangian" => RankingKind::AugmentedLagrangian,
                     _ => return Err(bad()),
                 }
             }
@@ -393,7 +399,7 @@ impl FromStr for ComponentSpec {
     /// changed, e.g. `lex-ma-es:step-size=constant`. Keys: `repair`, `sigma-cap`,
     /// `matrix-adaptation` (`on`/`off`), `back-calculation` (`off`, `pseudo-inverse`,
     /// `identity`), `ordering` (`epsilon-level`, `lexicographic`), `step-size` (`csa`,
-    /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`, `stochastic`),
+    /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`, `stochastic`, `augmented-lagrangian`),
     /// `restarts` (`off`, `ipop`, `bipop`), `population` (`paper`, `log`), `eps-end`
     /// (`t-max`, or a share such as `5%`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -502,6 +508,7 @@ impl Components {
                 RankingKind::Stochastic => {
                     Box::new(StochasticRanking::new(STOCHASTIC_RANKING_P_F, seed)?)
                 }
+                RankingKind::AugmentedLagrangian => Box::new(AugmentedLagrangianRanking::new(n)),
             },
         })
     }

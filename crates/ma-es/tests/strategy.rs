@@ -171,6 +171,16 @@ fn the_other_step_size_rules_and_rankings_run_inside_the_strategy() {
     // With the same noise, the coin flips alone make it differ from the ε-level order.
     let eps = run_seeded("eps-mag-es", 3);
     assert_ne!(a.dynamics, eps.dynamics);
+    // The augmented-Lagrangian ranking solves it as well, to the last digits (its
+    // multiplier converges, so the mean settles on the constraint).
+    let al = run("eps-mag-es:ranking=augmented-lagrangian");
+    assert!(al.best.violation() <= 1e-3, "ν̄ = {}", al.best.violation());
+    assert!(
+        (al.best.objective() - 1.0).abs() < 1e-6,
+        "f = {}",
+        al.best.objective()
+    );
+    assert_ne!(al.dynamics, eps.dynamics);
 }
 
 fn run_c01(seed: u64, variant: Variant) -> RunResult {
@@ -433,6 +443,7 @@ fn generations_do_not_allocate() {
         "eps-mag-es:step-size=constant",
         "eps-mag-es:ranking=objective",
         "eps-mag-es:ranking=stochastic",
+        "eps-mag-es:ranking=augmented-lagrangian",
     ] {
         specs.push(s.parse().unwrap());
     }
