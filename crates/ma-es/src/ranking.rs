@@ -49,6 +49,20 @@ pub trait PopulationRanking: Send {
         let _ = constraints;
         self.rank(epsilon, objectives, violations, permutation)
     }
+
+    /// The offspring that competes for the best-so-far after ranking (step 10). The
+    /// reference takes the first-ranked, and so does the default; a ranking whose
+    /// first place need not be the best by `(ν̄, f)` (e.g. a penalised fitness) names
+    /// another.
+    fn best_so_far_candidate(
+        &self,
+        objectives: &[f64],
+        violations: &[f64],
+        permutation: &[usize],
+    ) -> usize {
+        let _ = (objectives, violations);
+        permutation[0]
+    }
 }
 
 /// The offspring's constraint values, for rankings that look beyond `ν̄`.

@@ -633,9 +633,17 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
-    /// Step 10: the lexicographic best-so-far update with the first-ranked offspring.
+    /// Step 10: the lexicographic best-so-far update with the first-ranked offspring
+    /// (or the one the ranking names instead).
     fn update_best(&mut self) {
-        let c = self.pop.ranking[0];
+        let c = self.components.ranking.best_so_far_candidate(
+            self.pop
+                .objectives
+                .as_slice()
+                .expect("contiguous objectives"),
+            &self.pop.violations,
+            &self.pop.ranking,
+        );
         let candidate = Fitness::new(self.pop.objectives[c], self.pop.violations[c]);
         if self.progress.incumbent.improves(&candidate) {
             self.set_best(c);

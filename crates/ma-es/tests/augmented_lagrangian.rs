@@ -113,3 +113,30 @@ fn equalities_count_twice_and_violators_fall_behind() {
         .rank_constrained(0.0, &f[..3], &[0.0; 3], &cv, &mut [0; 3])
         .is_err());
 }
+
+/// The best-so-far candidate is the best offspring by `(ν̄, f)`, not the first place by
+/// the penalised fitness (before the coefficients exist the first place is the lowest
+/// `f`, here an infeasible offspring).
+#[test]
+fn the_best_so_far_candidate_is_the_best_by_violation_then_f() {
+    let mut al = AugmentedLagrangianRanking::new(2);
+    let values = ndarray::array![[1.0, -0.5, -0.1, 2.0]];
+    let cv = ConstraintValues {
+        values: values.view(),
+        inequalities: 1,
+        equality_margin: 1e-4,
+    };
+    let (f, nu) = ([0.0, 2.0, 1.5, -1.0], [1.0, 0.0, 0.0, 2.0]);
+    let mut perm = [0; 4];
+    al.rank_constrained(0.0, &f, &nu, &cv, &mut perm).unwrap();
+    assert_eq!(perm[0], 3, "the lowest f ranks first");
+    assert_eq!(
+        al.best_so_far_candidate(&f, &nu, &perm),
+        2,
+        "feasible, lower f"
+    );
+    // The reference's rankings keep the first place.
+    let mut eps = ma_es::ranking::EpsilonLevelRanking::default();
+    eps.rank(10.0, &f, &nu, &mut perm).unwrap();
+    assert_eq!(eps.best_so_far_candidate(&f, &nu, &perm), perm[0]);
+}

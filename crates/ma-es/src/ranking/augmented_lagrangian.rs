@@ -30,12 +30,15 @@
 //!   direction (`K` inequalities).
 //!
 //! Before the first update every `P_i` is 0: the first generation is ranked by `f`.
-//! The best-so-far the strategy reports is unaffected: it follows the best-so-far rule
-//! on `(ν̄, f)`, whatever the ranking.
+//! The best-so-far the strategy reports follows the best-so-far rule on `(ν̄, f)`: its
+//! candidate each generation is the best offspring by that rule, not the first place
+//! by `F` ([`PopulationRanking::best_so_far_candidate`]), which may be infeasible while
+//! a feasible offspring improves.
 
 use super::{ConstraintValues, PopulationRanking};
 use constraint_handling::ordering::{
-    check_lengths, rank_epsilon_level_into, EpsilonLevel, EpsilonLevelKey, RankingError,
+    check_lengths, improves_best_so_far, rank_epsilon_level_into, EpsilonLevel, EpsilonLevelKey,
+    Fitness, RankingError,
 };
 
 /// pycma's damping of the multiplier update (`dgamma`).
@@ -375,6 +378,25 @@ impl PopulationRanking for AugmentedLagrangianRanking {
         permutation: &mut [usize],
     ) -> Result<(), RankingError> {
         self.rank_with(objectives, violations, Some(constraints), permutation)
+    }
+
+    /// The best offspring by the best-so-far rule (lower `ν̄`, then lower `f`): the
+    /// first place by the penalised fitness may be infeasible while a feasible
+    /// offspring improves on the best-so-far.
+    fn best_so_far_candidate(
+        &self,
+        objectives: &[f64],
+        violations: &[f64],
+        permutation: &[usize],
+    ) -> usize {
+        let fitness = |j: usize| Fitness::new(objectives[j], violations[j]);
+        permutation.iter().copied().fold(permutation[0], |best, j| {
+            if improves_best_so_far(&fitness(j), &fitness(best)) {
+                j
+            } else {
+                best
+            }
+        })
     }
 }
 
