@@ -19,7 +19,10 @@
 //!   on CEC2017 at N = 10 BIPOP won 7 problems and lost 3 with it, 9 and 2 with this
 //!   window, and on bbob-constrained at n = 10 it fell below the single run (entry 7);
 //!   a tolerance of `10⁻¹² · max(1, |f|)` on `f` restarted runs that were still
-//!   polishing the last digits (entry 5).
+//!   polishing the last digits (entry 5). With `stall=tolfun` ([`StallKind::TolFun`]) a
+//!   run also stalls once its feasible best-so-far `f` has changed by less than
+//!   `10⁻¹¹` over `10 + ⌈30 N / λ⌉` generations (pycma's `tolfun`), which saves the
+//!   polishing of a local optimum for the next run.
 //! - **Every run** gets the evaluations left (a small run at most its cap) as its
 //!   budget, and an ε schedule that ends at the same share of the generations those
 //!   allow as the first run's `T` of its own: `T_k = T · (B_k / λ_k) / (B / λ)`. The
@@ -36,7 +39,7 @@ use crate::noise::NoiseSource;
 use crate::observer::{GenerationReport, NoObserver, Observer};
 use crate::result::{RunResult, Termination};
 use crate::strategy::MaEs;
-use crate::variant::{ComponentSpec, EpsilonEnd, RestartKind};
+use crate::variant::{ComponentSpec, EpsilonEnd, RestartKind, StallKind};
 use crate::MaEsError;
 use constraint_handling::ordering::improves_best_so_far;
 use constraint_handling::{Checkpoint, ConstrainedProblem, Fitness};
@@ -72,25 +75,53 @@ pub struct RestartRecord {
     pub termination: Termination,
 }
 
-/// The stall criterion of a restart (see the [module](self) documentation).
+/// The stall criterion of a restart (see the [module](self) documentation and
+/// [`StallKind`]).
 #[derive(Clone, Debug)]
 pub struct Stall {
     window: usize,
     sigma_floor: f64,
     best: Option<Fitness>,
     last_improvement: usize,
+    /// `tolfun`: the best-so-far `f` of the last `10 + ⌈30 N / λ⌉` generations, a ring
+    /// (empty for [`StallKind::Stagnation`]).
+    recent: Vec<f64>,
+    filled: usize,
 }
 
 impl Stall {
-    /// The criterion for dimension `dim`, population `lambda` and initial `sigma0`.
+    /// The criterion `kind` for dimension `dim`, population `lambda` and initial
+    /// `sigma0`.
     #[must_use]
-    pub fn new(dim: usize, lambda: usize, sigma0: f64) -> Self {
+    pub fn new(kind: StallKind, dim: usize, lambda: usize, sigma0: f64) -> Self {
+        let lambda = lambda.max(1);
+        let history = 10 + (30 * dim).div_ceil(lambda);
         Self {
-            window: 100 + (100.0 * (dim as f64).powf(1.5) / lambda.max(1) as f64).ceil() as usize,
+            window: 100 + (100.0 * (dim as f64).powf(1.5) / lambda as f64).ceil() as usize,
             sigma_floor: 1e-12 * sigma0,
             best: None,
             last_improvement: 0,
+            recent: match kind {
+                StallKind::Stagnation => Vec::new(),
+                StallKind::TolFun => vec![f64::NAN; history],
+            },
+            filled: 0,
         }
+    }
+
+    /// pycma's `tolfun` on the best-so-far: once ε = 0, a feasible best whose `f`
+    /// changed by less than `10⁻¹¹` over the whole history.
+    fn flat(&mut self, r: &GenerationReport<'_>) -> bool {
+        if self.recent.is_empty() || r.epsilon != 0.0 {
+            self.filled = 0;
+            return false;
+        }
+        let now = r.best.snapshot.fitness;
+        let len = self.recent.len();
+        let oldest = self.recent[self.filled % len];
+        self.recent[self.filled % len] = now.objective;
+        self.filled += 1;
+        self.filled > len && now.violation == 0.0 && (oldest - now.objective).abs() < 1e-11
     }
 }
 
@@ -103,7 +134,8 @@ impl Observer for Stall {
             self.last_improvement = r.generation;
         }
         let stagnant = r.epsilon == 0.0 && r.generation >= self.last_improvement + self.window;
-        if stagnant || r.sigma < self.sigma_floor {
+        let flat = self.flat(r);
+        if stagnant || flat || r.sigma < self.sigma_floor {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
@@ -207,7 +239,7 @@ pub fn run_observed<P: ConstrainedProblem>(
         let k = history.len() as u64;
         let mut es = MaEs::with_spec(problem, &run_config, &single, seed.wrapping_add(k))?;
         let mut watch = Watch {
-            stall: Stall::new(problem.dim(), next.lambda, sigma0),
+            stall: Stall::new(spec.stall, problem.dim(), next.lambda, sigma0),
             user: &mut *observer,
             stopped: false,
         };

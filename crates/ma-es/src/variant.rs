@@ -107,6 +107,19 @@ pub enum RestartKind {
     Bipop,
 }
 
+/// When a run of a restart sequence counts as stalled ([`crate::restarts::Stall`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StallKind {
+    /// No improvement at all of the best-so-far for `100 + ⌈100 N^{3/2} / λ⌉`
+    /// generations once ε = 0, or σ below `10⁻¹² σ₀`.
+    #[default]
+    Stagnation,
+    /// As `Stagnation`, or, once ε = 0, the best-so-far `f` has changed by less than
+    /// `10⁻¹¹` over the last `10 + ⌈30 N / λ⌉` generations (pycma's `tolfun`).
+    TolFun,
+}
+
 /// The default population size `λ` when the configuration leaves it open.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -177,6 +190,10 @@ pub struct ComponentSpec {
     /// serialised spec).
     #[serde(default)]
     pub epsilon_end: EpsilonEnd,
+    /// When a restart sequence's run counts as stalled (stagnation when absent from a
+    /// serialised spec; no effect without restarts).
+    #[serde(default)]
+    pub stall: StallKind,
 }
 
 impl ComponentSpec {
@@ -273,6 +290,13 @@ impl ComponentSpec {
                     PopulationKind::Log => "log",
                 },
             ),
+            (
+                "stall",
+                match self.stall {
+                    StallKind::Stagnation => "stagnation",
+                    StallKind::TolFun => "tolfun",
+                },
+            ),
         ];
         let eps_end = match self.epsilon_end {
             EpsilonEnd::TMax => Cow::Borrowed("t-max"),
@@ -298,8 +322,9 @@ impl ComponentSpec {
                     "ranking" => "expected epsilon-level, objective, stochastic or augmented-lagrangian",
                     "restarts" => "expected off, ipop or bipop",
                     "population" => "expected paper (λ = 4N) or log (λ = 4 + ⌊3 ln N⌋)",
+                    "stall" => "expected stagnation or tolfun",
                     "eps-end" => "expected t-max or a share of the run's generations, 1% to 100%",
-                    _ => "unknown component (repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking, restarts, population, eps-end)",
+                    _ => "unknown component (repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking, restarts, population, stall, eps-end)",
                 }
             ))
         };
@@ -352,6 +377,13 @@ impl ComponentSpec {
                     _ => return Err(bad()),
                 }
             }
+            "stall" => {
+                self.stall = match value {
+                    "stagnation" => StallKind::Stagnation,
+                    "tolfun" => StallKind::TolFun,
+                    _ => return Err(bad()),
+                }
+            }
             "population" => {
                 self.population = match value {
                     "paper" => PopulationKind::Paper,
@@ -400,8 +432,8 @@ impl FromStr for ComponentSpec {
     /// `matrix-adaptation` (`on`/`off`), `back-calculation` (`off`, `pseudo-inverse`,
     /// `identity`), `ordering` (`epsilon-level`, `lexicographic`), `step-size` (`csa`,
     /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`, `stochastic`, `augmented-lagrangian`),
-    /// `restarts` (`off`, `ipop`, `bipop`), `population` (`paper`, `log`), `eps-end`
-    /// (`t-max`, or a share such as `5%`).
+    /// `restarts` (`off`, `ipop`, `bipop`), `population` (`paper`, `log`), `stall`
+    /// (`stagnation`, `tolfun`), `eps-end` (`t-max`, or a share such as `5%`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut parts = s.trim().split(':');
         let preset: Variant = parts.next().unwrap_or_default().parse()?;
@@ -602,6 +634,7 @@ impl Variant {
             restarts: RestartKind::Off,
             population: PopulationKind::Paper,
             epsilon_end: EpsilonEnd::TMax,
+            stall: StallKind::Stagnation,
         };
         match self {
             Self::EpsMagEs => full,

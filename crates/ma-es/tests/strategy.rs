@@ -800,9 +800,41 @@ fn population_and_epsilon_end_rules_set_lambda_and_t() {
         "eps-mag-es:eps-end=5",
         "eps-mag-es:population=huge",
         "eps-mag-es:restarts=lipop",
+        "eps-mag-es:stall=never",
     ] {
         let e = bad.parse::<ComponentSpec>().unwrap_err().to_string();
         let key = bad.split(':').nth(1).unwrap();
         assert!(e.contains(key) && e.contains("expected"), "{bad}: {e}");
     }
+}
+
+/// `stall=tolfun` ends a run whose feasible best has stopped moving (by 10⁻¹¹ over
+/// 10 + ⌈30 N / λ⌉ generations) before the stagnation rule would; the first run is the
+/// same run up to there.
+#[test]
+fn the_tolfun_stall_restarts_a_flat_run_earlier() {
+    use ma_es::restarts::run;
+    let p = Suite::synthetic(5).problem(1, 10).unwrap();
+    let config = Config {
+        t_max: 50,
+        ..small(60_000)
+    };
+    let first = |spec: &str| {
+        let spec: ma_es::ComponentSpec = spec.parse().unwrap();
+        assert_eq!(
+            spec.to_string().parse::<ma_es::ComponentSpec>().unwrap(),
+            spec
+        );
+        let (_, h) = run(&p, &config, &spec, 9, &mut RngNoise::seed_from_u64(9)).unwrap();
+        h[0]
+    };
+    let stagnation = first("eps-mag-es:restarts=ipop");
+    let tolfun = first("eps-mag-es:restarts=ipop:stall=tolfun");
+    println!(
+        "C01 N = 10: the first run stalls after {} generations by stagnation, {} by tolfun",
+        stagnation.generations, tolfun.generations
+    );
+    assert!(tolfun.generations < stagnation.generations);
+    assert_eq!(tolfun.termination, ma_es::Termination::Observer);
+    assert!(tolfun.best.violation == 0.0);
 }
