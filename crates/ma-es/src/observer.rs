@@ -24,6 +24,9 @@ pub struct GenerationReport<'a> {
     pub m: ArrayView2<'a, f64>,
     /// The best-so-far solution.
     pub best: &'a BestSoFar,
+    /// The objective values of the generation's offspring (after the initialisation:
+    /// of the initial population).
+    pub objectives: &'a [f64],
 }
 
 /// Called after the initialisation and after each generation; returning

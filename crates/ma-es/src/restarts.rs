@@ -84,9 +84,10 @@ pub struct Stall {
     best: Option<Fitness>,
     last_improvement: usize,
     /// `tolfun`: the best-so-far `f` of the last `10 + ⌈30 N / λ⌉` generations, a ring
-    /// (empty for [`StallKind::Stagnation`]).
+    /// (`range`: each generation's lowest `f`; empty for [`StallKind::Stagnation`]).
     recent: Vec<f64>,
     filled: usize,
+    kind: StallKind,
 }
 
 impl Stall {
@@ -103,15 +104,44 @@ impl Stall {
             last_improvement: 0,
             recent: match kind {
                 StallKind::Stagnation => Vec::new(),
-                StallKind::TolFun => vec![f64::NAN; history],
+                StallKind::TolFun | StallKind::Range => vec![f64::NAN; history],
             },
             filled: 0,
+            kind,
         }
+    }
+
+    /// The relative range rule ([`StallKind::Range`]).
+    fn narrow(&mut self, r: &GenerationReport<'_>) -> bool {
+        if r.epsilon != 0.0 {
+            self.filled = 0;
+            return false;
+        }
+        let (lo, hi) = r
+            .objectives
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &f| {
+                (lo.min(f), hi.max(f))
+            });
+        let len = self.recent.len();
+        self.recent[self.filled % len] = lo;
+        self.filled += 1;
+        if self.filled < len {
+            return false;
+        }
+        let (lo, hi) = self
+            .recent
+            .iter()
+            .fold((lo, hi), |(lo, hi), &f| (lo.min(f), hi.max(f)));
+        hi - lo < 1e-12 * lo.abs()
     }
 
     /// pycma's `tolfun` on the best-so-far: once ε = 0, a feasible best whose `f`
     /// changed by less than `10⁻¹¹` over the whole history.
     fn flat(&mut self, r: &GenerationReport<'_>) -> bool {
+        if self.kind == StallKind::Range {
+            return self.narrow(r);
+        }
         if self.recent.is_empty() || r.epsilon != 0.0 {
             self.filled = 0;
             return false;

@@ -683,6 +683,11 @@ impl<'a> Session<'a> {
             p_sigma: self.dist.p_sigma.as_slice().expect("contiguous path"),
             m: self.dist.m.view(),
             best: &self.progress.best,
+            objectives: self
+                .pop
+                .objectives
+                .as_slice()
+                .expect("contiguous objectives"),
         }
     }
 

@@ -118,6 +118,11 @@ pub enum StallKind {
     /// As `Stagnation`, or, once ε = 0, the best-so-far `f` has changed by less than
     /// `10⁻¹¹` over the last `10 + ⌈30 N / λ⌉` generations (pycma's `tolfun`).
     TolFun,
+    /// As `Stagnation`, or, once ε = 0, the range of the offspring's `f` this
+    /// generation and of the generations' lowest `f` over the last
+    /// `10 + ⌈30 N / λ⌉` generations is below `10⁻¹²` of the lowest `|f|` (pycma's
+    /// `tolfun` on the population, relative: a run converging to `f = 0` polishes on).
+    Range,
 }
 
 /// The default population size `λ` when the configuration leaves it open.
@@ -295,6 +300,7 @@ impl ComponentSpec {
                 match self.stall {
                     StallKind::Stagnation => "stagnation",
                     StallKind::TolFun => "tolfun",
+                    StallKind::Range => "range",
                 },
             ),
         ];
@@ -322,7 +328,7 @@ impl ComponentSpec {
                     "ranking" => "expected epsilon-level, objective, stochastic or augmented-lagrangian",
                     "restarts" => "expected off, ipop or bipop",
                     "population" => "expected paper (λ = 4N) or log (λ = 4 + ⌊3 ln N⌋)",
-                    "stall" => "expected stagnation or tolfun",
+                    "stall" => "expected stagnation, tolfun or range",
                     "eps-end" => "expected t-max or a share of the run's generations, 1% to 100%",
                     _ => "unknown component (repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking, restarts, population, stall, eps-end)",
                 }
@@ -381,6 +387,7 @@ impl ComponentSpec {
                 self.stall = match value {
                     "stagnation" => StallKind::Stagnation,
                     "tolfun" => StallKind::TolFun,
+                    "range" => StallKind::Range,
                     _ => return Err(bad()),
                 }
             }
@@ -433,7 +440,7 @@ impl FromStr for ComponentSpec {
     /// `identity`), `ordering` (`epsilon-level`, `lexicographic`), `step-size` (`csa`,
     /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`, `stochastic`, `augmented-lagrangian`),
     /// `restarts` (`off`, `ipop`, `bipop`), `population` (`paper`, `log`), `stall`
-    /// (`stagnation`, `tolfun`), `eps-end` (`t-max`, or a share such as `5%`).
+    /// (`stagnation`, `tolfun`, `range`), `eps-end` (`t-max`, or a share such as `5%`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut parts = s.trim().split(':');
         let preset: Variant = parts.next().unwrap_or_default().parse()?;

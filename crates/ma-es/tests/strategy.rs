@@ -838,3 +838,46 @@ fn the_tolfun_stall_restarts_a_flat_run_earlier() {
     assert_eq!(tolfun.termination, ma_es::Termination::Observer);
     assert!(tolfun.best.violation == 0.0);
 }
+
+/// `stall=range` ends a run once the offspring's `f` (and the generations' lowest `f`
+/// over the history) lie within 10⁻¹² of `|f|`: early on a problem whose optimum is
+/// far from 0, never on one that converges to `f = 0`, which polishes on.
+#[test]
+fn the_range_stall_is_relative() {
+    use ma_es::restarts::{run, RestartRecord};
+    fn first<P: ConstrainedProblem>(problem: &P, spec: &str) -> RestartRecord {
+        let spec: ma_es::ComponentSpec = spec.parse().unwrap();
+        let config = Config {
+            t_max: 20,
+            ..small(40_000)
+        };
+        let (_, h) = run(problem, &config, &spec, 5, &mut RngNoise::seed_from_u64(5)).unwrap();
+        h[0]
+    }
+    // min c + Σ x² s.t. x₁ ≥ 1: optimum c + 1.
+    let problem = |c: f64| {
+        FnProblem::new(vec![-5.0; 4], vec![5.0; 4], 1, 0, move |x, g| {
+            g[0] = 1.0 - x[0];
+            Ok(c + x.iter().map(|v| v * v).sum::<f64>())
+        })
+        .unwrap()
+    };
+    let offset = problem(1000.0);
+    let (stagnation, range) = (
+        first(&offset, "eps-mag-es:restarts=ipop"),
+        first(&offset, "eps-mag-es:restarts=ipop:stall=range"),
+    );
+    println!(
+        "f* = 1001: the first run stalls after {} generations by stagnation, {} by range",
+        stagnation.generations, range.generations
+    );
+    assert!(range.generations < stagnation.generations);
+    assert!((range.best.objective - 1001.0).abs() < 1e-6 && range.best.violation == 0.0);
+    // f* = 0: the relative range never closes before the stagnation rule ends the run.
+    let plain = problem(-1.0);
+    let (stagnation, range) = (
+        first(&plain, "eps-mag-es:restarts=ipop"),
+        first(&plain, "eps-mag-es:restarts=ipop:stall=range"),
+    );
+    assert_eq!(range.generations, stagnation.generations);
+}

@@ -1,39 +1,4 @@
-//! The augmented-Lagrangian ranking: offspring ranked by a penalised objective whose
-//! coefficients adapt every generation (Atamna, Auger & Hansen, FOGA 2017; the
-//! behaviour of pycma 4.5's `AugmentedLagrangian` with its default algorithm and
-//! `ConstrainedFitnessAL`'s `which='best'`).
-//!
-//! Every constraint becomes one or two inequalities `c ≤ 0`: `g_i`, and `h_j − δ`,
-//! `−h_j − δ` for an equality (pycma's advice for equalities; `δ` the problem's
-//! equality margin). With multipliers `γ_i ≥ 0` and penalty factors `ω_i ≥ 0`, an
-//! offspring's fitness is
-//!
-//! `F(x) = f(x) + Σ_i P_i(c_i(x))`, `P_i(c) = γ_i c + ω_i c² / 2`, where `c` is first
-//! raised to `−γ_i / ω_i` (so `P_i ≥ −γ_i² / (2 ω_i)` on the feasible side).
-//!
-//! After ranking, the coefficients are updated from the generation's best offspring by
-//! `F`, `(f_b, c_b)`:
-//! - **Initialisation** (while a constraint is not yet initialised and every `f` is
-//!   finite): for a constraint violated by more than 10 % of the offspring, from the
-//!   interquartile ranges of `f`, `c_i` and `c_i²` over the population,
-//!   `γ_i = IQR(f) / (N IQR(c_i))` and `ω_i = 0.4 IQR(f) / (N (IQR(c_i) + 10⁻⁶ IQR(c_i²)))`
-//!   (rescaled when `ω_i` was set before), raised to `γ_i / max|c_i|` but at most 20-fold.
-//!   It counts as initialised once 10–90 % of the offspring violate it, or after
-//!   `N + 2` updates.
-//! - **Multipliers:** `γ_i ← max(0, γ_i + ω_i c_{b,i} / 5)` when some offspring (or the
-//!   best) lies where the penalty is not flat.
-//! - **Penalty factors:** with `p_i` the share of the last `N + 5` best offspring that
-//!   satisfy constraint `i`, `ω_i` grows by `χ^{(1 + s)/4}` when `c_{b,i} > 0` or when
-//!   the best is penalised although feasible and `p_i > 0.95`, and shrinks by
-//!   `χ^{−(1 − s)/4}` when `c_{b,i} < 0` and `p_i < 0.9`; `χ = 2^{1/(5N)}`, and `s`
-//!   ramps up to `4` (the sign of the change) after `K + 2` changes in the same
-//!   direction (`K` inequalities).
-//!
-//! Before the first update every `P_i` is 0: the first generation is ranked by `f`.
-//! The best-so-far the strategy reports follows the best-so-far rule on `(ν̄, f)`: its
-//! candidate each generation is the best offspring by that rule, not the first place
-//! by `F` ([`PopulationRanking::best_so_far_candidate`]), which may be infeasible while
-//! a feasible offspring improves.
+//! The augmented-Lagrangian ranking ([`AugmentedLagrangianRanking`]).
 
 use super::{ConstraintValues, PopulationRanking};
 use constraint_handling::ordering::{
@@ -44,7 +9,42 @@ use constraint_handling::ordering::{
 /// pycma's damping of the multiplier update (`dgamma`).
 const D_GAMMA: f64 = 5.0;
 
-/// The augmented-Lagrangian ranking (see the [module](self) documentation).
+/// The augmented-Lagrangian ranking: offspring ranked by a penalised objective whose
+/// coefficients adapt every generation (Atamna, Auger & Hansen, FOGA 2017; the
+/// behaviour of pycma 4.5's `AugmentedLagrangian` with its default algorithm and
+/// `ConstrainedFitnessAL`'s `which='best'`).
+///
+/// Every constraint becomes one or two inequalities `c ≤ 0`: `g_i`, and `h_j − δ`,
+/// `−h_j − δ` for an equality (pycma's advice for equalities; `δ` the problem's
+/// equality margin). With multipliers `γ_i ≥ 0` and penalty factors `ω_i ≥ 0`, an
+/// offspring's fitness is
+///
+/// `F(x) = f(x) + Σ_i P_i(c_i(x))`, `P_i(c) = γ_i c + ω_i c² / 2`, where `c` is first
+/// raised to `−γ_i / ω_i` (so `P_i ≥ −γ_i² / (2 ω_i)` on the feasible side).
+///
+/// After ranking, the coefficients are updated from the generation's best offspring by
+/// `F`, `(f_b, c_b)`:
+/// - **Initialisation** (while a constraint is not yet initialised and every `f` is
+///   finite): for a constraint violated by more than 10 % of the offspring, from the
+///   interquartile ranges of `f`, `c_i` and `c_i²` over the population,
+///   `γ_i = IQR(f) / (N IQR(c_i))` and `ω_i = 0.4 IQR(f) / (N (IQR(c_i) + 10⁻⁶ IQR(c_i²)))`
+///   (rescaled when `ω_i` was set before), raised to `γ_i / max|c_i|` but at most 20-fold.
+///   It counts as initialised once 10–90 % of the offspring violate it, or after
+///   `N + 2` updates.
+/// - **Multipliers:** `γ_i ← max(0, γ_i + ω_i c_{b,i} / 5)` when some offspring (or the
+///   best) lies where the penalty is not flat.
+/// - **Penalty factors:** with `p_i` the share of the last `N + 5` best offspring that
+///   satisfy constraint `i`, `ω_i` grows by `χ^{(1 + s)/4}` when `c_{b,i} > 0` or when
+///   the best is penalised although feasible and `p_i > 0.95`, and shrinks by
+///   `χ^{−(1 − s)/4}` when `c_{b,i} < 0` and `p_i < 0.9`; `χ = 2^{1/(5N)}`, and `s`
+///   ramps up to `4` (the sign of the change) after `K + 2` changes in the same
+///   direction (`K` inequalities).
+///
+/// Before the first update every `P_i` is 0: the first generation is ranked by `f`.
+/// The best-so-far the strategy reports follows the best-so-far rule on `(ν̄, f)`: its
+/// candidate each generation is the best offspring by that rule, not the first place
+/// by `F` ([`PopulationRanking::best_so_far_candidate`]), which may be infeasible while
+/// a feasible offspring improves.
 ///
 /// ```
 /// use ma_es::ranking::{AugmentedLagrangianRanking, ConstraintValues, PopulationRanking};
