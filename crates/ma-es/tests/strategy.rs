@@ -600,6 +600,15 @@ fn ipop_restarts_solve_the_first_users_problem() {
         "the single run is expected to miss on some seeds"
     );
     assert!(ipop < single, "{ipop} vs {single}");
+    // The two lines that lead the design log's search solve it on every seed.
+    for spec in [
+        "eps-mag-es:restarts=bipop:eps-end=10%:stall=range",
+        "eps-mag-es:ranking=augmented-lagrangian:restarts=ipop:eps-end=10%:stall=range",
+    ] {
+        let (failures, worst) = toy_failures(spec);
+        println!("toy problem: {spec} fails {failures}/50 (worst f {worst})");
+        assert_eq!(failures, 0, "{spec}");
+    }
 }
 
 /// A restart sequence keeps its books: one budget, absolute checkpoints holding the best
