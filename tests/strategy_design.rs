@@ -160,6 +160,41 @@ fn the_design_log_quotes_the_ipop_studies() {
     }
 }
 
+/// The rows of Table 1 rebuilt from the committed records of `folder` (`runs` runs in
+/// dimension `dim`), each checked against the committed `table1.md`: the spec after
+/// `eps-mag-es:` and its median, mean and total counts as the log writes them
+/// (`2 / 17 / 9`).
+fn table1_rows(folder: &str, runs: usize, dim: usize) -> Vec<(String, [String; 3])> {
+    let dir = root().join("results/strategy-design").join(folder);
+    let data = Dataset::load(&[dir.join("runs.jsonl.gz")]).unwrap();
+    assert_eq!(data.len(), runs, "{folder}");
+    assert!(
+        data.configs()
+            .iter()
+            .all(|c| data.runs(c, 1).iter().all(|r| r.dim == dim)),
+        "{folder}"
+    );
+    let out = tempfile::tempdir().unwrap();
+    let report = ablation_report(&data, out.path(), &ReportOptions::default()).unwrap();
+    let committed = std::fs::read_to_string(dir.join("table1.md")).unwrap();
+    report
+        .output
+        .table1
+        .to_markdown()
+        .lines()
+        .filter(|l| l.starts_with("| eps-mag-es:"))
+        .map(|row| {
+            assert!(
+                committed.contains(row),
+                "{folder}/table1.md is stale: {row}"
+            );
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let spec = cells[1].strip_prefix("eps-mag-es:").unwrap().to_string();
+            (spec, [2, 3, 4].map(|k| cells[k].replace('/', " / ")))
+        })
+        .collect()
+}
+
 /// Entry 7: the restart candidates with both stall windows against εMAg-ES — Table 1
 /// rebuilt from the committed records equals the committed one, and the log's rows hold
 /// its counts.
@@ -171,30 +206,13 @@ fn the_design_log_quotes_the_restart_candidates() {
         ("restarts-short-D10", 5 * 28 * 25, "short"),
         ("restarts-D10", 4 * 28 * 25, "long"),
     ] {
-        let dir = root().join("results/strategy-design").join(folder);
-        let data = Dataset::load(&[dir.join("runs.jsonl.gz")]).unwrap();
-        assert_eq!(data.len(), runs, "{folder}");
-        let out = tempfile::tempdir().unwrap();
-        let report = ablation_report(&data, out.path(), &ReportOptions::default()).unwrap();
-        let table1 = report.output.table1.to_markdown();
-        let committed = std::fs::read_to_string(dir.join("table1.md")).unwrap();
-        for row in table1.lines().filter(|l| l.starts_with("| eps-mag-es:")) {
-            assert!(
-                committed.contains(row),
-                "{folder}/table1.md is stale: {row}"
-            );
-            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-            let spec = cells[1].strip_prefix("eps-mag-es:").unwrap();
-            let counts: Vec<String> = cells[2..5].iter().map(|c| c.replace('/', " / ")).collect();
+        for (spec, [median, mean, total]) in table1_rows(folder, runs, 10) {
             let label = if spec.contains("restarts") {
                 format!("`{spec}` ({window}; `{folder}`)")
             } else {
                 format!("`{spec}` (no restarts; `{folder}`)")
             };
-            let quoted = format!(
-                "| {label} | {} | {} | {} |",
-                counts[0], counts[1], counts[2]
-            );
+            let quoted = format!("| {label} | {median} | {mean} | {total} |");
             assert!(
                 log.contains(&quoted),
                 "docs/strategy-design.md lacks {quoted}"
@@ -208,8 +226,8 @@ fn the_design_log_quotes_the_restart_candidates() {
 
 /// Entries 8 to 12: the augmented-Lagrangian candidates at N = 10, the BIPOP
 /// candidates at N = 30, and the `tolfun` and `range` stall rules at N = 10 and 30
-/// against εMAg-ES — Table 1 rebuilt from the committed records
-/// equals the committed one, and the log's rows hold its counts.
+/// against εMAg-ES — Table 1 rebuilt from the committed records equals the committed
+/// one, and the log's rows hold its counts.
 #[test]
 fn the_design_log_quotes_the_augmented_lagrangian_and_n30_studies() {
     let log = log();
@@ -222,31 +240,8 @@ fn the_design_log_quotes_the_augmented_lagrangian_and_n30_studies() {
         ("range-al-D10", 2 * 28 * 25, 10),
         ("range-D30", 3 * 28 * 25, 30),
     ] {
-        let dir = root().join("results/strategy-design").join(folder);
-        let data = Dataset::load(&[dir.join("runs.jsonl.gz")]).unwrap();
-        assert_eq!(data.len(), runs, "{folder}");
-        assert!(
-            data.configs()
-                .iter()
-                .all(|c| data.runs(c, 1).iter().all(|r| r.dim == dim)),
-            "{folder}"
-        );
-        let out = tempfile::tempdir().unwrap();
-        let report = ablation_report(&data, out.path(), &ReportOptions::default()).unwrap();
-        let table1 = report.output.table1.to_markdown();
-        let committed = std::fs::read_to_string(dir.join("table1.md")).unwrap();
-        for row in table1.lines().filter(|l| l.starts_with("| eps-mag-es:")) {
-            assert!(
-                committed.contains(row),
-                "{folder}/table1.md is stale: {row}"
-            );
-            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-            let spec = cells[1].strip_prefix("eps-mag-es:").unwrap();
-            let counts: Vec<String> = cells[2..5].iter().map(|c| c.replace('/', " / ")).collect();
-            let quoted = format!(
-                "| `{spec}` (`{folder}`) | {} | {} | {} |",
-                counts[0], counts[1], counts[2]
-            );
+        for (spec, [median, mean, total]) in table1_rows(folder, runs, dim) {
+            let quoted = format!("| `{spec}` (`{folder}`) | {median} | {mean} | {total} |");
             assert!(
                 log.contains(&quoted),
                 "docs/strategy-design.md lacks {quoted}"

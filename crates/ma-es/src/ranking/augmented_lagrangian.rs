@@ -1,10 +1,7 @@
 //! The augmented-Lagrangian ranking ([`AugmentedLagrangianRanking`]).
 
-use super::{ConstraintValues, PopulationRanking};
-use constraint_handling::ordering::{
-    check_lengths, improves_best_so_far, rank_epsilon_level_into, EpsilonLevel, EpsilonLevelKey,
-    Fitness, RankingError,
-};
+use super::{ConstraintValues, ObjectiveRanking, PopulationRanking};
+use constraint_handling::ordering::{check_lengths, improves_best_so_far, Fitness, RankingError};
 
 /// pycma's damping of the multiplier update (`dgamma`).
 const D_GAMMA: f64 = 5.0;
@@ -91,8 +88,8 @@ pub struct AugmentedLagrangianRanking {
     // Scratch, sized once.
     c: Vec<f64>,
     fitness: Vec<f64>,
-    zeros: Vec<f64>,
-    keys: Vec<EpsilonLevelKey>,
+    /// Orders by the penalised fitness.
+    order: ObjectiveRanking,
     sorted: Vec<f64>,
     best: Vec<f64>,
 }
@@ -119,8 +116,7 @@ impl AugmentedLagrangianRanking {
             counted: false,
             c: Vec::new(),
             fitness: Vec::new(),
-            zeros: Vec::new(),
-            keys: Vec::new(),
+            order: ObjectiveRanking::default(),
             sorted: Vec::new(),
             best: Vec::new(),
         }
@@ -335,14 +331,8 @@ impl AugmentedLagrangianRanking {
             self.fitness[j] = fit;
         }
         self.counted = started;
-        self.zeros.resize(lambda, 0.0);
-        rank_epsilon_level_into(
-            &EpsilonLevel::new(0.0),
-            &self.fitness,
-            &self.zeros,
-            permutation,
-            &mut self.keys,
-        )?;
+        self.order
+            .rank(0.0, &self.fitness, violations, permutation)?;
         // The coefficients: initialised from the population, updated from the best.
         let all_initialized = started && self.initialized.iter().all(|&b| b);
         if !all_initialized && objectives.iter().all(|f| f.is_finite()) {
