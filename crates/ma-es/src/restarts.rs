@@ -83,8 +83,8 @@ pub struct Stall {
     sigma_floor: f64,
     best: Option<Fitness>,
     last_improvement: usize,
-    /// `tolfun`: the best-so-far `f` of the last `10 + ⌈30 N / λ⌉` generations, a ring
-    /// (`range`: each generation's lowest `f`; empty for [`StallKind::Stagnation`]).
+    /// The last `10 + ⌈30 N / λ⌉` generations' best-so-far `f` (`tolfun`) or lowest
+    /// offspring `f` (`range`), a ring; empty for [`StallKind::Stagnation`].
     recent: Vec<f64>,
     filled: usize,
     kind: StallKind,
@@ -111,22 +111,34 @@ impl Stall {
         }
     }
 
-    /// The relative range rule ([`StallKind::Range`]).
-    fn narrow(&mut self, r: &GenerationReport<'_>) -> bool {
-        if r.epsilon != 0.0 {
-            self.filled = 0;
-            return false;
-        }
+    /// Writes `v` into the ring of the last generations; returns the value it replaces.
+    fn push(&mut self, v: f64) -> f64 {
+        let slot = self.filled % self.recent.len();
+        self.filled += 1;
+        std::mem::replace(&mut self.recent[slot], v)
+    }
+
+    /// pycma's `tolfun` on the best-so-far ([`StallKind::TolFun`]): a feasible best
+    /// whose `f` changed by less than `10⁻¹¹` over the whole history.
+    fn tolfun(&mut self, r: &GenerationReport<'_>) -> bool {
+        let now = r.best.snapshot.fitness;
+        let oldest = self.push(now.objective);
+        self.filled > self.recent.len()
+            && now.violation == 0.0
+            && (oldest - now.objective).abs() < 1e-11
+    }
+
+    /// The relative range rule ([`StallKind::Range`]): this generation's `f` and the
+    /// history's lowest `f` lie within `10⁻¹² · |f_min|`.
+    fn range(&mut self, r: &GenerationReport<'_>) -> bool {
         let (lo, hi) = r
             .objectives
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &f| {
                 (lo.min(f), hi.max(f))
             });
-        let len = self.recent.len();
-        self.recent[self.filled % len] = lo;
-        self.filled += 1;
-        if self.filled < len {
+        self.push(lo);
+        if self.filled < self.recent.len() {
             return false;
         }
         let (lo, hi) = self
@@ -134,24 +146,6 @@ impl Stall {
             .iter()
             .fold((lo, hi), |(lo, hi), &f| (lo.min(f), hi.max(f)));
         hi - lo < 1e-12 * lo.abs()
-    }
-
-    /// pycma's `tolfun` on the best-so-far: once ε = 0, a feasible best whose `f`
-    /// changed by less than `10⁻¹¹` over the whole history.
-    fn flat(&mut self, r: &GenerationReport<'_>) -> bool {
-        if self.kind == StallKind::Range {
-            return self.narrow(r);
-        }
-        if self.recent.is_empty() || r.epsilon != 0.0 {
-            self.filled = 0;
-            return false;
-        }
-        let now = r.best.snapshot.fitness;
-        let len = self.recent.len();
-        let oldest = self.recent[self.filled % len];
-        self.recent[self.filled % len] = now.objective;
-        self.filled += 1;
-        self.filled > len && now.violation == 0.0 && (oldest - now.objective).abs() < 1e-11
     }
 }
 
@@ -164,8 +158,17 @@ impl Observer for Stall {
             self.last_improvement = r.generation;
         }
         let stagnant = r.epsilon == 0.0 && r.generation >= self.last_improvement + self.window;
-        let flat = self.flat(r);
-        if stagnant || flat || r.sigma < self.sigma_floor {
+        // The history rules count from the generation ε reached 0.
+        let converged = match self.kind {
+            StallKind::Stagnation => false,
+            _ if r.epsilon != 0.0 => {
+                self.filled = 0;
+                false
+            }
+            StallKind::TolFun => self.tolfun(r),
+            StallKind::Range => self.range(r),
+        };
+        if stagnant || converged || r.sigma < self.sigma_floor {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())

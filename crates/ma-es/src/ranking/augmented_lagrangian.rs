@@ -166,12 +166,17 @@ impl AugmentedLagrangianRanking {
         self.initialized = vec![false; kc];
         self.same_changes = vec![0; kc];
         self.penalized = vec![0; kc];
-        self.history = vec![0.0; (self.dim + 20) * kc];
+        self.history = vec![0.0; self.history_rows_max() * kc];
         self.history_rows = 0;
         self.history_next = 0;
         self.best = vec![0.0; kc];
         self.updates = 0;
         self.counted = false;
+    }
+
+    /// The ring of best offspring holds `N + 20` rows (pycma's `g_history`).
+    fn history_rows_max(&self) -> usize {
+        self.dim + 20
     }
 
     fn penalty(&self, i: usize, c: f64) -> f64 {
@@ -181,12 +186,13 @@ impl AugmentedLagrangianRanking {
     }
 
     /// The share of the last `len` best offspring with `c_i < 0` (ties count ½).
-    fn feasible_share(&self, i: usize, len: usize, kc: usize) -> f64 {
+    fn feasible_share(&self, i: usize, len: usize) -> f64 {
+        let kc = self.kc;
         let rows = self.history_rows.min(len);
         if rows == 0 {
             return f64::NAN;
         }
-        let cap = self.dim + 20;
+        let cap = self.history_rows_max();
         let mut sum = 0.0;
         for back in 1..=rows {
             let row = (self.history_next + cap - back) % cap;
@@ -202,8 +208,8 @@ impl AugmentedLagrangianRanking {
         sum / rows as f64
     }
 
-    fn shape_exponent(&self, i: usize, kc: usize) -> f64 {
-        let threshold = (2 + kc) as f64;
+    fn shape_exponent(&self, i: usize) -> f64 {
+        let threshold = (2 + self.kc) as f64;
         let d = self.same_changes[i] as f64;
         let s = d.signum();
         let rest = d - s * threshold;
@@ -214,7 +220,8 @@ impl AugmentedLagrangianRanking {
     }
 
     /// Initialises the coefficients from the population (pycma's `set_coefficients`).
-    fn set_coefficients(&mut self, objectives: &[f64], kc: usize) {
+    fn set_coefficients(&mut self, objectives: &[f64]) {
+        let kc = self.kc;
         let lambda = objectives.len();
         let n = self.dim as f64;
         let df = iqr(objectives.iter().copied(), &mut self.sorted);
@@ -250,11 +257,11 @@ impl AugmentedLagrangianRanking {
 
     /// Updates the coefficients from the best offspring, whose objective is `f` and
     /// constraint values are in `self.best` (pycma's `update`).
-    fn update(&mut self, f: f64, kc: usize) {
+    fn update(&mut self, f: f64) {
         if !f.is_finite() {
             return;
         }
-        let cap = self.dim + 20;
+        let (kc, cap) = (self.kc, self.history_rows_max());
         self.history[self.history_next * kc..(self.history_next + 1) * kc]
             .copy_from_slice(&self.best);
         self.history_next = (self.history_next + 1) % cap;
@@ -279,14 +286,14 @@ impl AugmentedLagrangianRanking {
             if w * c < -g {
                 continue;
             }
-            let p_feasible = self.feasible_share(i, horizon, kc);
+            let p_feasible = self.feasible_share(i, horizon);
             if c > 0.0 || (w * c > -g && p_feasible > 0.95) {
                 self.same_changes[i] = self.same_changes[i].max(0) + 1;
-                let s = self.shape_exponent(i, kc);
+                let s = self.shape_exponent(i);
                 self.omega[i] *= self.chi.powf(0.25 * (1.0 + s));
             } else if p_feasible < 0.9 && c < 0.0 {
                 self.same_changes[i] = self.same_changes[i].min(0) - 1;
-                let s = self.shape_exponent(i, kc);
+                let s = self.shape_exponent(i);
                 self.omega[i] *= self.chi.powf(-0.25 * (1.0 - s));
             }
         }
@@ -337,11 +344,11 @@ impl AugmentedLagrangianRanking {
         let all_initialized = started && self.initialized.iter().all(|&b| b);
         if !all_initialized && objectives.iter().all(|f| f.is_finite()) {
             self.started = true;
-            self.set_coefficients(objectives, kc);
+            self.set_coefficients(objectives);
         }
         let b = permutation[0];
         self.best.copy_from_slice(&self.c[b * kc..(b + 1) * kc]);
-        self.update(objectives[b], kc);
+        self.update(objectives[b]);
         self.penalized.iter_mut().for_each(|p| *p = 0);
         Ok(())
     }
