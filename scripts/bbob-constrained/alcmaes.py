@@ -63,8 +63,10 @@ def main():
         shutil.rmtree(folder, ignore_errors=True)
         suite = cocoex.Suite(
             "bbob-constrained", "",
-            f"dimensions: {dim} function_indices: {','.join(map(str, functions))} "
-            f"instance_indices: {','.join(map(str, instances))}")
+            # COCO's own range syntax ("1-54"): its option string has a fixed length
+            # limit that a spelled-out list of 54 functions and 10 instances exceeds.
+            f"dimensions: {dim} function_indices: {args.functions} "
+            f"instance_indices: {args.instances}")
         # cocoex writes below ./exdata: chdir so that the folder lands where we want it.
         cwd = os.getcwd()
         staging = os.path.join(args.out, ".staging")

@@ -3,11 +3,14 @@
 //! [`PopulationRanking`]: the objective alone ([`ObjectiveRanking`]), Runarsson & Yao's
 //! stochastic ranking ([`StochasticRanking`], seeded per run), or an augmented
 //! Lagrangian with adaptive coefficients ([`AugmentedLagrangianRanking`]), which reads
-//! the individual constraint values ([`ConstraintValues`]).
+//! the individual constraint values ([`ConstraintValues`]); or one of the last two by
+//! the kind of constraints the problem states ([`ByConstraintKindRanking`]).
 
 mod augmented_lagrangian;
+mod by_constraint_kind;
 
 pub use augmented_lagrangian::AugmentedLagrangianRanking;
+pub use by_constraint_kind::ByConstraintKindRanking;
 
 use crate::config::ConfigError;
 use constraint_handling::ordering::{

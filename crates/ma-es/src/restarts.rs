@@ -13,7 +13,8 @@
 //! - **A stall** ([`Stall`]) — once ε has reached 0, the best-so-far of the current run
 //!   has not improved at all (the best-so-far rule: lower `ν̄`, or the same `ν̄` and
 //!   lower `f`) for `100 + ⌈100 N^{3/2} / λ⌉` generations (pycma's `tolstagnation`),
-//!   or `σ` has fallen below `10⁻¹²` of the run's `σ₀`. The design log
+//!   or `σ` has fallen below `10⁻¹²` of the run's `σ₀` (before entry 13 the σ floor
+//!   counted while ε > 0 too, and stopped runs that would still become feasible). The design log
 //!   (docs/strategy-design.md) measured the alternatives: a window of
 //!   `10 + ⌈30 N / λ⌉` generations (entry 5) stopped runs that were still converging —
 //!   on CEC2017 at N = 10 BIPOP won 7 problems and lost 3 with it, 9 and 2 with this
@@ -168,7 +169,10 @@ impl Observer for Stall {
             StallKind::TolFun => self.tolfun(r),
             StallKind::Range => self.range(r),
         };
-        if stagnant || converged || r.sigma < self.sigma_floor {
+        // The σ floor too: a run whose σ collapses while ε > 0 may still find the
+        // feasible region (entry 13 of the design log).
+        let collapsed = r.epsilon == 0.0 && r.sigma < self.sigma_floor;
+        if stagnant || converged || collapsed {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())

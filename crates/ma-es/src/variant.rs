@@ -22,8 +22,8 @@ use crate::back_calculation::{
 };
 use crate::config::{Config, ConfigError, Parameters};
 use crate::ranking::{
-    AugmentedLagrangianRanking, EpsilonLevelRanking, ObjectiveRanking, PopulationRanking,
-    StochasticRanking, STOCHASTIC_RANKING_P_F,
+    AugmentedLagrangianRanking, ByConstraintKindRanking, EpsilonLevelRanking, ObjectiveRanking,
+    PopulationRanking, StochasticRanking, STOCHASTIC_RANKING_P_F,
 };
 use crate::repair::{NoRepair, PeriodicRepair, Repair};
 use crate::step_size::{
@@ -90,6 +90,9 @@ pub enum RankingKind {
     /// ([`AugmentedLagrangianRanking`]; Atamna et al. 2017, pycma's behaviour); the ε
     /// threshold plays no part.
     AugmentedLagrangian,
+    /// The ε-level order on a problem with equality constraints, the augmented
+    /// Lagrangian on one with inequalities only ([`ByConstraintKindRanking`]).
+    ByConstraintKind,
 }
 
 /// Whether the run restarts when it stalls ([`crate::restarts`]).
@@ -278,6 +281,7 @@ impl ComponentSpec {
                     RankingKind::Objective => "objective",
                     RankingKind::Stochastic => "stochastic",
                     RankingKind::AugmentedLagrangian => "augmented-lagrangian",
+                    RankingKind::ByConstraintKind => "by-constraint-kind",
                 },
             ),
             (
@@ -325,7 +329,7 @@ impl ComponentSpec {
                     "back-calculation" => "expected off, pseudo-inverse or identity",
                     "ordering" => "expected epsilon-level or lexicographic",
                     "step-size" => "expected csa, median-success or constant",
-                    "ranking" => "expected epsilon-level, objective, stochastic or augmented-lagrangian",
+                    "ranking" => "expected epsilon-level, objective, stochastic, augmented-lagrangian or by-constraint-kind",
                     "restarts" => "expected off, ipop or bipop",
                     "population" => "expected paper (λ = 4N) or log (λ = 4 + ⌊3 ln N⌋)",
                     "stall" => "expected stagnation, tolfun or range",
@@ -372,6 +376,7 @@ impl ComponentSpec {
                     "objective" => RankingKind::Objective,
                     "stochastic" => RankingKind::Stochastic,
                     "augmented-lagrangian" => RankingKind::AugmentedLagrangian,
+                    "by-constraint-kind" => RankingKind::ByConstraintKind,
                     _ => return Err(bad()),
                 }
             }
@@ -438,7 +443,7 @@ impl FromStr for ComponentSpec {
     /// changed, e.g. `lex-ma-es:step-size=constant`. Keys: `repair`, `sigma-cap`,
     /// `matrix-adaptation` (`on`/`off`), `back-calculation` (`off`, `pseudo-inverse`,
     /// `identity`), `ordering` (`epsilon-level`, `lexicographic`), `step-size` (`csa`,
-    /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`, `stochastic`, `augmented-lagrangian`),
+    /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`, `stochastic`, `augmented-lagrangian`, `by-constraint-kind`),
     /// `restarts` (`off`, `ipop`, `bipop`), `population` (`paper`, `log`), `stall`
     /// (`stagnation`, `tolfun`, `range`), `eps-end` (`t-max`, or a share such as `5%`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -548,6 +553,7 @@ impl Components {
                     Box::new(StochasticRanking::new(STOCHASTIC_RANKING_P_F, seed)?)
                 }
                 RankingKind::AugmentedLagrangian => Box::new(AugmentedLagrangianRanking::new(n)),
+                RankingKind::ByConstraintKind => Box::new(ByConstraintKindRanking::new(n)),
             },
         })
     }

@@ -183,6 +183,39 @@ fn the_other_step_size_rules_and_rankings_run_inside_the_strategy() {
     assert_ne!(al.dynamics, eps.dynamics);
 }
 
+/// `ranking=by-constraint-kind` is the augmented Lagrangian on a problem with
+/// inequalities only and the ε-level order on one with equalities: bit for bit the
+/// same runs, and different from the other ranking's.
+#[test]
+fn the_ranking_by_constraint_kind_follows_the_problems_constraints() {
+    use ma_es::ComponentSpec;
+    let suite = Suite::synthetic(5);
+    let run = |problem: usize, ranking: &str| {
+        let p = suite.problem(problem, 10).unwrap();
+        let spec: ComponentSpec = format!("eps-mag-es:ranking={ranking}").parse().unwrap();
+        let config = Config {
+            record_dynamics: true,
+            ..small(20_000)
+        };
+        let mut es = MaEs::with_spec(&p, &config, &spec, 7).unwrap();
+        es.run(&mut RngNoise::seed_from_u64(7)).unwrap()
+    };
+    // C01: one inequality; C07: two equalities; C03: one of each.
+    for (problem, follows, other) in [
+        (1, "augmented-lagrangian", "epsilon-level"),
+        (7, "epsilon-level", "augmented-lagrangian"),
+        (3, "epsilon-level", "augmented-lagrangian"),
+    ] {
+        let by_kind = run(problem, "by-constraint-kind");
+        assert_eq!(by_kind, run(problem, follows), "C{problem:02}");
+        assert_ne!(
+            by_kind.dynamics,
+            run(problem, other).dynamics,
+            "C{problem:02}"
+        );
+    }
+}
+
 fn run_c01(seed: u64, variant: Variant) -> RunResult {
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
     MaEs::new(&p, &small(30_000), variant)
@@ -444,6 +477,7 @@ fn generations_do_not_allocate() {
         "eps-mag-es:ranking=objective",
         "eps-mag-es:ranking=stochastic",
         "eps-mag-es:ranking=augmented-lagrangian",
+        "eps-mag-es:ranking=by-constraint-kind",
     ] {
         specs.push(s.parse().unwrap());
     }
