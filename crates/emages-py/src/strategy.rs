@@ -98,6 +98,7 @@ pub(crate) fn result_dict<'py>(
             run.set_item("lambda", h.lambda)?;
             run.set_item("sigma0", h.sigma0)?;
             run.set_item("large", h.large)?;
+            run.set_item("polish", h.polish)?;
             run.set_item("t_max", h.t_max)?;
             run.set_item("generations", h.generations)?;
             run.set_item("evaluations", h.evaluations)?;

@@ -117,7 +117,7 @@ def test_stochastic_ranking_repeats_by_seed_whatever_the_way_in(cec_data):
     assert np.array_equal(asked.x, a.x) and asked.fun == a.fun
 
 
-@pytest.mark.parametrize("restarts", ["ipop", "bipop"])
+@pytest.mark.parametrize("restarts", ["ipop", "bipop", "ipop:polish=50%"])
 def test_restarts_run_from_python_whatever_the_way_in(cec_data, restarts):
     """A variant with restarts runs its restart sequence from Python — natively, through
     callables and by ask and tell, the same runs for the same seed — and reports each run
@@ -133,8 +133,14 @@ def test_restarts_run_from_python_whatever_the_way_in(cec_data, restarts):
     assert min((r["violation"], r["fun"]) for r in a.restarts) == (a.violation, a.fun)
     if restarts == "ipop":
         assert [r["lambda"] for r in a.restarts] == [40 * 2**k for k in range(len(a.restarts))]
-    else:
+        assert not any(r["polish"] for r in a.restarts)
+    elif restarts == "bipop":
         assert any(not r["large"] for r in a.restarts)
+    else:
+        # Once half the budget is spent, every run polishes the best with λ = 40, T = 1.
+        polish = [r["polish"] for r in a.restarts]
+        assert polish == [r["start"] >= 30_000 for r in a.restarts] and any(polish), a.restarts
+        assert all((r["lambda"], r["t_max"]) == (40, 1) for r in a.restarts if r["polish"])
     # Through callables and ask-and-tell, the same runs.
     values = callables(p)
     via = emages.minimize(lambda X: values(X)[0], ineq=lambda X: values(X)[1],

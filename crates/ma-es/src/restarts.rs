@@ -40,7 +40,7 @@ use crate::noise::NoiseSource;
 use crate::observer::{GenerationReport, NoObserver, Observer};
 use crate::result::{RunResult, Termination};
 use crate::strategy::MaEs;
-use crate::variant::{ComponentSpec, EpsilonEnd, RestartKind, StallKind};
+use crate::variant::{ComponentSpec, EpsilonEnd, Polish, RestartKind, StallKind};
 use crate::MaEsError;
 use constraint_handling::ordering::improves_best_so_far;
 use constraint_handling::{Checkpoint, ConstrainedProblem, Fitness};
@@ -74,6 +74,10 @@ pub struct RestartRecord {
     pub best: Fitness,
     /// Why it ended (`observer`: it stalled).
     pub termination: Termination,
+    /// Whether it polished the best-so-far (`polish=p%`; absent from a serialised
+    /// record when false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub polish: bool,
 }
 
 /// The stall criterion of a restart (see the [module](self) documentation and
@@ -243,20 +247,46 @@ pub fn run_observed<P: ConstrainedProblem>(
         ..*spec
     };
     let mut plan = Plan::new(spec.restarts, lambda0, seed);
+    let polish_from = match spec.polish {
+        Polish::Off => None,
+        Polish::Share(p) => Some(f64::from(p) / 100.0 * budget as f64),
+    };
     let mut used = 0usize;
     let mut history: Vec<RestartRecord> = Vec::new();
     let mut merged: Option<RunResult> = None;
+    // The σ the run that found the best-so-far ended with.
+    let mut best_sigma = base.sigma0;
     let mut settled: Vec<Option<Checkpoint>> = vec![None; base.checkpoints.len()];
-    while let Some(next) = plan.next(&history) {
+    loop {
         let left = budget.saturating_sub(used);
+        let polish = match &merged {
+            Some(m) if polish_from.is_some_and(|b| left as f64 <= b) => Some(&m.best.y),
+            _ => None,
+        };
+        let next = match polish {
+            Some(_) => NextRun {
+                lambda: lambda0,
+                sigma_factor: best_sigma / base.sigma0,
+                budget_cap: None,
+                large: false,
+            },
+            None => match plan.next(&history) {
+                Some(next) => next,
+                None => break,
+            },
+        };
         let run_budget = next.budget_cap.map_or(left, |cap| cap.min(left));
         if !history.is_empty() && run_budget < next.lambda {
             break;
         }
         let share = (run_budget as f64 / next.lambda as f64) / (budget as f64 / lambda0 as f64);
-        let t_max = ((base.epsilon.t_max as f64) * share).round().max(1.0) as usize;
+        let t_max = match polish {
+            Some(_) => 1,
+            None => ((base.epsilon.t_max as f64) * share).round().max(1.0) as usize,
+        };
         let sigma0 = base.sigma0 * next.sigma_factor;
         let run_config = Config {
+            initial_mean: polish.cloned().or_else(|| config.initial_mean.clone()),
             lambda: Some(next.lambda),
             mu: config
                 .mu
@@ -310,8 +340,16 @@ pub fn run_observed<P: ConstrainedProblem>(
             evaluations: r.evaluations,
             best: r.best.snapshot.fitness,
             termination: r.termination,
+            polish: polish.is_some(),
         });
         used += r.evaluations;
+        if merged.as_ref().is_none_or(|m| {
+            improves_best_so_far(&r.best.snapshot.fitness, &m.best.snapshot.fitness)
+        }) && r.sigma.is_finite()
+            && r.sigma > 0.0
+        {
+            best_sigma = r.sigma;
+        }
         merged = Some(match merged {
             None => r,
             Some(m) => merge(m, r),

@@ -152,6 +152,19 @@ pub enum EpsilonEnd {
     Share(u8),
 }
 
+/// The final phase of a restart sequence ([`crate::restarts`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Polish {
+    /// Every run is a restart of the plan (IPOP's or BIPOP's).
+    #[default]
+    Off,
+    /// Once at most this percentage (1–100) of the budget is left, every further run
+    /// polishes the best-so-far: it starts at its point, with the first run's `λ`, the
+    /// `σ` the run that found it ended with, and `ε = 0` from its first generation.
+    Share(u8),
+}
+
 /// A choice of components: what the presets are made of, and what a user composes.
 ///
 /// ```
@@ -202,6 +215,10 @@ pub struct ComponentSpec {
     /// serialised spec; no effect without restarts).
     #[serde(default)]
     pub stall: StallKind,
+    /// The final phase of a restart sequence (none when absent from a serialised spec;
+    /// no effect without restarts).
+    #[serde(default)]
+    pub polish: Polish,
 }
 
 impl ComponentSpec {
@@ -312,10 +329,14 @@ impl ComponentSpec {
             EpsilonEnd::TMax => Cow::Borrowed("t-max"),
             EpsilonEnd::Share(p) => Cow::Owned(format!("{p}%")),
         };
+        let polish = match self.polish {
+            Polish::Off => Cow::Borrowed("off"),
+            Polish::Share(p) => Cow::Owned(format!("{p}%")),
+        };
         fixed
             .into_iter()
             .map(|(k, v)| (k, Cow::Borrowed(v)))
-            .chain([("eps-end", eps_end)])
+            .chain([("eps-end", eps_end), ("polish", polish)])
             .collect()
     }
 
@@ -334,7 +355,8 @@ impl ComponentSpec {
                     "population" => "expected paper (λ = 4N) or log (λ = 4 + ⌊3 ln N⌋)",
                     "stall" => "expected stagnation, tolfun or range",
                     "eps-end" => "expected t-max or a share of the run's generations, 1% to 100%",
-                    _ => "unknown component (repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking, restarts, population, stall, eps-end)",
+                    "polish" => "expected off or a share of the budget, 1% to 100%",
+                    _ => "unknown component (repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking, restarts, population, stall, eps-end, polish)",
                 }
             ))
         };
@@ -406,10 +428,13 @@ impl ComponentSpec {
             "eps-end" => {
                 self.epsilon_end = match value {
                     "t-max" => EpsilonEnd::TMax,
-                    share => match share.strip_suffix('%').map(str::parse::<u8>) {
-                        Some(Ok(p)) if (1..=100).contains(&p) => EpsilonEnd::Share(p),
-                        _ => return Err(bad()),
-                    },
+                    share => EpsilonEnd::Share(percentage(share).ok_or_else(bad)?),
+                }
+            }
+            "polish" => {
+                self.polish = match value {
+                    "off" => Polish::Off,
+                    share => Polish::Share(percentage(share).ok_or_else(bad)?),
                 }
             }
             _ => return Err(bad()),
@@ -436,6 +461,14 @@ impl fmt::Display for ComponentSpec {
     }
 }
 
+/// `p%` with `p` in 1–100.
+fn percentage(text: &str) -> Option<u8> {
+    match text.strip_suffix('%').map(str::parse::<u8>) {
+        Some(Ok(p)) if (1..=100).contains(&p) => Some(p),
+        _ => None,
+    }
+}
+
 impl FromStr for ComponentSpec {
     type Err = UnknownVariant;
 
@@ -445,7 +478,8 @@ impl FromStr for ComponentSpec {
     /// `identity`), `ordering` (`epsilon-level`, `lexicographic`), `step-size` (`csa`,
     /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`, `stochastic`, `augmented-lagrangian`, `by-constraint-kind`),
     /// `restarts` (`off`, `ipop`, `bipop`), `population` (`paper`, `log`), `stall`
-    /// (`stagnation`, `tolfun`, `range`), `eps-end` (`t-max`, or a share such as `5%`).
+    /// (`stagnation`, `tolfun`, `range`), `eps-end` (`t-max`, or a share such as `5%`),
+    /// `polish` (`off`, or a share of the budget such as `25%`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut parts = s.trim().split(':');
         let preset: Variant = parts.next().unwrap_or_default().parse()?;
@@ -648,6 +682,7 @@ impl Variant {
             population: PopulationKind::Paper,
             epsilon_end: EpsilonEnd::TMax,
             stall: StallKind::Stagnation,
+            polish: Polish::Off,
         };
         match self {
             Self::EpsMagEs => full,

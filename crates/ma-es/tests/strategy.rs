@@ -720,6 +720,62 @@ fn ipop_restarts_keep_one_budget_and_absolute_checkpoints() {
     assert!(MaEs::with_spec(&p, &config, &spec, 9).is_err());
 }
 
+/// `polish=p%`: once at most p % of the budget is left, every further run starts at
+/// the best-so-far point with the first run's λ and ε = 0; the runs before follow the
+/// plan, and here (synthetic C03, one equality and one inequality) the polished
+/// result is below the best of the plan's runs when polishing began.
+#[test]
+fn polishing_runs_start_from_the_best_once_the_budget_runs_low() {
+    use ma_es::restarts::run as run_restarts;
+    let p = Suite::synthetic(5).problem(3, 10).unwrap();
+    let config = Config {
+        t_max: 50,
+        ..small(100_000)
+    };
+    let run = |spec: &str| {
+        let spec: ma_es::ComponentSpec = spec.parse().unwrap();
+        run_restarts(&p, &config, &spec, 9, &mut RngNoise::seed_from_u64(9)).unwrap()
+    };
+    let (plain, plain_history) = run("eps-mag-es:restarts=ipop");
+    let (r, history) = run("eps-mag-es:restarts=ipop:polish=50%");
+    let first_polish = history
+        .iter()
+        .position(|h| h.polish)
+        .expect("a polishing run");
+    assert!(first_polish >= 1);
+    for (k, h) in history.iter().enumerate() {
+        let left = 100_000 - h.start;
+        assert_eq!(h.polish, k > 0 && left <= 50_000, "run {k}: {h:?}");
+        if h.polish {
+            assert_eq!((h.lambda, h.t_max, h.large), (40, 1, false), "run {k}");
+        }
+    }
+    // Up to polishing, the plan's runs are those without it, bit for bit.
+    assert_eq!(history[..first_polish], plain_history[..first_polish]);
+    let before = history[..first_polish]
+        .iter()
+        .map(|h| h.best.objective)
+        .fold(f64::INFINITY, f64::min);
+    assert!(r.best.is_feasible() && plain.best.is_feasible());
+    assert!(
+        r.best.objective() < before,
+        "polished {:e}, best before {before:e}",
+        r.best.objective()
+    );
+    println!(
+        "C03: best before polishing {before:e}, polished {:e}, without polishing {:e}",
+        r.best.objective(),
+        plain.best.objective()
+    );
+    // A record that did not polish says nothing of it; one that did, says so.
+    let json = serde_json::to_string(&history).unwrap();
+    assert_eq!(
+        json.matches("\"polish\":true").count(),
+        history.len() - first_polish
+    );
+    assert!(!json.contains("\"polish\":false"));
+}
+
 /// BIPOP alternates its two regimes by the evaluations each has used, within one
 /// budget: large runs double λ, small ones draw λ between the default and half the
 /// last large λ and σ₀ in [σ₀/100, σ₀], each at most half the last large run long.

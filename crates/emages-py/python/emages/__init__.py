@@ -131,7 +131,7 @@ class OptimizeResult(dict):
     restarts : list of dict
         With ``restarts=ipop`` or ``bipop`` in the variant: one dict per run, in order,
         with ``start`` (evaluations before it), ``lambda``, ``sigma0``, ``large`` (the
-        large-population regime), ``t_max``, ``generations``, ``evaluations``, its
+        large-population regime), ``polish`` (it polished the best-so-far), ``t_max``, ``generations``, ``evaluations``, its
         best ``fun`` and ``violation``, and ``termination`` (``stopped``: it stalled).
         Empty for one run.
     """
