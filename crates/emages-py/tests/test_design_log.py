@@ -24,6 +24,7 @@ def failures(variant="eps-mag-es", **options):
     ("εMAg-ES (default; T = 1000, λ = 8)", "eps-mag-es", {}),
     ("lexMAg-ES (ε = 0 throughout)", "lex-mag-es", {}),
     ("T = 100", "eps-mag-es", {"t_max": 100}),
+    ("εMAg-ES-R (`eps-mag-es-r`)", "eps-mag-es-r", {}),
 ])
 def test_the_first_users_problem_as_the_log_says(label, variant, options):
     if emages.kernel() != "Haswell":

@@ -480,10 +480,19 @@ impl FromStr for ComponentSpec {
     /// `restarts` (`off`, `ipop`, `bipop`), `population` (`paper`, `log`), `stall`
     /// (`stagnation`, `tolfun`, `range`), `eps-end` (`t-max`, or a share such as `5%`),
     /// `polish` (`off`, or a share of the budget such as `25%`).
+    ///
+    /// A [`STRATEGIES`] name stands for its spec in the same place:
+    /// `eps-mag-es-r:polish=off` is εMAg-ES-R without its polishing end.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut parts = s.trim().split(':');
-        let preset: Variant = parts.next().unwrap_or_default().parse()?;
-        let mut spec = preset.spec();
+        let name = parts.next().unwrap_or_default().trim();
+        let mut spec = match STRATEGIES
+            .iter()
+            .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+        {
+            Some((_, _, components)) => components.parse()?,
+            None => name.parse::<Variant>()?.spec(),
+        };
         for part in parts {
             let (key, value) = part.split_once('=').ok_or_else(|| {
                 UnknownVariant(format!("{part:?} in {s:?}: expected KEY=VALUE after a ':'"))
@@ -493,6 +502,28 @@ impl FromStr for ComponentSpec {
         Ok(spec)
     }
 }
+
+/// Strategies beyond the paper's seven, designed from its components (issue 34): `(name,
+/// label, spec)`. [`ComponentSpec`]'s parser reads the name as the spec; a study's
+/// records carry the spec's canonical text form.
+///
+/// - **εMAg-ES-R** (`eps-mag-es-r`): εMAg-ES restarted by BIPOP ([`crate::restarts`]),
+///   each run's ε ending at 10 % of its generations, a run stalled once its offspring's
+///   `f` range falls below `10⁻¹² |f|`, and the last half of the budget spent polishing
+///   the best-so-far. docs/strategy-design.md (entry 13) says how it was chosen, and
+///   which commit froze it.
+///
+/// ```
+/// use ma_es::variant::{ComponentSpec, RestartKind, STRATEGIES};
+/// let r: ComponentSpec = "eps-mag-es-r".parse().unwrap();
+/// assert_eq!(r.restarts, RestartKind::Bipop);
+/// assert_eq!(r.to_string(), STRATEGIES[0].2);
+/// ```
+pub const STRATEGIES: [(&str, &str, &str); 1] = [(
+    "eps-mag-es-r",
+    "εMAg-ES-R",
+    "eps-mag-es:restarts=bipop:stall=range:eps-end=10%:polish=50%",
+)];
 
 /// The component objects of a strategy.
 pub struct Components {
@@ -724,7 +755,7 @@ impl fmt::Display for Variant {
 
 /// An unknown variant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown variant {0:?}; the presets are eps-mag-es, eps-ma-es, eps-mag-es-wo, eps-mag-es-nl, eps-sag-es, lex-mag-es, lex-ma-es")]
+#[error("unknown variant {0:?}; the presets are eps-mag-es, eps-ma-es, eps-mag-es-wo, eps-mag-es-nl, eps-sag-es, lex-mag-es, lex-ma-es, and the strategy eps-mag-es-r")]
 pub struct UnknownVariant(pub String);
 
 impl FromStr for Variant {

@@ -78,6 +78,7 @@ __all__ = [
     "run_seed",
     "kernel",
     "VARIANTS",
+    "STRATEGIES",
 ]
 
 #: The paper's seven variants (any of them, or ``PRESET:KEY=VALUE…`` with components
@@ -91,6 +92,12 @@ VARIANTS = (
     "lex-mag-es",
     "lex-ma-es",
 )
+
+#: Strategies beyond the paper's seven, designed from its components (issue 34); a name
+#: is a ``variant`` too, also with components changed (``"eps-mag-es-r:polish=off"``).
+#: εMAg-ES-R: BIPOP restarts, ε ending at 10 % of each run, the relative range stall
+#: and the last half of the budget polishing the best (docs/strategy-design.md, entry 13).
+STRATEGIES = ("eps-mag-es-r",)
 
 
 class OptimizeResult(dict):
