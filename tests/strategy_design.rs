@@ -195,6 +195,24 @@ fn table1_rows(folder: &str, runs: usize, dim: usize) -> Vec<(String, [String; 3
         .collect()
 }
 
+/// Asserts that the log quotes every candidate row of Table 1 rebuilt from each
+/// `(folder, runs, dim)` as `` | `spec` (`folder`) | median | mean | total | ``;
+/// returns how many rows it checked.
+fn assert_quoted_rows(log: &str, studies: &[(&str, usize, usize)]) -> usize {
+    let mut checked = 0;
+    for &(folder, runs, dim) in studies {
+        for (spec, [median, mean, total]) in table1_rows(folder, runs, dim) {
+            let quoted = format!("| `{spec}` (`{folder}`) | {median} | {mean} | {total} |");
+            assert!(
+                log.contains(&quoted),
+                "docs/strategy-design.md lacks {quoted}"
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
 /// Entry 7: the restart candidates with both stall windows against εMAg-ES — Table 1
 /// rebuilt from the committed records equals the committed one, and the log's rows hold
 /// its counts.
@@ -230,25 +248,17 @@ fn the_design_log_quotes_the_restart_candidates() {
 /// one, and the log's rows hold its counts.
 #[test]
 fn the_design_log_quotes_the_augmented_lagrangian_and_n30_studies() {
-    let log = log();
-    let mut checked = 0;
-    for (folder, runs, dim) in [
-        ("al-D10", 3 * 28 * 25, 10),
-        ("restarts-D30", 3 * 28 * 25, 30),
-        ("tolfun-D10", 3 * 28 * 25, 10),
-        ("range-D10", 3 * 28 * 25, 10),
-        ("range-al-D10", 2 * 28 * 25, 10),
-        ("range-D30", 3 * 28 * 25, 30),
-    ] {
-        for (spec, [median, mean, total]) in table1_rows(folder, runs, dim) {
-            let quoted = format!("| `{spec}` (`{folder}`) | {median} | {mean} | {total} |");
-            assert!(
-                log.contains(&quoted),
-                "docs/strategy-design.md lacks {quoted}"
-            );
-            checked += 1;
-        }
-    }
+    let checked = assert_quoted_rows(
+        &log(),
+        &[
+            ("al-D10", 3 * 28 * 25, 10),
+            ("restarts-D30", 3 * 28 * 25, 30),
+            ("tolfun-D10", 3 * 28 * 25, 10),
+            ("range-D10", 3 * 28 * 25, 10),
+            ("range-al-D10", 2 * 28 * 25, 10),
+            ("range-D30", 3 * 28 * 25, 30),
+        ],
+    );
     assert_eq!(checked, 11);
     println!("checked {checked} rows of entries 8 to 12 against the rebuilt Table 1");
 }
@@ -259,25 +269,18 @@ fn the_design_log_quotes_the_augmented_lagrangian_and_n30_studies() {
 #[test]
 fn the_design_log_quotes_the_freeze_studies() {
     let log = log();
-    let mut checked = 0;
-    for (folder, runs, dim) in [
-        ("hybrid-D10", 4 * 28 * 25, 10),
-        ("hybrid-D30", 4 * 28 * 25, 30),
-        ("al-D30-probe", 4 * 4 * 25, 30),
-        ("floor-D10", 4 * 28 * 25, 10),
-        ("floor-D30", 4 * 28 * 25, 30),
-        ("polish-D10", 5 * 28 * 25, 10),
-        ("polish-D30", 4 * 28 * 25, 30),
-    ] {
-        for (spec, [median, mean, total]) in table1_rows(folder, runs, dim) {
-            let quoted = format!("| `{spec}` (`{folder}`) | {median} | {mean} | {total} |");
-            assert!(
-                log.contains(&quoted),
-                "docs/strategy-design.md lacks {quoted}"
-            );
-            checked += 1;
-        }
-    }
+    let checked = assert_quoted_rows(
+        &log,
+        &[
+            ("hybrid-D10", 4 * 28 * 25, 10),
+            ("hybrid-D30", 4 * 28 * 25, 30),
+            ("al-D30-probe", 4 * 4 * 25, 30),
+            ("floor-D10", 4 * 28 * 25, 10),
+            ("floor-D30", 4 * 28 * 25, 30),
+            ("polish-D10", 5 * 28 * 25, 10),
+            ("polish-D30", 4 * 28 * 25, 30),
+        ],
+    );
     assert_eq!(checked, 22);
     // The frozen strategy's row in "Where the search stands" holds its totals.
     let frozen = "eps-mag-es:restarts=bipop:stall=range:eps-end=10%:polish=50%";
