@@ -300,3 +300,13 @@ fn the_design_log_quotes_the_freeze_studies() {
     assert!(ma_es::variant::STRATEGIES[0].2 == frozen);
     println!("checked {checked} rows of entry 13 against the rebuilt Table 1, and the frozen row");
 }
+
+/// Entry 14: CEC2017 at N = 100, the test set run after the freeze — Table 1 rebuilt
+/// from the committed records (εMAg-ES's runs of `results/ablation-D100` and
+/// εMAg-ES-R's) equals the committed one, and the log's row holds its counts.
+#[test]
+fn the_design_log_quotes_the_n100_test_set() {
+    let checked = assert_quoted_rows(&log(), &[("test-sets/cec2017-D100", 2 * 28 * 25, 100)]);
+    assert_eq!(checked, 1);
+    println!("checked {checked} row of entry 14 against the rebuilt Table 1");
+}
