@@ -85,3 +85,84 @@ fn the_committed_ranking_is_the_score_of_the_entries_and_the_docs_quote_it() {
         );
     }
 }
+
+/// The interim CEC2020 score of εMAg-ES-R (docs/strategy-design.md, entry 14): its entry
+/// rebuilt from the committed runs (`results/strategy-design/test-sets/cec2020`, an
+/// unfinished study), scored on the 33 problems complete in it with the eight
+/// published entries and εMAg-ES's, is the committed interim ranking, and the design
+/// log quotes every total of it.
+#[test]
+fn the_interim_score_of_the_frozen_strategy_is_its_committed_runs() {
+    let runs = root().join("results/strategy-design/test-sets/cec2020");
+    let out = tempfile::tempdir().unwrap();
+    for group in std::fs::read_dir(&runs).unwrap().filter_map(Result::ok) {
+        if group.path().is_dir() {
+            let to = out.path().join(group.file_name());
+            std::fs::create_dir_all(&to).unwrap();
+            for f in std::fs::read_dir(group.path())
+                .unwrap()
+                .filter_map(Result::ok)
+            {
+                std::fs::copy(f.path(), to.join(f.file_name())).unwrap();
+            }
+        }
+    }
+    let run = |args: &[&std::ffi::OsStr]| {
+        let o = Command::new(example("cec2020_rw"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    let os = |s: &'static str| std::ffi::OsStr::new(s);
+    run(&[
+        os("--entry"),
+        os("--allow-incomplete"),
+        os("--variant"),
+        os("eps-mag-es-r"),
+        os("--name"),
+        os("epsMAgES-R"),
+        os("--out"),
+        out.path().as_os_str(),
+    ]);
+    let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
+    let eps = root().join("results/cec2020-rw/entry");
+    let mine = out.path().join("entry");
+    let computed = run(&[
+        os("--score"),
+        entrants.as_os_str(),
+        eps.as_os_str(),
+        mine.as_os_str(),
+        os("--subset"),
+        os("1-5,8-32,45-47"),
+        os("--name"),
+        os("epsMAgES-R"),
+        os("--versus"),
+        os("epsMAgES,BiPop,SASS,sCMAgES"),
+    ]);
+    let committed = std::fs::read_to_string(runs.join("interim-ranking-33-problems.md")).unwrap();
+    assert_eq!(computed.trim_end(), committed.trim_end());
+    let log = std::fs::read_to_string(root().join("docs/strategy-design.md")).unwrap();
+    let mut quoted = 0;
+    for row in committed
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains('.'))
+    {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        if cells.len() == 8 && cells[1].parse::<usize>().is_ok() {
+            let line = format!("| {} | ", cells[1]);
+            let total = format!(" | {} |", cells[6]);
+            assert!(
+                log.lines()
+                    .any(|l| l.starts_with(&line) && l.ends_with(&total)),
+                "the design log lacks place {} with total {}",
+                cells[1],
+                cells[6]
+            );
+            quoted += 1;
+        }
+    }
+    assert_eq!(quoted, 10);
+    println!("rebuilt the interim entry and its ranking; {quoted} totals quoted");
+}
