@@ -9,6 +9,17 @@ import emages
 from conftest import ROOT
 
 
+def summary_module():
+    """scripts/bbob-constrained/summary.py, imported (its counting functions)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "summary", ROOT / "scripts" / "bbob-constrained" / "summary.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def failures(variant="eps-mag-es", **options):
     f = lambda x: float(x @ x)
     ineq = lambda x: [1.0 - x[0] - x[1]]
@@ -40,14 +51,9 @@ def test_the_bbob_training_tables_as_the_log_says(tmp_path):
     functions — the fraction of (function, instance, target) triples reached at 10⁴·n,
     averaged over the 54 functions, for n = 2, 3, 5, 10 (n = 20 in the one-column
     table of entry 11)."""
-    import importlib.util
-    import re
     import tarfile
 
-    spec = importlib.util.spec_from_file_location(
-        "summary", ROOT / "scripts" / "bbob-constrained" / "summary.py")
-    summary = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(summary)
+    summary = summary_module()
     log = (ROOT / "docs" / "strategy-design.md").read_text()
     rows = [line.strip() for line in log.splitlines()
             if line.strip().startswith("| ") and line.rstrip().endswith(".tar.xz` |")
@@ -78,13 +84,9 @@ def test_the_bbob_test_set_table_as_the_log_says(tmp_path):
     the freeze) is recounted from its COCO archive — the fraction of (function,
     instance, target) triples reached at 10⁴·n over the 54 functions, n = 2, 3, 5, 10,
     20; a dimension the row marks "–" must be absent from the archive."""
-    import importlib.util
     import tarfile
 
-    spec = importlib.util.spec_from_file_location(
-        "summary", ROOT / "scripts" / "bbob-constrained" / "summary.py")
-    summary = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(summary)
+    summary = summary_module()
     log = (ROOT / "docs" / "strategy-design.md").read_text()
     rows = [line.strip() for line in log.splitlines()
             if line.strip().startswith("| ") and "test-sets/bbob/" in line
