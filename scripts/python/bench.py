@@ -45,7 +45,7 @@ def rust_run(problem, dim, seed, data):
 def python_run(problem, dim, seed, data, history):
     p = emages.Cec2017(problem, dim, data=data)
     t = time.perf_counter()
-    res = emages.minimize(p, seed=seed, history=history)
+    res = emages.minimize(p, variant="eps-mag-es", seed=seed, history=history)
     return res.fun, res.violation, res.nit, time.perf_counter() - t
 
 
@@ -82,7 +82,8 @@ def per_generation(n, budget, repeat):
             t = time.perf_counter()
             res = emages.minimize(f_vec if vectorized else f_one, x0=x0, sigma0=1.0,
                                   ineq=g_vec if vectorized else g_one, bounds=bounds,
-                                  vectorized=vectorized, budget=budget, seed=1, history=False)
+                                  vectorized=vectorized, budget=budget, seed=1, history=False,
+                                  variant="eps-mag-es")
             dt = time.perf_counter() - t
             return res.fun, res.nit, 4 * n, dt / res.nit
         return run

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from . import OptimizeResult, _box, _emages
+from . import DEFAULT_VARIANT, OptimizeResult, _box, _emages
 
 
 class Request(NamedTuple):
@@ -22,7 +22,7 @@ class Request(NamedTuple):
 
 
 class AskTell:
-    """εMAg-ES (or another variant) driven step by step by its user::
+    """εMAg-ES-R (or another variant) driven step by step by its user::
 
         es = emages.AskTell(dim=2, bounds=[(-5, 5)] * 2, n_ineq=1, seed=1, budget=4000)
         while (req := es.ask()) is not None:
@@ -53,7 +53,7 @@ class AskTell:
         sigma0: Optional[float] = None,
         bounds: Any = None,
         budget: Optional[int] = None,
-        variant: str = "eps-mag-es",
+        variant: str = DEFAULT_VARIANT,
         seed: Optional[int] = None,
         equality_margin: float = 1e-4,
         options: Optional[dict] = None,
