@@ -310,3 +310,22 @@ fn the_design_log_quotes_the_n100_test_set() {
     assert_eq!(checked, 1);
     println!("checked {checked} row of entry 14 against the rebuilt Table 1");
 }
+
+/// Entry 16: the second round's CEC2017 candidates (`stall=progress`, `opening=…`) at
+/// N = 10 and 30, and the diagnostic run on C03 at N = 100 — Table 1 rebuilt from the committed
+/// records equals the committed one, and the log's rows hold its counts.
+#[test]
+fn the_design_log_quotes_the_second_round() {
+    let checked = assert_quoted_rows(
+        &log(),
+        &[
+            ("progress-D10", 4 * 28 * 25, 10),
+            ("progress-D30", 4 * 28 * 25, 30),
+            ("progress-C03-D100", 3 * 25, 100),
+            ("opening-D10", 4 * 28 * 25, 10),
+            ("opening-D30", 4 * 28 * 25, 30),
+        ],
+    );
+    assert_eq!(checked, 14);
+    println!("checked {checked} rows of entry 16 against the rebuilt Table 1");
+}

@@ -10,8 +10,7 @@ use crate::strategy::{configuration, result_dict};
 use constraint_handling::ProblemError;
 use ma_es::noise::RngNoise;
 use ma_es::restarts::{self, RestartRecord};
-use ma_es::variant::RestartKind;
-use ma_es::{ComponentSpec, MaEs, MaEsError, RunResult};
+use ma_es::{MaEs, MaEsError, RunResult};
 use ndarray::{Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder};
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -135,10 +134,7 @@ impl PyAskTell {
         };
         // Checked here, so that a bad configuration is an error of the constructor.
         // (The first run of a restart sequence is that strategy.)
-        let first = ComponentSpec {
-            restarts: RestartKind::Off,
-            ..spec
-        };
+        let first = spec.first_run();
         MaEs::with_spec(&problem, &config, &first, seed).map_err(to_py)?;
         let worker = std::thread::Builder::new()
             .name("emages-ask-tell".into())

@@ -27,6 +27,8 @@ pub struct GenerationReport<'a> {
     /// The objective values of the generation's offspring (after the initialisation:
     /// of the initial population).
     pub objectives: &'a [f64],
+    /// Their mean constraint violations `ν̄`, in the same order.
+    pub violations: &'a [f64],
 }
 
 /// Called after the initialisation and after each generation; returning

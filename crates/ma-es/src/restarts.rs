@@ -23,7 +23,12 @@
 //!   polishing the last digits (entry 5). With `stall=tolfun` ([`StallKind::TolFun`]) a
 //!   run also stalls once its feasible best-so-far `f` has changed by less than
 //!   `10⁻¹¹` over `10 + ⌈30 N / λ⌉` generations (pycma's `tolfun`), which saves the
-//!   polishing of a local optimum for the next run.
+//!   polishing of a local optimum for the next run; with `stall=range`
+//!   ([`StallKind::Range`]) once the offspring's `f` lie within `10⁻¹² |f|` (entry 11).
+//!   With `stall=progress` ([`StallKind::Progress`]), as `range`, the stagnation window
+//!   also restarts whenever a generation's median offspring (by `ν̄`, then `f`) beats
+//!   every earlier median since ε reached 0: the population's progress counts, not only
+//!   the best-so-far's (entry 16).
 //! - **Every run** gets the evaluations left (a small run at most its cap) as its
 //!   budget, and an ε schedule that ends at the same share of the generations those
 //!   allow as the first run's `T` of its own: `T_k = T · (B_k / λ_k) / (B / λ)`. The
@@ -88,6 +93,10 @@ pub struct Stall {
     sigma_floor: f64,
     best: Option<Fitness>,
     last_improvement: usize,
+    /// The best generation median since ε reached 0 ([`StallKind::Progress`]).
+    best_median: Option<Fitness>,
+    /// The generation's offspring, to find their median in (λ places, allocated once).
+    offspring: Vec<Fitness>,
     /// The last `10 + ⌈30 N / λ⌉` generations' best-so-far `f` (`tolfun`) or lowest
     /// offspring `f` (`range`), a ring; empty for [`StallKind::Stagnation`].
     recent: Vec<f64>,
@@ -107,9 +116,16 @@ impl Stall {
             sigma_floor: 1e-12 * sigma0,
             best: None,
             last_improvement: 0,
+            best_median: None,
+            offspring: match kind {
+                StallKind::Progress => Vec::with_capacity(lambda),
+                _ => Vec::new(),
+            },
             recent: match kind {
                 StallKind::Stagnation => Vec::new(),
-                StallKind::TolFun | StallKind::Range => vec![f64::NAN; history],
+                StallKind::TolFun | StallKind::Range | StallKind::Progress => {
+                    vec![f64::NAN; history]
+                }
             },
             filled: 0,
             kind,
@@ -152,6 +168,35 @@ impl Stall {
             .fold((lo, hi), |(lo, hi), &f| (lo.min(f), hi.max(f)));
         hi - lo < 1e-12 * lo.abs()
     }
+
+    /// The population's progress ([`StallKind::Progress`]): whether this generation's
+    /// median offspring (by `ν̄`, then `f`; the upper median for even λ) is better than
+    /// every earlier generation's median since ε reached 0.
+    fn median_improved(&mut self, r: &GenerationReport<'_>) -> bool {
+        self.offspring.clear();
+        self.offspring.extend(
+            r.objectives
+                .iter()
+                .zip(r.violations)
+                .map(|(&f, &v)| Fitness::new(f, v)),
+        );
+        if self.offspring.is_empty() {
+            return false;
+        }
+        let mid = self.offspring.len() / 2;
+        let (_, &mut median, _) = self.offspring.select_nth_unstable_by(mid, |a, b| {
+            a.violation
+                .total_cmp(&b.violation)
+                .then(a.objective.total_cmp(&b.objective))
+        });
+        let improved = self
+            .best_median
+            .is_none_or(|b| improves_best_so_far(&median, &b));
+        if improved {
+            self.best_median = Some(median);
+        }
+        improved
+    }
 }
 
 impl Observer for Stall {
@@ -162,6 +207,13 @@ impl Observer for Stall {
             self.best = Some(now);
             self.last_improvement = r.generation;
         }
+        if self.kind == StallKind::Progress {
+            if r.epsilon != 0.0 {
+                self.best_median = None;
+            } else if self.median_improved(r) {
+                self.last_improvement = r.generation;
+            }
+        }
         let stagnant = r.epsilon == 0.0 && r.generation >= self.last_improvement + self.window;
         // The history rules count from the generation ε reached 0.
         let converged = match self.kind {
@@ -171,7 +223,7 @@ impl Observer for Stall {
                 false
             }
             StallKind::TolFun => self.tolfun(r),
-            StallKind::Range => self.range(r),
+            StallKind::Range | StallKind::Progress => self.range(r),
         };
         // The σ floor too: a run whose σ collapses while ε > 0 may still find the
         // feasible region (entry 13 of the design log).
@@ -244,7 +296,12 @@ pub fn run_observed<P: ConstrainedProblem>(
     let single = ComponentSpec {
         restarts: RestartKind::Off,
         epsilon_end: EpsilonEnd::TMax,
+        opening: None,
         ..*spec
+    };
+    let first = ComponentSpec {
+        epsilon_end: EpsilonEnd::TMax,
+        ..spec.first_run()
     };
     let mut plan = Plan::new(spec.restarts, lambda0, seed);
     let polish_from = match spec.polish {
@@ -304,7 +361,8 @@ pub fn run_observed<P: ConstrainedProblem>(
             ..config.clone()
         };
         let k = history.len() as u64;
-        let mut es = MaEs::with_spec(problem, &run_config, &single, seed.wrapping_add(k))?;
+        let run_spec = if k == 0 { &first } else { &single };
+        let mut es = MaEs::with_spec(problem, &run_config, run_spec, seed.wrapping_add(k))?;
         let mut watch = Watch {
             stall: Stall::new(spec.stall, problem.dim(), next.lambda, sigma0),
             user: &mut *observer,
@@ -504,4 +562,67 @@ fn merge(mut m: RunResult, r: RunResult) -> RunResult {
         d.extend(more);
     }
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::BestSoFar;
+    use constraint_handling::Snapshot;
+    use ndarray::Array2;
+
+    /// Feeds `kind`'s stall criterion (N = 2, λ = 8) generations at ε = 0 whose
+    /// best-so-far never changes and whose offspring's `ν̄` are `spread · violation(t)`;
+    /// returns the generation it stalls at.
+    fn stalls_at(kind: StallKind, violation: impl Fn(usize) -> f64) -> Option<usize> {
+        let mut stall = Stall::new(kind, 2, 8, 1.0);
+        let best = BestSoFar {
+            y: vec![0.0; 2],
+            constraints: vec![0.0],
+            snapshot: Snapshot::new(1.0, 1e-9),
+        };
+        let m = Array2::<f64>::eye(2);
+        // Spread objectives: the range rule never closes.
+        let objectives: Vec<f64> = (0..8).map(|k| 5.0 + k as f64).collect();
+        let mut violations = vec![0.0; 8];
+        for t in 1..5000 {
+            for (k, v) in violations.iter_mut().enumerate() {
+                *v = (1.0 + k as f64) * violation(t);
+            }
+            let report = GenerationReport {
+                generation: t,
+                evaluations: 8 * t,
+                sigma: 1.0,
+                epsilon: 0.0,
+                parent: &[0.0, 0.0],
+                p_sigma: &[0.0, 0.0],
+                m: m.view(),
+                best: &best,
+                objectives: &objectives,
+                violations: &violations,
+            };
+            if stall.observe(&report).is_break() {
+                return Some(t);
+            }
+        }
+        None
+    }
+
+    /// `stall=progress` keeps a run whose population converges onto the constraints
+    /// while the best-so-far stays put; it stalls once the population stops improving.
+    /// The other rules see only the best-so-far and stall after their window.
+    #[test]
+    fn the_progress_stall_counts_the_populations_convergence() {
+        let window = 100 + (100.0 * 2f64.powf(1.5) / 8.0).ceil() as usize;
+        // ν̄ halves every 10 generations up to generation 2000, then stays.
+        let converging = |t: usize| 0.5f64.powi((t.min(2000) / 10) as i32);
+        for kind in [StallKind::Stagnation, StallKind::Range] {
+            assert_eq!(stalls_at(kind, converging), Some(1 + window), "{kind:?}");
+        }
+        let progress = stalls_at(StallKind::Progress, converging).unwrap();
+        // The last improvement of the median is at generation 2000 (its last halving).
+        assert_eq!(progress, 2000 + window);
+        // A population that does not improve stalls as with the other rules.
+        assert_eq!(stalls_at(StallKind::Progress, |_| 1.0), Some(1 + window));
+    }
 }

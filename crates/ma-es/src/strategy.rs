@@ -688,6 +688,7 @@ impl<'a> Session<'a> {
                 .objectives
                 .as_slice()
                 .expect("contiguous objectives"),
+            violations: &self.pop.violations,
         }
     }
 

@@ -126,6 +126,13 @@ pub enum StallKind {
     /// `10 + ⌈30 N / λ⌉` generations is below `10⁻¹²` of the lowest `|f|` (pycma's
     /// `tolfun` on the population, relative: a run converging to `f = 0` polishes on).
     Range,
+    /// As `Range`, and the stagnation window counts the population's progress too: once
+    /// ε = 0, a generation whose median offspring — by `ν̄`, then `f` — is better than
+    /// the median of every earlier generation since ε reached 0 restarts the window, as
+    /// an improvement of the best-so-far does. A population that converges onto an
+    /// equality constraint while the best-so-far stays fixed keeps its run (design log,
+    /// entry 16).
+    Progress,
 }
 
 /// The default population size `λ` when the configuration leaves it open.
@@ -219,6 +226,11 @@ pub struct ComponentSpec {
     /// no effect without restarts).
     #[serde(default)]
     pub polish: Polish,
+    /// The ranking of a restart sequence's first run, if not `ranking` (`ranking`'s
+    /// when absent from a serialised spec; no effect without restarts): e.g. the
+    /// augmented Lagrangian opens, and the ε-level order ranks the restarts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<RankingKind>,
 }
 
 impl ComponentSpec {
@@ -261,6 +273,18 @@ impl ComponentSpec {
         Ok(c)
     }
 
+    /// The spec of a restart sequence's first run: no restarts, and the `opening`
+    /// ranking if there is one.
+    #[must_use]
+    pub fn first_run(&self) -> ComponentSpec {
+        ComponentSpec {
+            restarts: RestartKind::Off,
+            ranking: self.opening.unwrap_or(self.ranking),
+            opening: None,
+            ..*self
+        }
+    }
+
     /// The `(key, value)` pairs of the text form, in a fixed order.
     fn entries(&self) -> Vec<(&'static str, Cow<'static, str>)> {
         let on = |b: bool| if b { "on" } else { "off" };
@@ -291,16 +315,7 @@ impl ComponentSpec {
                     StepSizeKind::Constant => "constant",
                 },
             ),
-            (
-                "ranking",
-                match self.ranking {
-                    RankingKind::EpsilonLevel => "epsilon-level",
-                    RankingKind::Objective => "objective",
-                    RankingKind::Stochastic => "stochastic",
-                    RankingKind::AugmentedLagrangian => "augmented-lagrangian",
-                    RankingKind::ByConstraintKind => "by-constraint-kind",
-                },
-            ),
+            ("ranking", ranking_name(self.ranking)),
             (
                 "restarts",
                 match self.restarts {
@@ -322,6 +337,7 @@ impl ComponentSpec {
                     StallKind::Stagnation => "stagnation",
                     StallKind::TolFun => "tolfun",
                     StallKind::Range => "range",
+                    StallKind::Progress => "progress",
                 },
             ),
         ];
@@ -333,10 +349,15 @@ impl ComponentSpec {
             Polish::Off => Cow::Borrowed("off"),
             Polish::Share(p) => Cow::Owned(format!("{p}%")),
         };
+        let opening = Cow::Borrowed(self.opening.map_or("same", ranking_name));
         fixed
             .into_iter()
             .map(|(k, v)| (k, Cow::Borrowed(v)))
-            .chain([("eps-end", eps_end), ("polish", polish)])
+            .chain([
+                ("eps-end", eps_end),
+                ("polish", polish),
+                ("opening", opening),
+            ])
             .collect()
     }
 
@@ -353,10 +374,11 @@ impl ComponentSpec {
                     "ranking" => "expected epsilon-level, objective, stochastic, augmented-lagrangian or by-constraint-kind",
                     "restarts" => "expected off, ipop or bipop",
                     "population" => "expected paper (λ = 4N) or log (λ = 4 + ⌊3 ln N⌋)",
-                    "stall" => "expected stagnation, tolfun or range",
+                    "stall" => "expected stagnation, tolfun, range or progress",
                     "eps-end" => "expected t-max or a share of the run's generations, 1% to 100%",
                     "polish" => "expected off or a share of the budget, 1% to 100%",
-                    _ => "unknown component (repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking, restarts, population, stall, eps-end, polish)",
+                    "opening" => "expected same or a ranking (epsilon-level, objective, stochastic, augmented-lagrangian, by-constraint-kind)",
+                    _ => "unknown component (repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking, restarts, population, stall, eps-end, polish, opening)",
                 }
             ))
         };
@@ -392,14 +414,11 @@ impl ComponentSpec {
                     _ => return Err(bad()),
                 }
             }
-            "ranking" => {
-                self.ranking = match value {
-                    "epsilon-level" => RankingKind::EpsilonLevel,
-                    "objective" => RankingKind::Objective,
-                    "stochastic" => RankingKind::Stochastic,
-                    "augmented-lagrangian" => RankingKind::AugmentedLagrangian,
-                    "by-constraint-kind" => RankingKind::ByConstraintKind,
-                    _ => return Err(bad()),
+            "ranking" => self.ranking = ranking_kind(value).ok_or_else(bad)?,
+            "opening" => {
+                self.opening = match value {
+                    "same" => None,
+                    name => Some(ranking_kind(name).ok_or_else(bad)?),
                 }
             }
             "restarts" => {
@@ -415,6 +434,7 @@ impl ComponentSpec {
                     "stagnation" => StallKind::Stagnation,
                     "tolfun" => StallKind::TolFun,
                     "range" => StallKind::Range,
+                    "progress" => StallKind::Progress,
                     _ => return Err(bad()),
                 }
             }
@@ -461,6 +481,29 @@ impl fmt::Display for ComponentSpec {
     }
 }
 
+/// A ranking's name in the text form.
+fn ranking_name(kind: RankingKind) -> &'static str {
+    match kind {
+        RankingKind::EpsilonLevel => "epsilon-level",
+        RankingKind::Objective => "objective",
+        RankingKind::Stochastic => "stochastic",
+        RankingKind::AugmentedLagrangian => "augmented-lagrangian",
+        RankingKind::ByConstraintKind => "by-constraint-kind",
+    }
+}
+
+/// The ranking of a name in the text form.
+fn ranking_kind(name: &str) -> Option<RankingKind> {
+    Some(match name {
+        "epsilon-level" => RankingKind::EpsilonLevel,
+        "objective" => RankingKind::Objective,
+        "stochastic" => RankingKind::Stochastic,
+        "augmented-lagrangian" => RankingKind::AugmentedLagrangian,
+        "by-constraint-kind" => RankingKind::ByConstraintKind,
+        _ => return None,
+    })
+}
+
 /// `p%` with `p` in 1–100.
 fn percentage(text: &str) -> Option<u8> {
     match text.strip_suffix('%').map(str::parse::<u8>) {
@@ -476,10 +519,12 @@ impl FromStr for ComponentSpec {
     /// changed, e.g. `lex-ma-es:step-size=constant`. Keys: `repair`, `sigma-cap`,
     /// `matrix-adaptation` (`on`/`off`), `back-calculation` (`off`, `pseudo-inverse`,
     /// `identity`), `ordering` (`epsilon-level`, `lexicographic`), `step-size` (`csa`,
-    /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`, `stochastic`, `augmented-lagrangian`, `by-constraint-kind`),
-    /// `restarts` (`off`, `ipop`, `bipop`), `population` (`paper`, `log`), `stall`
-    /// (`stagnation`, `tolfun`, `range`), `eps-end` (`t-max`, or a share such as `5%`),
-    /// `polish` (`off`, or a share of the budget such as `25%`).
+    /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`,
+    /// `stochastic`, `augmented-lagrangian`, `by-constraint-kind`), `restarts` (`off`,
+    /// `ipop`, `bipop`), `population` (`paper`, `log`), `stall` (`stagnation`, `tolfun`,
+    /// `range`, `progress`), `eps-end` (`t-max`, or a share such as `5%`), `polish`
+    /// (`off`, or a share of the budget such as `25%`), `opening` (`same`, or a ranking
+    /// for a restart sequence's first run).
     ///
     /// A [`STRATEGIES`] name stands for its spec in the same place:
     /// `eps-mag-es-r:polish=off` is εMAg-ES-R without its polishing end.
@@ -714,6 +759,7 @@ impl Variant {
             epsilon_end: EpsilonEnd::TMax,
             stall: StallKind::Stagnation,
             polish: Polish::Off,
+            opening: None,
         };
         match self {
             Self::EpsMagEs => full,

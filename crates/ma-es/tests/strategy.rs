@@ -305,6 +305,46 @@ fn dynamics_and_observer_stop() {
     assert_eq!((r.generations, r.termination), (5, Termination::Observer));
 }
 
+/// The report's offspring values pair up: `objectives[k]` and `violations[k]` belong to
+/// the same offspring — whenever a generation improves the best-so-far, the new best is
+/// one of them — and there is one pair per offspring.
+#[test]
+fn the_report_pairs_each_offspring_objective_with_its_violation() {
+    // C01 (inequalities) and C06 (equalities, the repair at work).
+    let found = [1, 6].map(|k| {
+        let p = Suite::synthetic(5).problem(k, 10).unwrap();
+        improvements_among_the_offspring(&p)
+    });
+    println!("improvements of the best-so-far found among the reported offspring: {found:?}");
+    assert!(found.iter().all(|&n| n >= 5), "{found:?}");
+}
+
+fn improvements_among_the_offspring<P: ConstrainedProblem>(p: &P) -> usize {
+    let mut es = MaEs::new(p, &small(40_000), Variant::EpsMagEs).unwrap();
+    let (mut last, mut found) = (None, 0);
+    let mut check = |r: &GenerationReport<'_>| {
+        assert_eq!(r.objectives.len(), r.violations.len());
+        assert!(r.violations.iter().all(|&v| v >= 0.0));
+        let best = r.best.snapshot.fitness;
+        if r.generation > 0 && last != Some(best) {
+            assert!(
+                r.objectives
+                    .iter()
+                    .zip(r.violations)
+                    .any(|(&f, &v)| (f, v) == (best.objective, best.violation)),
+                "generation {}: the new best {best:?} is none of the offspring",
+                r.generation
+            );
+            found += 1;
+        }
+        last = Some(best);
+        ControlFlow::Continue(())
+    };
+    es.run_observed(&mut RngNoise::seed_from_u64(3), &mut check)
+        .unwrap();
+    found
+}
+
 #[test]
 fn generation_limit_stops_after_limit_plus_one_generations() {
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
@@ -500,6 +540,37 @@ fn generations_do_not_allocate() {
         assert!(
             allocating.is_empty(),
             "{variant}: generations {allocating:?} allocated"
+        );
+    }
+    // The restarts' stall criteria watch every generation too (their verdict ignored
+    // here, so that the run goes on).
+    use ma_es::restarts::Stall;
+    use ma_es::variant::StallKind;
+    for kind in [StallKind::Range, StallKind::Progress] {
+        let config = Config {
+            t_max: 50,
+            ..small(40_000)
+        };
+        let mut es = MaEs::new(&p, &config, Variant::EpsMagEs).unwrap();
+        let mut stall = Stall::new(kind, 10, 40, config.sigma0);
+        let mut last = 0usize;
+        let mut allocating = Vec::new();
+        let mut obs = |r: &GenerationReport<'_>| {
+            let _ = ma_es::observer::Observer::observe(&mut stall, r);
+            let now = allocations();
+            if r.generation >= 2 && now != last {
+                allocating.push(r.generation);
+            }
+            last = allocations();
+            ControlFlow::Continue(())
+        };
+        let r = es
+            .run_observed(&mut RngNoise::seed_from_u64(4), &mut obs)
+            .unwrap();
+        assert!(r.generations > 100);
+        assert!(
+            allocating.is_empty(),
+            "stall {kind:?}: generations {allocating:?} allocated"
         );
     }
 }
@@ -776,6 +847,47 @@ fn polishing_runs_start_from_the_best_once_the_budget_runs_low() {
         history.len() - first_polish
     );
     assert!(!json.contains("\"polish\":false"));
+}
+
+/// `opening=RANKING`: the first run of a restart sequence ranks with it, the later runs
+/// with the spec's `ranking`. The first run is the opening ranking's own first run bit
+/// for bit, and the second run is not (one noise source runs through the sequence, so
+/// with the same ranking it would be the same run too).
+#[test]
+fn an_opening_ranking_ranks_the_first_run_only() {
+    use ma_es::restarts::run as run_restarts;
+    let p = Suite::synthetic(5).problem(1, 10).unwrap();
+    let config = Config {
+        t_max: 50,
+        ..small(60_000)
+    };
+    let run = |spec: &str| {
+        let spec: ma_es::ComponentSpec = spec.parse().unwrap();
+        run_restarts(&p, &config, &spec, 9, &mut RngNoise::seed_from_u64(9))
+            .unwrap()
+            .1
+    };
+    let al = run("eps-mag-es:ranking=augmented-lagrangian:restarts=ipop");
+    let eps = run("eps-mag-es:restarts=ipop");
+    let opened = run("eps-mag-es:restarts=ipop:opening=augmented-lagrangian");
+    assert!(opened.len() >= 2 && al.len() >= 2, "{opened:?}");
+    assert_eq!(opened[0], al[0]);
+    assert_ne!(opened[0], eps[0]);
+    assert_ne!(opened[1], al[1]);
+    // The text form: `same` is the default and not written; a bad name is an error
+    // that lists the choices.
+    let spec: ma_es::ComponentSpec = "eps-mag-es-r:opening=augmented-lagrangian".parse().unwrap();
+    assert_eq!(
+        spec.to_string(),
+        "eps-mag-es:restarts=bipop:stall=range:eps-end=10%:polish=50%:opening=augmented-lagrangian"
+    );
+    let same: ma_es::ComponentSpec = "eps-mag-es-r:opening=same".parse().unwrap();
+    assert_eq!(same, "eps-mag-es-r".parse().unwrap());
+    let err = "eps-mag-es:opening=lagrange"
+        .parse::<ma_es::ComponentSpec>()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("expected same or a ranking"), "{err}");
 }
 
 /// BIPOP alternates its two regimes by the evaluations each has used, within one
