@@ -3,7 +3,7 @@
 
 use cec2017_constrained::Suite;
 use constraint_handling::{ConstrainedProblem, FnProblem, ProblemError};
-use ma_es::noise::{NoiseSource, RngNoise};
+use ma_es::noise::RngNoise;
 use ma_es::observer::GenerationReport;
 use ma_es::step_size::SigmaCap;
 use ma_es::{Components, Config, MaEs, MaEsError, RunResult, Termination, Variant};
@@ -523,20 +523,11 @@ fn generations_do_not_allocate() {
     }
     for variant in specs {
         let mut es = MaEs::with_spec(&p, &small(40_000), &variant, 1).unwrap();
-        let mut last = 0usize;
-        let mut allocating = Vec::new();
-        let mut obs = |r: &GenerationReport<'_>| {
-            let now = allocations();
-            // Generation 1 (g = 0) sets up the repair workspace once.
-            if r.generation >= 2 && now != last {
-                allocating.push(r.generation);
-            }
-            last = allocations();
-            ControlFlow::Continue(())
-        };
-        let noise: &mut dyn NoiseSource = &mut RngNoise::seed_from_u64(4);
-        let r = es.run_observed(noise, &mut obs).unwrap();
-        assert!(r.generations > 100);
+        let (generations, allocating) = allocating_generations(
+            |obs| es.run_observed(&mut RngNoise::seed_from_u64(4), obs),
+            |_| {},
+        );
+        assert!(generations > 100);
         assert!(
             allocating.is_empty(),
             "{variant}: generations {allocating:?} allocated"
@@ -544,6 +535,7 @@ fn generations_do_not_allocate() {
     }
     // The restarts' stall criteria watch every generation too (their verdict ignored
     // here, so that the run goes on).
+    use ma_es::observer::Observer;
     use ma_es::restarts::Stall;
     use ma_es::variant::StallKind;
     for kind in [StallKind::Range, StallKind::Progress] {
@@ -553,26 +545,41 @@ fn generations_do_not_allocate() {
         };
         let mut es = MaEs::new(&p, &config, Variant::EpsMagEs).unwrap();
         let mut stall = Stall::new(kind, 10, 40, config.sigma0);
-        let mut last = 0usize;
-        let mut allocating = Vec::new();
-        let mut obs = |r: &GenerationReport<'_>| {
-            let _ = ma_es::observer::Observer::observe(&mut stall, r);
-            let now = allocations();
-            if r.generation >= 2 && now != last {
-                allocating.push(r.generation);
-            }
-            last = allocations();
-            ControlFlow::Continue(())
-        };
-        let r = es
-            .run_observed(&mut RngNoise::seed_from_u64(4), &mut obs)
-            .unwrap();
-        assert!(r.generations > 100);
+        let (generations, allocating) = allocating_generations(
+            |obs| es.run_observed(&mut RngNoise::seed_from_u64(4), obs),
+            |r| {
+                let _ = stall.observe(r);
+            },
+        );
+        assert!(generations > 100);
         assert!(
             allocating.is_empty(),
             "stall {kind:?}: generations {allocating:?} allocated"
         );
     }
+}
+
+/// Runs `run` with an observer that calls `watch`, then notes each generation from the
+/// second on in which the allocation count changed; returns the run's generations and
+/// those.
+fn allocating_generations(
+    run: impl FnOnce(&mut dyn ma_es::observer::Observer) -> Result<RunResult, MaEsError>,
+    mut watch: impl FnMut(&GenerationReport<'_>),
+) -> (usize, Vec<usize>) {
+    let mut last = 0usize;
+    let mut allocating = Vec::new();
+    let mut obs = |r: &GenerationReport<'_>| {
+        watch(r);
+        let now = allocations();
+        // Generation 1 (g = 0) sets up the repair workspace once.
+        if r.generation >= 2 && now != last {
+            allocating.push(r.generation);
+        }
+        last = allocations();
+        ControlFlow::Continue(())
+    };
+    let generations = run(&mut obs).unwrap().generations;
+    (generations, allocating)
 }
 
 /// The problem owns the equality margin δ: the strategy measures ν̄ with the margin the
