@@ -283,13 +283,13 @@ fn generation_parts(c: &mut Criterion, problem: &Cec2017Problem, tag: &str, fast
     };
     let mut es = MaEs::new(problem, &config, Variant::EpsMagEs).unwrap();
     let mut noise = noise_for(fast, 12);
-    let mut session = es.start(&mut *noise).unwrap();
+    let mut strategy = es.start(&mut *noise).unwrap();
     for _ in 0..300 {
-        session.step(&mut *noise).unwrap();
+        strategy.step(problem).unwrap();
     }
-    // The evaluations of offspring distributed as the session's: ȳ + σ M z, in the box.
+    // The evaluations of offspring distributed as the strategy's: ȳ + σ M z, in the box.
     let x = {
-        let r = session.report();
+        let r = strategy.report();
         let mut x = Array2::<f64>::zeros((n, lambda).f());
         gemm(r.sigma, &r.m, &z.view(), 0.0, &mut x.view_mut());
         for mut col in x.columns_mut() {
@@ -313,7 +313,7 @@ fn generation_parts(c: &mut Criterion, problem: &Cec2017Problem, tag: &str, fast
         });
     });
     g.bench_function(BenchmarkId::new("generation", n), |b| {
-        b.iter(|| session.step(&mut *noise).unwrap());
+        b.iter(|| strategy.step(problem).unwrap());
     });
     g.finish();
 }

@@ -40,7 +40,7 @@ pub enum ScheduleError {
 
 /// A threshold schedule for the ε-level order: `ε0` from the initial population, then
 /// `ε(g)` after `g` generations.
-pub trait EpsilonSchedule {
+pub trait EpsilonSchedule: std::any::Any {
     /// Computes and stores `ε0` from the initial population's objectives and mean
     /// violations; returns `ε0`, the threshold of the initial ranking.
     ///
@@ -93,7 +93,7 @@ impl Default for EpsilonDecayParams {
 /// assert!((s.epsilon(5) - 0.5f64.powi(3)).abs() < 1e-15);
 /// assert_eq!(s.epsilon(10), 0.0);
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EpsilonDecay {
     params: EpsilonDecayParams,
     eps0: f64,
@@ -223,7 +223,7 @@ impl EpsilonSchedule for EpsilonDecay {
 /// assert_eq!(s.initialize(&[1.0], &[5.0]).unwrap(), 0.0);
 /// assert_eq!(s.epsilon(0), 0.0);
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ZeroEpsilon;
 
 impl EpsilonSchedule for ZeroEpsilon {

@@ -32,7 +32,7 @@ use crate::quality::{Checkpoint, Fitness, Snapshot};
 /// assert_eq!((checkpoints[0].evaluations, checkpoints[0].best.objective()), (2, 5.0));
 /// assert_eq!((checkpoints[1].evaluations, checkpoints[1].best.objective()), (4, 9.0));
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Incumbent {
     best: Option<Snapshot>,
     wanted: Vec<usize>,

@@ -11,6 +11,7 @@
 //! the layout the Jacobian-based repair (REFERENCE.md §4) differentiates.
 
 use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// Errors reported by a problem or by the checks on its inputs.
@@ -349,6 +350,112 @@ pub fn validate_bounds(lower: &[f64], upper: &[f64]) -> Result<(), ProblemError>
     Ok(())
 }
 
+/// What an optimizer needs to know of a problem without evaluating it: the box, the
+/// numbers `l` of inequalities and `m` of equalities, and the equality margin `δ` — so
+/// that a run driven by ask and tell computes `ν̄` and the CEC counts of the values it
+/// is told exactly as [`ConstrainedProblem::mean_violation`] and
+/// [`ConstrainedProblem::constraint_counts`] do by default.
+///
+/// ```
+/// use constraint_handling::problem::ProblemShape;
+/// let shape = ProblemShape::new(vec![-1.0; 2], vec![1.0; 2], 1, 1).unwrap();
+/// assert_eq!((shape.dim(), shape.num_constraints()), (2, 2));
+/// // ν̄ = (max(0, g) + |h| counted beyond δ = 10⁻⁴) / (l + m)
+/// assert_eq!(shape.mean_violation(&[0.5, 0.00005]), 0.25);
+/// assert!(ProblemShape::new(vec![1.0], vec![0.0], 0, 0).is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProblemShape {
+    /// The lower bounds `lb`.
+    pub lower: Vec<f64>,
+    /// The upper bounds `ub`.
+    pub upper: Vec<f64>,
+    /// `l`.
+    pub inequalities: usize,
+    /// `m`.
+    pub equalities: usize,
+    /// `δ`.
+    pub equality_margin: f64,
+}
+
+impl ProblemShape {
+    /// The shape of a problem with these bounds and constraint counts, and the default
+    /// equality margin.
+    ///
+    /// # Errors
+    /// [`ProblemError::InvalidBounds`] as [`validate_bounds`].
+    pub fn new(
+        lower: Vec<f64>,
+        upper: Vec<f64>,
+        inequalities: usize,
+        equalities: usize,
+    ) -> Result<Self, ProblemError> {
+        validate_bounds(&lower, &upper)?;
+        Ok(Self {
+            lower,
+            upper,
+            inequalities,
+            equalities,
+            equality_margin: crate::violation::DEFAULT_EQUALITY_MARGIN,
+        })
+    }
+
+    /// The shape of `problem`.
+    ///
+    /// # Errors
+    /// [`ProblemError::InvalidBounds`] if its bounds do not have `N` entries each or
+    /// are not ordered.
+    pub fn of<P: ConstrainedProblem + ?Sized>(problem: &P) -> Result<Self, ProblemError> {
+        let (lb, ub, n) = (
+            problem.lower_bounds(),
+            problem.upper_bounds(),
+            problem.dim(),
+        );
+        if lb.len() != n || ub.len() != n {
+            return Err(ProblemError::InvalidBounds(format!(
+                "{} lower and {} upper bounds for dimension {n}",
+                lb.len(),
+                ub.len()
+            )));
+        }
+        Ok(Self {
+            equality_margin: problem.equality_margin(),
+            ..Self::new(
+                lb.to_vec(),
+                ub.to_vec(),
+                problem.num_inequalities(),
+                problem.num_equalities(),
+            )?
+        })
+    }
+
+    /// `N`.
+    #[must_use]
+    pub fn dim(&self) -> usize {
+        self.lower.len()
+    }
+
+    /// `l + m`.
+    #[must_use]
+    pub fn num_constraints(&self) -> usize {
+        self.inequalities + self.equalities
+    }
+
+    /// `ν̄` of `C = (g, h)` ([`crate::violation::mean_violation`] with `δ`).
+    #[must_use]
+    pub fn mean_violation(&self, constraints: &[f64]) -> f64 {
+        let (g, h) = constraints.split_at(self.inequalities.min(constraints.len()));
+        crate::violation::mean_violation(g, h, self.equality_margin)
+    }
+
+    /// The CEC counts of `C = (g, h)`.
+    #[must_use]
+    pub fn constraint_counts(&self, constraints: &[f64]) -> crate::violation::ConstraintCounts {
+        let (g, h) = constraints.split_at(self.inequalities.min(constraints.len()));
+        crate::violation::ConstraintCounts::from_constraints(g, h)
+    }
+}
+
 /// A problem given by a closure: `evaluate(x, c)` writes `C(x) = (g, h)` into `c`
 /// (inequalities first) and returns `f(x)`. The lengths of `x` and `c` are checked
 /// before the closure is called.
@@ -370,19 +477,14 @@ pub fn validate_bounds(lower: &[f64], upper: &[f64]) -> Result<(), ProblemError>
 /// ```
 #[derive(Clone)]
 pub struct FnProblem<F> {
-    lower: Vec<f64>,
-    upper: Vec<f64>,
-    inequalities: usize,
-    equalities: usize,
+    shape: ProblemShape,
     evaluate: F,
 }
 
 impl<F> std::fmt::Debug for FnProblem<F> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FnProblem")
-            .field("dim", &self.lower.len())
-            .field("inequalities", &self.inequalities)
-            .field("equalities", &self.equalities)
+            .field("shape", &self.shape)
             .finish_non_exhaustive()
     }
 }
@@ -403,12 +505,8 @@ where
         equalities: usize,
         evaluate: F,
     ) -> Result<Self, ProblemError> {
-        validate_bounds(&lower, &upper)?;
         Ok(Self {
-            lower,
-            upper,
-            inequalities,
-            equalities,
+            shape: ProblemShape::new(lower, upper, inequalities, equalities)?,
             evaluate,
         })
     }
@@ -419,19 +517,19 @@ where
     F: Fn(&[f64], &mut [f64]) -> Result<f64, ProblemError>,
 {
     fn dim(&self) -> usize {
-        self.lower.len()
+        self.shape.dim()
     }
     fn num_inequalities(&self) -> usize {
-        self.inequalities
+        self.shape.inequalities
     }
     fn num_equalities(&self) -> usize {
-        self.equalities
+        self.shape.equalities
     }
     fn lower_bounds(&self) -> &[f64] {
-        &self.lower
+        &self.shape.lower
     }
     fn upper_bounds(&self) -> &[f64] {
-        &self.upper
+        &self.shape.upper
     }
     fn evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
         self.check_buffers(x, constraints)?;

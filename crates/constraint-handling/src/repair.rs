@@ -229,54 +229,123 @@ impl GradientRepair {
                 status: RepairStatus::NoConstraints,
             });
         }
-        let ws = match &mut self.workspace {
-            Some(ws) if ws.dim == n && ws.constraints == k => ws,
-            slot => slot.insert(Workspace::new(n, k, self.params.pinv_tolerance)?),
-        };
-        let eta = self.params.eta;
-
+        let ws = self.workspace(n, k)?;
         // 1. Forward-difference Jacobian from the N probes x + η e_i (one batch).
-        for (i, mut col) in ws.probes.columns_mut().into_iter().enumerate() {
+        let mut probes = std::mem::take(&mut ws.probes);
+        let mut probe_objectives = std::mem::take(&mut ws.probe_objectives);
+        let mut probe_constraints = std::mem::take(&mut ws.probe_constraints);
+        self.probe_points(x, probes.view_mut());
+        let evaluated = problem.evaluate_constraints_batch(
+            probes.view(),
+            probe_objectives.view_mut(),
+            probe_constraints.view_mut(),
+        );
+        let status = evaluated.map_err(RepairError::from).and_then(|()| {
+            self.step_from_probes(
+                problem.num_inequalities(),
+                x,
+                constraints,
+                probe_constraints.view(),
+                repaired,
+            )
+        });
+        let ws = self
+            .workspace
+            .as_mut()
+            .expect("the workspace was just set up");
+        ws.probes = probes;
+        ws.probe_objectives = probe_objectives;
+        ws.probe_constraints = probe_constraints;
+        Ok(RepairOutcome {
+            evaluations: n,
+            status: status?,
+        })
+    }
+
+    /// The workspace for `n` variables and `k` constraints (allocated on the first call
+    /// and again only when the sizes change).
+    fn workspace(&mut self, n: usize, k: usize) -> Result<&mut Workspace, LinalgError> {
+        if !matches!(&self.workspace, Some(ws) if ws.dim == n && ws.constraints == k) {
+            self.workspace = Some(Workspace::new(n, k, self.params.pinv_tolerance)?);
+        }
+        Ok(self.workspace.as_mut().expect("set up above"))
+    }
+
+    /// Writes the `N` probes `x + η e_i` of the forward differences into the columns of
+    /// `probes` (`N × N`); their constraint values go to
+    /// [`GradientRepair::step_from_probes`]. For callers that evaluate the probes
+    /// themselves (a run driven by ask and tell).
+    ///
+    /// # Panics
+    /// If `probes` is not `x.len() × x.len()`.
+    pub fn probe_points(&self, x: &[f64], mut probes: ndarray::ArrayViewMut2<'_, f64>) {
+        assert_eq!(probes.dim(), (x.len(), x.len()), "N × N probes");
+        let eta = self.params.eta;
+        for (i, mut col) in probes.columns_mut().into_iter().enumerate() {
             col.iter_mut().zip(x).for_each(|(p, &xi)| *p = xi);
             col[i] = x[i] + eta;
         }
-        problem.evaluate_constraints_batch(
-            ws.probes.view(),
-            ws.probe_objectives.view_mut(),
-            ws.probe_constraints.view_mut(),
-        )?;
+    }
+
+    /// Steps 1–4 given the probes' constraint values (`probe_constraints`, `(l + m) × N`,
+    /// column `i` is `C(x + η e_i)`): writes `x − J⁺ ΔC` into `repaired` (`x` when the
+    /// step does not apply) and says how it ended. `constraints` is `C(x)` and the first
+    /// `inequalities` of its entries are the `g`.
+    ///
+    /// # Errors
+    /// [`RepairError::Problem`] for buffers of inconsistent sizes;
+    /// [`RepairError::Workspace`] if LAPACK cannot set up the decomposition.
+    pub fn step_from_probes(
+        &mut self,
+        inequalities: usize,
+        x: &[f64],
+        constraints: &[f64],
+        probe_constraints: ndarray::ArrayView2<'_, f64>,
+        repaired: &mut [f64],
+    ) -> Result<RepairStatus, RepairError> {
+        let (n, k) = (x.len(), constraints.len());
+        if repaired.len() != n {
+            return Err(ProblemError::DimensionMismatch {
+                expected: n,
+                found: repaired.len(),
+            }
+            .into());
+        }
+        if probe_constraints.dim() != (k, n) || inequalities > k {
+            return Err(ProblemError::BatchShape {
+                what: "the probes' constraint values",
+                expected: vec![k, n],
+                found: probe_constraints.shape().to_vec(),
+            }
+            .into());
+        }
+        repaired.copy_from_slice(x);
+        if k == 0 {
+            return Ok(RepairStatus::NoConstraints);
+        }
+        let eta = self.params.eta;
+        let ws = self.workspace(n, k)?;
         for ((r, i), jac) in ws.jacobian.indexed_iter_mut() {
-            *jac = (ws.probe_constraints[[r, i]] - constraints[r]) / eta;
+            *jac = (probe_constraints[[r, i]] - constraints[r]) / eta;
         }
         // 2. ΔC: violated inequalities, equalities with their sign.
-        let l = problem.num_inequalities();
         for (r, d) in ws.delta_c.iter_mut().enumerate() {
             let c = constraints[r];
             // A NaN stays NaN (`f64::max` would drop it) and ends in the Δx = 0 fallback.
-            *d = if r < l && !c.is_nan() { c.max(0.0) } else { c };
+            *d = if r < inequalities && !c.is_nan() {
+                c.max(0.0)
+            } else {
+                c
+            };
         }
-        let evaluations = n;
         if ws.delta_c.iter().any(|d| !d.is_finite()) {
-            return Ok(RepairOutcome {
-                evaluations,
-                status: RepairStatus::NonFinite,
-            });
+            return Ok(RepairStatus::NonFinite);
         }
         // 3. Δx = −J⁺ ΔC.
         let pinv = match ws.pinv.compute(ws.jacobian.view()) {
             Ok(p) => p,
-            Err(LinalgError::NonFinite) => {
-                return Ok(RepairOutcome {
-                    evaluations,
-                    status: RepairStatus::NonFinite,
-                })
-            }
-            Err(_) => {
-                return Ok(RepairOutcome {
-                    evaluations,
-                    status: RepairStatus::DecompositionFailed,
-                })
-            }
+            Err(LinalgError::NonFinite) => return Ok(RepairStatus::NonFinite),
+            Err(_) => return Ok(RepairStatus::DecompositionFailed),
         };
         // J⁺ ΔC as one BLAS product (as the reference's `pinv(J) * dC`), then x − J⁺ ΔC.
         let delta_c = ArrayView1::from(&ws.delta_c[..]);
@@ -284,9 +353,6 @@ impl GradientRepair {
         for (y, dx) in repaired.iter_mut().zip(&ws.step) {
             *y -= dx;
         }
-        Ok(RepairOutcome {
-            evaluations,
-            status: RepairStatus::Applied,
-        })
+        Ok(RepairStatus::Applied)
     }
 }

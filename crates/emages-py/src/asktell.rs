@@ -8,8 +8,9 @@ use crate::declared::{answered_in_batches, Declared};
 use crate::error::to_py;
 use crate::strategy::{configuration, result_dict};
 use constraint_handling::ProblemError;
+use ma_es::driver;
 use ma_es::noise::RngNoise;
-use ma_es::restarts::{self, RestartRecord};
+use ma_es::restarts::RestartRecord;
 use ma_es::{MaEs, MaEsError, RunResult};
 use ndarray::{Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder};
 use numpy::{IntoPyArray, PyArray2};
@@ -140,7 +141,7 @@ impl PyAskTell {
             .name("emages-ask-tell".into())
             .spawn(move || {
                 let mut noise = RngNoise::seed_from_u64(seed);
-                let result = restarts::run(&problem, &config, &spec, seed, &mut noise);
+                let result = driver::run(&problem, &config, &spec, seed, &mut noise);
                 let _ = ask.send(Message::Done(result));
             })
             .map_err(|e| {

@@ -8,9 +8,10 @@ use crate::declared::Declared;
 use crate::error::to_py;
 use crate::problems::native;
 use constraint_handling::ConstrainedProblem;
+use ma_es::driver;
 use ma_es::noise::RngNoise;
 use ma_es::observer::{GenerationReport, Observer};
-use ma_es::restarts::{self, RestartRecord};
+use ma_es::restarts::RestartRecord;
 use ma_es::{ComponentSpec, Config, MaEsError, RunResult, Termination};
 use numpy::IntoPyArray;
 use pyo3::exceptions::PyValueError;
@@ -65,7 +66,7 @@ fn drive<P: ConstrainedProblem + Send>(
             last: Instant::now(),
             raised: None,
         };
-        let result = restarts::run_observed(&problem, config, spec, seed, &mut noise, &mut signals);
+        let result = driver::run_observed(&problem, config, spec, seed, &mut noise, &mut signals);
         let outcome = match (result, signals.raised) {
             (_, Some(e)) => Err(RunError::Python(e)),
             (Ok(r), None) => Ok(r),

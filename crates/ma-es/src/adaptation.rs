@@ -30,7 +30,7 @@ pub struct UpdateInput<'a> {
 }
 
 /// A matrix adaptation component.
-pub trait MatrixAdaptation: Send {
+pub trait MatrixAdaptation: std::any::Any + Send {
     /// Updates `M` (and resets `M`, `p_σ` when needed); returns whether a reset happened.
     fn adapt(
         &mut self,
@@ -41,7 +41,7 @@ pub trait MatrixAdaptation: Send {
 }
 
 /// No adaptation (εSAg-ES): `M` stays `I`, no reset check.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct FrozenMatrix;
 
 impl MatrixAdaptation for FrozenMatrix {
@@ -56,7 +56,7 @@ impl MatrixAdaptation for FrozenMatrix {
 }
 
 /// The MA-ES rank-one and rank-μ update with the reset rule.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct MaUpdate {
     q: Array1<f64>,
     weighted_d: Array2<f64>,

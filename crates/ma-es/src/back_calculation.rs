@@ -35,7 +35,7 @@ pub struct Selected<'a> {
 }
 
 /// A back-calculation component.
-pub trait BackCalculation: Send {
+pub trait BackCalculation: std::any::Any + Send {
     /// Updates `d`, `z` of the changed selected offspring.
     ///
     /// # Errors
@@ -49,7 +49,7 @@ pub trait BackCalculation: Send {
 }
 
 /// No back-calculation (εMAg-ES w/o): `d`, `z` stay as sampled.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct NoBackCalculation;
 
 impl BackCalculation for NoBackCalculation {
@@ -74,7 +74,7 @@ fn recompute_d(sel: &mut Selected<'_>) -> usize {
 }
 
 /// Back-calculation with `M⁺ = I` (εSAg-ES, where `M` stays the identity): `z_k = d_k`.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct IdentityBackCalculation;
 
 impl BackCalculation for IdentityBackCalculation {
@@ -119,6 +119,43 @@ impl PseudoInverseBackCalculation {
             block: Array2::zeros((n, mu).f()),
             columns: Vec::with_capacity(mu),
         })
+    }
+}
+
+/// What a [`PseudoInverseBackCalculation`] is made of, to save it (its LAPACK
+/// workspace is set up anew when it is restored).
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
+pub struct PseudoInverseState {
+    n: usize,
+    mu: usize,
+    method: BackCalculationSolver,
+    tolerance: f64,
+    stats: SolverStats,
+}
+
+impl PseudoInverseBackCalculation {
+    /// Its parameters and statistics.
+    #[must_use]
+    pub fn state(&self) -> PseudoInverseState {
+        let (n, mu) = self.block.dim();
+        let (method, tolerance) = self.solver.method();
+        PseudoInverseState {
+            n,
+            mu,
+            method,
+            tolerance,
+            stats: self.solver.stats(),
+        }
+    }
+
+    /// The back-calculation of a saved state.
+    ///
+    /// # Errors
+    /// As [`PseudoInverseBackCalculation::new`].
+    pub fn from_state(state: PseudoInverseState) -> Result<Self, MaEsError> {
+        let mut c = Self::new(state.n, state.mu, state.method, state.tolerance)?;
+        c.solver.set_stats(state.stats);
+        Ok(c)
     }
 }
 

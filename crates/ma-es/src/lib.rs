@@ -65,8 +65,10 @@ extern crate blas_src as _;
 extern crate openblas_src as _;
 
 pub mod adaptation;
+pub mod ask_tell;
 pub mod back_calculation;
 pub mod config;
+pub mod driver;
 pub mod linalg;
 pub mod noise;
 pub mod observer;
@@ -74,6 +76,7 @@ pub mod ranking;
 pub mod repair;
 pub mod restarts;
 pub mod result;
+mod saved;
 pub mod step_size;
 pub mod strategy;
 pub mod variant;
@@ -82,7 +85,7 @@ pub use config::{BackCalculationSolver, Config, ConfigError, Parameters};
 pub use constraint_handling::ConstrainedProblem;
 pub use constraint_handling::{Checkpoint, Fitness, Snapshot};
 pub use result::{BestSoFar, DynamicsRecord, RunResult, Termination};
-pub use strategy::{MaEs, Session};
+pub use strategy::{MaEs, Strategy};
 pub use variant::{ComponentSpec, Components, Variant};
 
 use constraint_handling::epsilon::ScheduleError;
@@ -112,4 +115,8 @@ pub enum MaEsError {
     /// LAPACK could not set up a workspace.
     #[error("linear algebra: {0}")]
     Linalg(String),
+    /// Ask and tell out of order (a tell without an ask, values for a finished run),
+    /// or a strategy whose components went to an earlier run.
+    #[error("ask and tell: {0}")]
+    Protocol(String),
 }

@@ -24,7 +24,7 @@ pub enum Prepared {
 }
 
 /// Counts of the factorisations made, for diagnostics and benchmarks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SolverStats {
     /// LU factorisations used.
     pub lu: usize,
@@ -84,6 +84,17 @@ impl SquareSolver {
     #[must_use]
     pub fn stats(&self) -> SolverStats {
         self.stats
+    }
+
+    /// The method and the pseudo-inverse cutoff.
+    #[must_use]
+    pub fn method(&self) -> (BackCalculationSolver, f64) {
+        (self.method, self.tolerance)
+    }
+
+    /// Sets the statistics (a restored run continues its counts).
+    pub fn set_stats(&mut self, stats: SolverStats) {
+        self.stats = stats;
     }
 
     /// Factorises `M` for the following [`SquareSolver::solve_in_place`] calls.

@@ -22,7 +22,7 @@ use rand::{Rng, SeedableRng};
 /// Ranks a population: writes into `permutation` the offspring indices from first to
 /// last, given their objectives, mean violations `ν̄` and the current threshold `ε`.
 /// Must not allocate (it runs every generation).
-pub trait PopulationRanking: Send {
+pub trait PopulationRanking: std::any::Any + Send {
     /// Ranks the population.
     ///
     /// # Errors
@@ -93,8 +93,9 @@ pub struct ConstraintValues<'a> {
 ///     .unwrap();
 /// assert_eq!(perm, [1, 0, 2]);
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct EpsilonLevelRanking {
+    #[serde(skip)]
     keys: Vec<EpsilonLevelKey>,
 }
 
@@ -127,9 +128,10 @@ impl PopulationRanking for EpsilonLevelRanking {
 ///     .unwrap();
 /// assert_eq!(perm, [1, 2, 0]);
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct ObjectiveRanking {
     zeros: Vec<f64>,
+    #[serde(skip)]
     keys: Vec<EpsilonLevelKey>,
 }
 
@@ -193,7 +195,7 @@ pub const STOCHASTIC_RANKING_P_F: f64 = 0.45;
 /// StochasticRanking::new(0.0, 1).unwrap().rank(0.0, &f, &nu, &mut perm).unwrap();
 /// assert_eq!(perm, [1, 2, 0, 3]);
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct StochasticRanking {
     p_f: f64,
     rng: rand_xoshiro::Xoshiro256PlusPlus,

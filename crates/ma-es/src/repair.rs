@@ -5,76 +5,135 @@
 //! repaired at most `θ_r` times while `ν̄ > 0`: `ŷ ← keep_range(repair(ŷ))`, evaluate,
 //! charge `N + 1` evaluations, and mark the offspring as changed if `ŷ ≠ y`.
 //! [`NoRepair`] draws nothing and changes nothing.
+//!
+//! A repair is split at its evaluations, so that a run driven by ask and tell
+//! ([`crate::strategy::Strategy`]) can hand them out in batches: the component
+//! [chooses](Repair::choose) the offspring it will repair this generation (and draws its
+//! random numbers then, in offspring order); each repair step asks for the
+//! [probe points](Repair::probe_points) of its Jacobian (constraints only), computes the
+//! [repaired point](Repair::step) from their values, and the strategy has that point
+//! evaluated. The strategy repeats steps while an offspring stays infeasible, up to
+//! [`Repair::max_steps`]. Which offspring are repaired, and every value they end with,
+//! do not depend on how the evaluations are batched.
 
 use crate::noise::NoiseSource;
 use crate::MaEsError;
-use constraint_handling::reflection::keep_range;
+use constraint_handling::problem::ProblemShape;
 use constraint_handling::repair::{GradientRepair, RepairParams};
-use constraint_handling::ConstrainedProblem;
+use ndarray::{ArrayView2, ArrayViewMut2};
+use serde::{Deserialize, Serialize};
+use std::any::Any;
 
-/// One offspring after its evaluation, as the repair sees it.
-pub struct Offspring<'a> {
-    /// The sampled candidate `y_k = ȳ + σ d_k` (before reflection).
-    pub candidate: &'a [f64],
-    /// The evaluated point `ŷ` (reflected into the box); updated in place.
-    pub point: &'a mut [f64],
-    /// `f(ŷ)`.
-    pub objective: &'a mut f64,
-    /// `C(ŷ) = (g, h)`.
-    pub constraints: &'a mut [f64],
-    /// `ν̄(ŷ)`.
-    pub violation: &'a mut f64,
-    /// Whether `ŷ ≠ y_k`.
-    pub changed: &'a mut bool,
-}
-
-/// What a repair component may use.
-pub struct RepairContext<'a> {
+/// What a repair component sees when it chooses the offspring of a generation.
+pub struct Choice<'a> {
     /// The generation counter `g` (0 for the first generation).
     pub generation: usize,
-    /// The problem.
-    pub problem: &'a dyn ConstrainedProblem,
+    /// The dimension `N`.
+    pub dim: usize,
+    /// The offspring's mean violations `ν̄` after their evaluation.
+    pub violations: &'a [f64],
     /// The noise source (for the repair decision).
     pub noise: &'a mut dyn NoiseSource,
-    /// The evaluation counter, to be increased by what the repair charges.
-    pub evaluations: &'a mut usize,
 }
 
 /// A repair component.
-pub trait Repair: Send {
-    /// Possibly repairs `offspring` in place; charges its evaluations to the context.
+pub trait Repair: Any + Send {
+    /// Writes into `chosen` (cleared first) the offspring to be repaired this
+    /// generation, in ascending order. Called once per generation, after the
+    /// population's evaluation; any random numbers are drawn here.
+    fn choose(&mut self, choice: Choice<'_>, chosen: &mut Vec<usize>);
+
+    /// The most repair steps per offspring and generation (`θ_r`).
+    fn max_steps(&self) -> usize;
+
+    /// The evaluations charged for one step in dimension `dim`.
+    fn cost(&self, dim: usize) -> usize;
+
+    /// The probe points of one step at `x` (whose constraints only are evaluated), one
+    /// per column of `probes` (`N × N`).
+    fn probe_points(&self, x: &[f64], probes: ArrayViewMut2<'_, f64>);
+
+    /// One repair step: from `x`, `C(x)` and the probes' constraint values
+    /// (`(l + m) × N`), writes the repaired point into `repaired` (before it is
+    /// reflected into the box).
     ///
     /// # Errors
-    /// Evaluation failures of the problem.
-    fn repair(
+    /// [`MaEsError::Repair`] if the step cannot be set up.
+    fn step(
         &mut self,
-        ctx: &mut RepairContext<'_>,
-        offspring: Offspring<'_>,
+        shape: &ProblemShape,
+        x: &[f64],
+        constraints: &[f64],
+        probe_constraints: ArrayView2<'_, f64>,
+        repaired: &mut [f64],
     ) -> Result<(), MaEsError>;
 }
 
 /// No repair (the εMA-ES and lexMA-ES variants): draws no uniform.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub struct NoRepair;
 
 impl Repair for NoRepair {
-    fn repair(
+    fn choose(&mut self, _choice: Choice<'_>, chosen: &mut Vec<usize>) {
+        chosen.clear();
+    }
+
+    fn max_steps(&self) -> usize {
+        0
+    }
+
+    fn cost(&self, _dim: usize) -> usize {
+        0
+    }
+
+    fn probe_points(&self, _x: &[f64], _probes: ArrayViewMut2<'_, f64>) {}
+
+    fn step(
         &mut self,
-        _ctx: &mut RepairContext<'_>,
-        _offspring: Offspring<'_>,
+        _shape: &ProblemShape,
+        x: &[f64],
+        _constraints: &[f64],
+        _probe_constraints: ArrayView2<'_, f64>,
+        repaired: &mut [f64],
     ) -> Result<(), MaEsError> {
+        repaired.copy_from_slice(x);
         Ok(())
     }
 }
 
 /// The εMAg-ES repair rule: gradient repair every `N` generations with probability
 /// `θ_p` per offspring, at most `θ_r` steps while infeasible.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(into = "PeriodicRepairParams", try_from = "PeriodicRepairParams")]
 pub struct PeriodicRepair {
     repair: GradientRepair,
     probability: f64,
     repetitions: usize,
-    scratch: Vec<f64>,
+}
+
+/// What a [`PeriodicRepair`] is made of (its serialised form: it has no other state).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+struct PeriodicRepairParams {
+    probability: f64,
+    repetitions: usize,
+    params: RepairParams,
+}
+
+impl From<PeriodicRepair> for PeriodicRepairParams {
+    fn from(r: PeriodicRepair) -> Self {
+        Self {
+            probability: r.probability,
+            repetitions: r.repetitions,
+            params: *r.repair.params(),
+        }
+    }
+}
+
+impl TryFrom<PeriodicRepairParams> for PeriodicRepair {
+    type Error = MaEsError;
+    fn try_from(p: PeriodicRepairParams) -> Result<Self, MaEsError> {
+        Self::new(p.probability, p.repetitions, p.params)
+    }
 }
 
 impl PeriodicRepair {
@@ -92,38 +151,51 @@ impl PeriodicRepair {
             repair: GradientRepair::new(params)?,
             probability,
             repetitions,
-            scratch: Vec::new(),
         })
     }
 }
 
 impl Repair for PeriodicRepair {
-    fn repair(&mut self, ctx: &mut RepairContext<'_>, o: Offspring<'_>) -> Result<(), MaEsError> {
-        let problem = ctx.problem;
-        let n = problem.dim();
-        if n == 0 || !ctx.generation.is_multiple_of(n) {
-            return Ok(());
+    fn choose(&mut self, choice: Choice<'_>, chosen: &mut Vec<usize>) {
+        chosen.clear();
+        let n = choice.dim;
+        if n == 0 || !choice.generation.is_multiple_of(n) {
+            return;
         }
-        let u = ctx.noise.uniform();
-        if u > self.probability {
-            return Ok(());
-        }
-        self.scratch.resize(n, 0.0); // allocates on the first call only
-        for _ in 0..self.repetitions {
-            if o.violation.is_nan() || *o.violation <= 0.0 {
-                break;
-            }
-            self.repair
-                .step(problem, o.point, o.constraints, &mut self.scratch)?;
-            o.point.copy_from_slice(&self.scratch);
-            keep_range(o.point, problem.lower_bounds(), problem.upper_bounds())?;
-            *o.objective = problem.evaluate(o.point, o.constraints)?;
-            *o.violation = problem.mean_violation(o.constraints);
-            *ctx.evaluations += GradientRepair::cost(n);
-            if o.point.iter().zip(o.candidate).any(|(a, b)| a != b) {
-                *o.changed = true;
+        for k in 0..choice.violations.len() {
+            if choice.noise.uniform() <= self.probability {
+                chosen.push(k);
             }
         }
+    }
+
+    fn max_steps(&self) -> usize {
+        self.repetitions
+    }
+
+    fn cost(&self, dim: usize) -> usize {
+        GradientRepair::cost(dim)
+    }
+
+    fn probe_points(&self, x: &[f64], probes: ArrayViewMut2<'_, f64>) {
+        self.repair.probe_points(x, probes);
+    }
+
+    fn step(
+        &mut self,
+        shape: &ProblemShape,
+        x: &[f64],
+        constraints: &[f64],
+        probe_constraints: ArrayView2<'_, f64>,
+        repaired: &mut [f64],
+    ) -> Result<(), MaEsError> {
+        self.repair.step_from_probes(
+            shape.inequalities,
+            x,
+            constraints,
+            probe_constraints,
+            repaired,
+        )?;
         Ok(())
     }
 }

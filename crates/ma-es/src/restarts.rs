@@ -33,22 +33,18 @@
 //!   budget, and an ε schedule that ends at the same share of the generations those
 //!   allow as the first run's `T` of its own: `T_k = T · (B_k / λ_k) / (B / λ)`. The
 //!   first run's `λ` and `T` follow the spec's parameter rules
-//!   ([`ComponentSpec::configure`]). The first run is the run without restarts, bit for
+//!   ([`crate::ComponentSpec::configure`]). The first run is the run without restarts, bit for
 //!   bit, up to its stall.
 //! - **One noise source** runs through all restarts, so the run's seed decides
 //!   everything; a stochastic component of restart k is seeded with `seed + k`.
 //! - **Checkpoints** stay absolute evaluation counts: each holds the best over all
 //!   runs up to it. `found_at` counts from the start of the whole run.
 
-use crate::config::Config;
-use crate::noise::NoiseSource;
-use crate::observer::{GenerationReport, NoObserver, Observer};
+use crate::observer::{GenerationReport, Observer};
 use crate::result::{RunResult, Termination};
-use crate::strategy::MaEs;
-use crate::variant::{ComponentSpec, EpsilonEnd, Polish, RestartKind, StallKind};
-use crate::MaEsError;
+use crate::variant::{RestartKind, StallKind};
 use constraint_handling::ordering::improves_best_so_far;
-use constraint_handling::{Checkpoint, ConstrainedProblem, Fitness};
+use constraint_handling::Fitness;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -87,7 +83,7 @@ pub struct RestartRecord {
 
 /// The stall criterion of a restart (see the [module](self) documentation and
 /// [`StallKind`]).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Stall {
     window: usize,
     sigma_floor: f64,
@@ -236,230 +232,19 @@ impl Observer for Stall {
     }
 }
 
-/// Runs the strategy of `spec` on `problem` with the restarts it names (see the
-/// [module](self) documentation); returns the result, merged over the runs, and the
-/// runs. Without restarts it is one run of [`MaEs::with_spec`] and an empty history.
-///
-/// ```
-/// use constraint_handling::FnProblem;
-/// use ma_es::noise::RngNoise;
-/// use ma_es::{restarts, ComponentSpec, Config};
-/// use rand::SeedableRng;
-/// // min x₁² + x₂² s.t. x₁ + x₂ ≥ 1, in [-5, 5]²: the optimum is 0.5 at (0.5, 0.5).
-/// let problem = FnProblem::new(vec![-5.0; 2], vec![5.0; 2], 1, 0, |x, g| {
-///     g[0] = 1.0 - x[0] - x[1];
-///     Ok(x[0] * x[0] + x[1] * x[1])
-/// })
-/// .unwrap();
-/// let spec: ComponentSpec = "eps-mag-es:restarts=bipop".parse().unwrap();
-/// let config = Config { budget: Some(20_000), ..Config::default() };
-/// let mut noise = RngNoise::seed_from_u64(7);
-/// let (result, runs) = restarts::run(&problem, &config, &spec, 7, &mut noise).unwrap();
-/// assert!(result.best.is_feasible() && (result.best.objective() - 0.5).abs() < 1e-6);
-/// assert_eq!(result.evaluations, runs.iter().map(|r| r.evaluations).sum::<usize>());
-/// ```
-///
-/// # Errors
-/// As [`MaEs::with_spec`] and [`MaEs::run`].
-pub fn run<P: ConstrainedProblem>(
-    problem: &P,
-    config: &Config,
-    spec: &ComponentSpec,
-    seed: u64,
-    noise: &mut dyn NoiseSource,
-) -> Result<(RunResult, Vec<RestartRecord>), MaEsError> {
-    run_observed(problem, config, spec, seed, noise, &mut NoObserver)
-}
-
-/// [`run`] with an observer called after every generation of every run (its
-/// [`GenerationReport`] counts generations and evaluations from the current run's
-/// start). When it breaks, the whole sequence ends (termination `Observer`).
-///
-/// # Errors
-/// As [`run`].
-pub fn run_observed<P: ConstrainedProblem>(
-    problem: &P,
-    config: &Config,
-    spec: &ComponentSpec,
-    seed: u64,
-    noise: &mut dyn NoiseSource,
-    observer: &mut dyn Observer,
-) -> Result<(RunResult, Vec<RestartRecord>), MaEsError> {
-    if spec.restarts == RestartKind::Off {
-        let r = MaEs::with_spec(problem, config, spec, seed)?.run_observed(noise, observer)?;
-        return Ok((r, Vec::new()));
-    }
-    let config = spec.configure(config, problem.dim())?;
-    let base = config.resolve(problem.dim())?;
-    let (lambda0, budget) = (base.lambda, base.budget);
-    // Each run gets λ and T from here: the parameter rules have been applied.
-    let single = ComponentSpec {
-        restarts: RestartKind::Off,
-        epsilon_end: EpsilonEnd::TMax,
-        opening: None,
-        ..*spec
-    };
-    let first = ComponentSpec {
-        epsilon_end: EpsilonEnd::TMax,
-        ..spec.first_run()
-    };
-    let mut plan = Plan::new(spec.restarts, lambda0, seed);
-    let polish_from = match spec.polish {
-        Polish::Off => None,
-        Polish::Share(p) => Some(f64::from(p) / 100.0 * budget as f64),
-    };
-    let mut used = 0usize;
-    let mut history: Vec<RestartRecord> = Vec::new();
-    let mut merged: Option<RunResult> = None;
-    // The σ the run that found the best-so-far ended with.
-    let mut best_sigma = base.sigma0;
-    let mut settled: Vec<Option<Checkpoint>> = vec![None; base.checkpoints.len()];
-    loop {
-        let left = budget.saturating_sub(used);
-        let polish = match &merged {
-            Some(m) if polish_from.is_some_and(|b| left as f64 <= b) => Some(&m.best.y),
-            _ => None,
-        };
-        let next = match polish {
-            Some(_) => NextRun {
-                lambda: lambda0,
-                sigma_factor: best_sigma / base.sigma0,
-                budget_cap: None,
-                large: false,
-            },
-            None => match plan.next(&history) {
-                Some(next) => next,
-                None => break,
-            },
-        };
-        let run_budget = next.budget_cap.map_or(left, |cap| cap.min(left));
-        if !history.is_empty() && run_budget < next.lambda {
-            break;
-        }
-        let share = (run_budget as f64 / next.lambda as f64) / (budget as f64 / lambda0 as f64);
-        let t_max = match polish {
-            Some(_) => 1,
-            None => ((base.epsilon.t_max as f64) * share).round().max(1.0) as usize,
-        };
-        let sigma0 = base.sigma0 * next.sigma_factor;
-        let run_config = Config {
-            initial_mean: polish.cloned().or_else(|| config.initial_mean.clone()),
-            lambda: Some(next.lambda),
-            mu: config
-                .mu
-                .map(|m| (m * next.lambda / lambda0).clamp(1, next.lambda)),
-            budget: Some(run_budget),
-            sigma0,
-            t_max,
-            // The checkpoints still ahead, counted from this run's start.
-            checkpoints: base
-                .checkpoints
-                .iter()
-                .filter(|&&c| c > used)
-                .map(|&c| c - used)
-                .collect(),
-            ..config.clone()
-        };
-        let k = history.len() as u64;
-        let run_spec = if k == 0 { &first } else { &single };
-        let mut es = MaEs::with_spec(problem, &run_config, run_spec, seed.wrapping_add(k))?;
-        let mut watch = Watch {
-            stall: Stall::new(spec.stall, problem.dim(), next.lambda, sigma0),
-            user: &mut *observer,
-            stopped: false,
-        };
-        let mut r = es.run_observed(noise, &mut watch)?;
-        let stopped = watch.stopped;
-        shift(&mut r, used, merged.as_ref());
-        // The checkpoints this run reached (or all that are left, when it is the last).
-        let last = r.evaluations >= left;
-        let open: Vec<usize> = (0..settled.len())
-            .filter(|&i| settled[i].is_none())
-            .collect();
-        for (j, &i) in open.iter().enumerate() {
-            let c = base.checkpoints[i];
-            if c <= used + r.evaluations || last {
-                let mut cp = r.checkpoints[j];
-                if let Some(m) = &merged {
-                    if !improves_best_so_far(&cp.best.fitness, &m.best.snapshot.fitness) {
-                        cp.best = m.best.snapshot;
-                    }
-                }
-                settled[i] = Some(cp);
-            }
-        }
-        history.push(RestartRecord {
-            start: used,
-            lambda: next.lambda,
-            sigma0,
-            large: next.large,
-            t_max,
-            generations: r.generations,
-            evaluations: r.evaluations,
-            best: r.best.snapshot.fitness,
-            termination: r.termination,
-            polish: polish.is_some(),
-        });
-        used += r.evaluations;
-        if merged.as_ref().is_none_or(|m| {
-            improves_best_so_far(&r.best.snapshot.fitness, &m.best.snapshot.fitness)
-        }) && r.sigma.is_finite()
-            && r.sigma > 0.0
-        {
-            best_sigma = r.sigma;
-        }
-        merged = Some(match merged {
-            None => r,
-            Some(m) => merge(m, r),
-        });
-        if last || stopped {
-            break;
-        }
-    }
-    let mut result = merged.expect("the first run always happens");
-    result.checkpoints = settled
-        .into_iter()
-        .zip(&base.checkpoints)
-        .map(|(cp, &c)| {
-            cp.unwrap_or(Checkpoint {
-                evaluations: c.min(used),
-                best: result.best.snapshot,
-            })
-        })
-        .collect();
-    result.evaluations = used;
-    Ok((result, history))
-}
-
-/// The stall criterion and the caller's observer, which may end the whole sequence.
-struct Watch<'a> {
-    stall: Stall,
-    user: &'a mut dyn Observer,
-    stopped: bool,
-}
-
-impl Observer for Watch<'_> {
-    fn observe(&mut self, r: &GenerationReport<'_>) -> ControlFlow<()> {
-        if self.user.observe(r).is_break() {
-            self.stopped = true;
-            return ControlFlow::Break(());
-        }
-        self.stall.observe(r)
-    }
-}
-
 /// The next run of a restart sequence.
-#[derive(Clone, Copy, Debug)]
-struct NextRun {
-    lambda: usize,
-    sigma_factor: f64,
-    budget_cap: Option<usize>,
-    large: bool,
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub(crate) struct NextRun {
+    pub(crate) lambda: usize,
+    pub(crate) sigma_factor: f64,
+    pub(crate) budget_cap: Option<usize>,
+    pub(crate) large: bool,
 }
 
 /// Which run comes next: IPOP doubles λ after every run; BIPOP (Hansen 2009) runs the
 /// small regime whenever it has used fewer evaluations than the large one.
-struct Plan {
+#[derive(Serialize, Deserialize)]
+pub(crate) struct Plan {
     kind: RestartKind,
     lambda0: usize,
     /// The large regime's runs so far.
@@ -469,7 +254,7 @@ struct Plan {
 }
 
 impl Plan {
-    fn new(kind: RestartKind, lambda0: usize, seed: u64) -> Self {
+    pub(crate) fn new(kind: RestartKind, lambda0: usize, seed: u64) -> Self {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         // Two long jumps: apart from the noise (no jump) and stochastic ranking (one).
         rng.long_jump();
@@ -496,7 +281,7 @@ impl Plan {
         })
     }
 
-    fn next(&mut self, history: &[RestartRecord]) -> Option<NextRun> {
+    pub(crate) fn next(&mut self, history: &[RestartRecord]) -> Option<NextRun> {
         if self.kind != RestartKind::Bipop || history.is_empty() {
             return self.large();
         }
@@ -526,7 +311,7 @@ impl Plan {
 /// Moves a restart's counts to the whole run's: `found_at`, checkpoint and dynamics
 /// evaluation counts start at `used`, dynamics generations after the earlier runs', and
 /// the dynamics' best is the best over all runs so far.
-fn shift(r: &mut RunResult, used: usize, before: Option<&RunResult>) {
+pub(crate) fn shift(r: &mut RunResult, used: usize, before: Option<&RunResult>) {
     let at = |x: Option<usize>| x.map(|v| v + used);
     r.best.snapshot.found_at = at(r.best.snapshot.found_at);
     for c in &mut r.checkpoints {
@@ -550,7 +335,7 @@ fn shift(r: &mut RunResult, used: usize, before: Option<&RunResult>) {
 }
 
 /// The whole run so far and the next restart's (shifted) result.
-fn merge(mut m: RunResult, r: RunResult) -> RunResult {
+pub(crate) fn merge(mut m: RunResult, r: RunResult) -> RunResult {
     if improves_best_so_far(&r.best.snapshot.fitness, &m.best.snapshot.fitness) {
         m.best = r.best;
     }

@@ -63,7 +63,7 @@ impl StepSizeContext<'_> {
 
 /// The mutation-strength rule of step 9, before the cap: the new `σ`. Called once per
 /// generation; must not allocate.
-pub trait StepSizeRule: Send {
+pub trait StepSizeRule: std::any::Any + Send {
     /// The new `σ`.
     fn update(&mut self, ctx: &StepSizeContext<'_>) -> f64;
 }
@@ -85,7 +85,7 @@ pub trait StepSizeRule: Send {
 /// assert_eq!(csa(&[1.0, 1.0], 0.5), 0.5); // ‖p‖²/N = 1: σ unchanged
 /// assert!((csa(&[2.0, 0.0], 1.0) - 0.15f64.exp()).abs() < 1e-15); // ‖p‖²/N = 2: σ·e^{0.15}
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Csa;
 
 impl StepSizeRule for Csa {
@@ -108,7 +108,7 @@ impl StepSizeRule for Csa {
 /// };
 /// assert_eq!(ConstantSigma.update(&ctx), 0.7);
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ConstantSigma;
 
 impl StepSizeRule for ConstantSigma {
@@ -154,7 +154,7 @@ impl StepSizeRule for ConstantSigma {
 /// let worse: Vec<f64> = f.iter().map(|x| x + 5.0).collect();
 /// assert!(step(&mut rule, &worse) < 1.0); // none does
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MedianSuccessRule {
     /// The quantile `q` of the previous generation to beat.
     pub quantile: f64,
@@ -220,13 +220,13 @@ impl StepSizeRule for MedianSuccessRule {
 }
 
 /// The σ cap of step 9.
-pub trait SigmaCap: Send {
+pub trait SigmaCap: std::any::Any + Send {
     /// The mutation strength after the cap.
     fn apply(&self, sigma: f64) -> f64;
 }
 
 /// `σ ← min(σ, σ_max)`; a NaN `σ` becomes `σ_max` (as MATLAB's `min` ignores NaN).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CappedSigma {
     /// `σ_max`.
     pub sigma_max: f64,
@@ -239,7 +239,7 @@ impl SigmaCap for CappedSigma {
 }
 
 /// No cap (εMAg-ES nl): `σ` may grow to `+∞`.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct UncappedSigma;
 
 impl SigmaCap for UncappedSigma {

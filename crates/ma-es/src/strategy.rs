@@ -1,5 +1,5 @@
 //! The εMAg-ES loop (REFERENCE.md §5), one implementation for every choice of
-//! components.
+//! components, as a state machine driven by ask and tell.
 //!
 //! **Initialisation.** `y_k = lb + (ub − lb) ∘ u_k` for `k = 1..λ`; `ε0` from the
 //! initial population; the population is ranked with the ε-order at `ε0` and the parent
@@ -18,6 +18,12 @@
 //! best-so-far update (lexicographic), stop test, g ← g + 1, ε ← ε(g), checkpoints
 //! ```
 //!
+//! A run in progress is a value, [`Strategy`]: [`Strategy::ask`] hands out the points it
+//! wants evaluated ([`Request`]: the population, the repair's Jacobian probes, or the
+//! repaired offspring), [`Strategy::tell`] takes their values. [`Strategy::step`] does
+//! that for one generation with a [`ConstrainedProblem`]; [`MaEs`] pairs a problem
+//! with the strategy for a whole run.
+//!
 //! The generation loop allocates nothing: every buffer is sized before the first
 //! generation; matrix products go through BLAS.
 
@@ -26,20 +32,23 @@ use crate::config::{Config, ConfigError, Parameters};
 use crate::noise::NoiseSource;
 use crate::observer::{GenerationReport, NoObserver, Observer};
 use crate::ranking::ConstraintValues;
-use crate::repair::{Offspring, RepairContext};
+use crate::repair::Choice;
 use crate::result::{BestSoFar, DynamicsRecord, RunResult, Termination};
+use crate::saved::column_major;
 use crate::variant::{ComponentSpec, Components, Variant};
 use crate::MaEsError;
 use constraint_handling::linalg::gemm;
 use constraint_handling::ordering::Fitness;
-use constraint_handling::problem::validate_bounds;
+use constraint_handling::problem::{validate_bounds, ProblemShape};
 use constraint_handling::reflection::keep_range;
 use constraint_handling::{ConstrainedProblem, ProblemError};
 use constraint_handling::{Incumbent, Snapshot};
 use ndarray::linalg::general_mat_vec_mul;
-use ndarray::{Array1, Array2, ShapeBuilder, Zip};
+use ndarray::{Array1, Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder, Zip};
+use serde::{Deserialize, Serialize};
 
-/// A matrix adaptation evolution strategy for one problem.
+/// A matrix adaptation evolution strategy for one problem: the problem, the resolved
+/// parameters and the components, run with [`MaEs::run`].
 ///
 /// ```
 /// use cec2017_constrained::Suite;
@@ -60,7 +69,8 @@ use ndarray::{Array1, Array2, ShapeBuilder, Zip};
 pub struct MaEs<P: ConstrainedProblem> {
     problem: P,
     params: Parameters,
-    components: Components,
+    /// `None` only while a run holds them (a run that panicked keeps them).
+    components: Option<Components>,
 }
 
 impl<P: ConstrainedProblem> std::fmt::Debug for MaEs<P> {
@@ -94,19 +104,7 @@ impl<P: ConstrainedProblem> MaEs<P> {
         spec: &ComponentSpec,
         seed: u64,
     ) -> Result<Self, MaEsError> {
-        if spec.restarts != crate::variant::RestartKind::Off {
-            return Err(ConfigError::Invalid {
-                name: "restarts",
-                value: spec.to_string(),
-                expected:
-                    "a single run here: a spec with restarts runs through ma_es::restarts::run",
-            }
-            .into());
-        }
-        let params = spec
-            .configure(config, problem.dim())?
-            .resolve(problem.dim())?;
-        let components = Components::from_spec(spec, &params, seed)?;
+        let (params, components) = single_run(config, spec, problem.dim(), seed)?;
         Self::with_components(problem, params, components)
     }
 
@@ -120,37 +118,11 @@ impl<P: ConstrainedProblem> MaEs<P> {
         params: Parameters,
         components: Components,
     ) -> Result<Self, MaEsError> {
-        let n = problem.dim();
-        if n == 0 || n != params.dim {
-            return Err(ProblemError::DimensionMismatch {
-                expected: params.dim,
-                found: n,
-            }
-            .into());
-        }
-        let (lb, ub) = (problem.lower_bounds(), problem.upper_bounds());
-        if lb.len() != n || ub.len() != n {
-            return Err(ProblemError::InvalidBounds(format!(
-                "{} lower and {} upper bounds for dimension {n}",
-                lb.len(),
-                ub.len()
-            ))
-            .into());
-        }
-        validate_bounds(lb, ub)?;
-        // A pre-FMA fallback kernel is slower and leaves the reference's trajectories:
-        // say so, once per process.
-        constraint_handling::linalg::kernel::warn_once();
-        if params.initial_mean.is_none() && lb.iter().chain(ub).any(|b| !b.is_finite()) {
-            return Err(ProblemError::InvalidBounds(
-                "the initial population, uniform in the box, needs finite bounds (or give an initial mean)".into(),
-            )
-            .into());
-        }
+        check_problem(&ProblemShape::of(&problem)?, &params)?;
         Ok(Self {
             problem,
             params,
-            components,
+            components: Some(components),
         })
     }
 
@@ -166,8 +138,13 @@ impl<P: ConstrainedProblem> MaEs<P> {
     }
 
     /// The components (e.g. to read the back-calculation's statistics).
+    ///
+    /// # Panics
+    /// If a run panicked while it held them.
     pub fn components(&self) -> &Components {
-        &self.components
+        self.components
+            .as_ref()
+            .expect("the components are back after every run")
     }
 
     /// Runs until the budget or the generation limit is reached.
@@ -187,79 +164,242 @@ impl<P: ConstrainedProblem> MaEs<P> {
         noise: &mut dyn NoiseSource,
         observer: &mut dyn Observer,
     ) -> Result<RunResult, MaEsError> {
-        let mut session = self.start(noise)?;
-        if observer.observe(&session.report()).is_break() {
-            session.progress.termination = Some(Termination::Observer);
-        }
-        while session.progress.termination.is_none() {
-            let stop = session.step(noise)?;
-            if observer.observe(&session.report()).is_break() && stop.is_none() {
-                session.progress.termination = Some(Termination::Observer);
-            }
-        }
-        Ok(session.finish())
+        let mut strategy = self.strategy(noise)?;
+        let outcome = strategy.run_observed(&self.problem, observer);
+        let result = strategy.result();
+        self.components = Some(strategy.into_components());
+        outcome.map(|()| result)
     }
 
-    /// Initialises a run (the initial population, `ε0`, the parent) and returns it as
-    /// a [`Session`] to be advanced one generation at a time — for embedding the
-    /// strategy in other tools, or for benchmarking single generations.
+    /// Initialises a run (evaluates the initial population, sets `ε0` and the parent)
+    /// and returns it as a [`Strategy`] to be advanced one generation at a time — for
+    /// embedding the strategy in other tools, or for benchmarking single generations.
+    /// The strategy takes the components; [`MaEs::run`] needs a new [`MaEs`] after it.
     ///
     /// ```
     /// use cec2017_constrained::Suite;
     /// use ma_es::{noise::RngNoise, Config, MaEs, Variant};
     /// let problem = Suite::synthetic(1).problem(3, 10).unwrap();
     /// let mut es = MaEs::new(&problem, &Config::default(), Variant::EpsMagEs).unwrap();
-    /// let mut noise = RngNoise::seed_from_u64(1);
-    /// let mut session = es.start(&mut noise).unwrap();
-    /// while session.report().evaluations < 5_000 {
-    ///     session.step(&mut noise).unwrap();
+    /// let mut strategy = es.start(RngNoise::seed_from_u64(1)).unwrap();
+    /// while strategy.report().evaluations < 5_000 {
+    ///     strategy.step(&problem).unwrap();
     /// }
-    /// let result = session.finish();
+    /// let result = strategy.result();
     /// assert!(result.evaluations >= 5_000 && result.generations > 0);
     /// ```
     ///
     /// # Errors
     /// Evaluation failures of the problem.
-    pub fn start(&mut self, noise: &mut dyn NoiseSource) -> Result<Session<'_>, MaEsError> {
-        let mut session = Session::new(&self.problem, &self.params, &mut self.components)?;
-        session.initialize(noise)?;
-        session.progress.epsilon0 = session.dist.epsilon;
-        session.record_dynamics();
-        Ok(session)
+    pub fn start<N: NoiseSource>(&mut self, noise: N) -> Result<Strategy<N>, MaEsError> {
+        let mut strategy = self.strategy(noise)?;
+        strategy.step(&self.problem)?;
+        Ok(strategy)
+    }
+
+    fn strategy<N: NoiseSource>(&mut self, noise: N) -> Result<Strategy<N>, MaEsError> {
+        let components = self.components.take().ok_or_else(|| {
+            MaEsError::Protocol("the components went to a strategy started before".into())
+        })?;
+        // The reference's order of evaluations, which evaluation logs (COCO's) record.
+        Ok(Strategy::with_components(
+            ProblemShape::of(&self.problem)?,
+            self.params.clone(),
+            components,
+            noise,
+        )?
+        .with_batching(Batching::Offspring))
     }
 }
 
-/// A run in progress: its state and the buffers of its generation loop.
+/// The parameters and components of a single run of `spec` (a spec with restarts runs
+/// through [`crate::ask_tell::AskTell`] or [`crate::driver::run`]).
+pub(crate) fn single_run(
+    config: &Config,
+    spec: &ComponentSpec,
+    dim: usize,
+    seed: u64,
+) -> Result<(Parameters, Components), MaEsError> {
+    if spec.restarts != crate::variant::RestartKind::Off {
+        return Err(ConfigError::Invalid {
+            name: "restarts",
+            value: spec.to_string(),
+            expected: "a single run here: a spec with restarts runs through ma_es::ask_tell::AskTell or ma_es::driver::run",
+        }
+        .into());
+    }
+    let params = spec.configure(config, dim)?.resolve(dim)?;
+    let components = Components::from_spec(spec, &params, seed)?;
+    Ok((params, components))
+}
+
+/// Checks that a problem of this shape can run with `params`.
+fn check_problem(shape: &ProblemShape, params: &Parameters) -> Result<(), MaEsError> {
+    let n = shape.dim();
+    if n == 0 || n != params.dim {
+        return Err(ProblemError::DimensionMismatch {
+            expected: params.dim,
+            found: n,
+        }
+        .into());
+    }
+    validate_bounds(&shape.lower, &shape.upper)?;
+    // A pre-FMA fallback kernel is slower and leaves the reference's trajectories:
+    // say so, once per process.
+    constraint_handling::linalg::kernel::warn_once();
+    if params.initial_mean.is_none()
+        && shape
+            .lower
+            .iter()
+            .chain(&shape.upper)
+            .any(|b| !b.is_finite())
+    {
+        return Err(ProblemError::InvalidBounds(
+            "the initial population, uniform in the box, needs finite bounds (or give an initial mean)".into(),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// What a request is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RequestKind {
+    /// The initial population or a generation's offspring: `f` and `C` wanted.
+    Population,
+    /// The forward-difference probes of the repair's Jacobians, `N` columns per
+    /// offspring being repaired: only `C` is wanted (the `f` told back are ignored).
+    JacobianProbes,
+    /// The repaired offspring: `f` and `C` wanted.
+    Repaired,
+}
+
+impl RequestKind {
+    /// Whether only the constraints are wanted.
+    #[must_use]
+    pub fn constraints_only(self) -> bool {
+        self == Self::JacobianProbes
+    }
+}
+
+/// Points a [`Strategy`] wants evaluated: one per column of `points` (`N × n`).
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// The points, one per column.
+    pub points: ArrayView2<'a, f64>,
+    /// What they are.
+    pub kind: RequestKind,
+}
+
+/// How a [`Strategy`] batches the evaluations of its repair.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Batching {
+    /// One request for the probes of every offspring being repaired, one for their
+    /// repaired points, step after step: as few requests as the generation allows
+    /// (for parallel or remote evaluation).
+    #[default]
+    Generation,
+    /// Offspring after offspring, step after step (probes, repaired point): the
+    /// reference's order of evaluations, which evaluation logs (COCO's) record.
+    Offspring,
+}
+
+/// What a [`Strategy::tell`] completed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Told {
+    /// More requests follow in this generation.
+    Pending,
+    /// The initialisation or a generation is complete: [`Strategy::report`] shows it.
+    /// Carries the termination the generation met (budget or generation limit), if
+    /// any; asking further continues the run past it.
+    Generation(Option<Termination>),
+}
+
+/// A run of the strategy in progress, driven by ask and tell: its state, its
+/// components, its noise source and the buffers of its generation loop. It serialises
+/// with serde (when its components are the built-in ones and its noise source
+/// serialises) and continues bit for bit where it was saved.
 ///
-/// Created by [`MaEs::start`]; [`Session::step`] performs one generation,
-/// [`Session::finish`] returns the [`RunResult`].
-pub struct Session<'a> {
-    problem: &'a dyn ConstrainedProblem,
-    params: &'a Parameters,
-    components: &'a mut Components,
+/// ```
+/// use constraint_handling::problem::ProblemShape;
+/// use ma_es::noise::RngNoise;
+/// use ma_es::strategy::{Strategy, Told};
+/// use ma_es::{Config, Variant};
+/// // min x₁² + x₂² s.t. 1 − x₁ − x₂ ≤ 0 in [−5, 5]², evaluated by the caller.
+/// let shape = ProblemShape::new(vec![-5.0; 2], vec![5.0; 2], 1, 0).unwrap();
+/// let config = Config { budget: Some(6_000), ..Config::default() };
+/// let mut es =
+///     Strategy::new(shape, &config, &Variant::EpsMagEs.spec(), 1, RngNoise::seed_from_u64(1))
+///         .unwrap();
+/// while es.termination().is_none() {
+///     let request = es.ask().unwrap();
+///     let x = request.points.to_owned();
+///     let f: Vec<f64> = x.columns().into_iter().map(|c| c[0] * c[0] + c[1] * c[1]).collect();
+///     let g = ndarray::Array2::from_shape_fn((1, x.ncols()), |(_, k)| 1.0 - x[[0, k]] - x[[1, k]]);
+///     es.tell(&f, g.view()).unwrap();
+/// }
+/// let best = es.result().best;
+/// assert!(best.is_feasible() && (best.objective() - 0.5).abs() < 1e-3);
+/// ```
+#[derive(Serialize, Deserialize)]
+#[serde(bound(serialize = "N: Serialize", deserialize = "N: Deserialize<'de>"))]
+pub struct Strategy<N> {
+    shape: ProblemShape,
+    params: Parameters,
+    #[serde(with = "crate::saved::components")]
+    components: Components,
+    noise: N,
+    batching: Batching,
     weights: Array1<f64>,
     pop: Population,
-    sel: Selection,
+    #[serde(skip)]
+    sel: Option<Selection>,
     dist: Distribution,
     progress: Progress,
+    repair: RepairRound,
+    phase: Phase,
+}
+
+/// Where a run is between its requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Phase {
+    /// The initial population is to be drawn.
+    Start,
+    /// The population (initial if `initial`) was drawn and is asked for.
+    Population { initial: bool },
+    /// The offspring of the generation are to be drawn.
+    Sample,
+    /// The probes of the offspring being repaired are asked for.
+    Probes,
+    /// Their repaired points are asked for.
+    Repaired,
 }
 
 /// The λ offspring of a generation, one per column (column-major, so that columns are
 /// contiguous): `z`, `d = M z`, the candidates `ȳ + σ d`, the evaluated points (after
 /// reflection and repair), their `f`, `C`, `ν̄`, whether they changed, and the ranking.
+#[derive(Serialize, Deserialize)]
 struct Population {
+    #[serde(with = "column_major")]
     z: Array2<f64>,
+    #[serde(with = "column_major")]
     d: Array2<f64>,
+    #[serde(with = "column_major")]
     candidates: Array2<f64>,
+    #[serde(with = "column_major")]
     points: Array2<f64>,
     objectives: Array1<f64>,
+    #[serde(with = "column_major")]
     constraints: Array2<f64>,
     violations: Vec<f64>,
     changed: Vec<bool>,
     ranking: Vec<usize>,
 }
 
-/// The μ selected offspring in rank order, and the weighted means `⟨z⟩_w`, `⟨d⟩_w`.
+/// The μ selected offspring in rank order, and the weighted means `⟨z⟩_w`, `⟨d⟩_w`
+/// (scratch of one generation: not saved).
 struct Selection {
     z: Array2<f64>,
     d: Array2<f64>,
@@ -269,8 +409,22 @@ struct Selection {
     d_w: Array1<f64>,
 }
 
+impl Selection {
+    fn new(n: usize, mu: usize) -> Self {
+        Self {
+            z: Array2::zeros((n, mu).f()),
+            d: Array2::zeros((n, mu).f()),
+            points: Array2::zeros((n, mu).f()),
+            changed: vec![false; mu],
+            z_w: Array1::zeros(n),
+            d_w: Array1::zeros(n),
+        }
+    }
+}
+
 /// The search distribution: parent `ȳ`, path `p_σ`, transformation `M`, mutation
 /// strength `σ`, and the threshold `ε` the next ranking uses.
+#[derive(Serialize, Deserialize)]
 struct Distribution {
     parent: Array1<f64>,
     p_sigma: Array1<f64>,
@@ -280,6 +434,7 @@ struct Distribution {
 }
 
 /// The bookkeeping: counters, the best-so-far, checkpoints, dynamics, termination.
+#[derive(Serialize, Deserialize)]
 struct Progress {
     generation: usize,
     evaluations: usize,
@@ -295,29 +450,109 @@ struct Progress {
     termination: Option<Termination>,
 }
 
-impl std::fmt::Debug for Session<'_> {
+/// The repair of one generation: the offspring chosen, those in the current step,
+/// and the buffers of their requests (sized for every offspring once; only the first
+/// columns are used and saved).
+#[derive(Serialize, Deserialize)]
+struct RepairRound {
+    /// The offspring chosen this generation, ascending.
+    chosen: Vec<usize>,
+    /// How many of `chosen` have been started ([`Batching::Offspring`]).
+    started: usize,
+    /// The offspring in the current step.
+    active: Vec<usize>,
+    /// The current step (0 for the first).
+    step: usize,
+    /// `N × (N · active)`: the probes.
+    probes: Vec<f64>,
+    /// Scratch for the probes' `f`.
+    probe_objectives: Vec<f64>,
+    /// `(l + m) × (N · active)`.
+    probe_constraints: Vec<f64>,
+    /// `N × active`: the repaired points.
+    points: Vec<f64>,
+    /// Their `f`.
+    objectives: Vec<f64>,
+    /// `(l + m) × active`.
+    constraints: Vec<f64>,
+}
+
+impl RepairRound {
+    fn new(n: usize, k: usize, lambda: usize, steps: usize) -> Self {
+        // Reserved for every offspring (pages untouched stay unused memory); grown
+        // within that, never reallocated.
+        let cap = if steps == 0 { 0 } else { lambda };
+        Self {
+            chosen: Vec::with_capacity(cap),
+            started: 0,
+            active: Vec::with_capacity(cap),
+            step: 0,
+            probes: Vec::with_capacity(n * n * cap),
+            probe_objectives: Vec::with_capacity(n * cap),
+            probe_constraints: Vec::with_capacity(k * n * cap),
+            points: Vec::with_capacity(n * cap),
+            objectives: Vec::with_capacity(cap),
+            constraints: Vec::with_capacity(k * cap),
+        }
+    }
+
+    /// Sizes the buffers for the active offspring.
+    fn size(&mut self, n: usize, k: usize) {
+        let a = self.active.len();
+        self.probes.resize(n * n * a, 0.0);
+        self.probe_objectives.resize(n * a, 0.0);
+        self.probe_constraints.resize(k * n * a, 0.0);
+        self.points.resize(n * a, 0.0);
+        self.objectives.resize(a, 0.0);
+        self.constraints.resize(k * a, 0.0);
+    }
+}
+
+impl<N> std::fmt::Debug for Strategy<N> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Session")
+        f.debug_struct("Strategy")
             .field("generation", &self.progress.generation)
             .field("evaluations", &self.progress.evaluations)
             .field("sigma", &self.dist.sigma)
+            .field("phase", &self.phase)
             .finish_non_exhaustive()
     }
 }
 
-impl<'a> Session<'a> {
-    fn new<P: ConstrainedProblem>(
-        problem: &'a P,
-        params: &'a Parameters,
-        components: &'a mut Components,
+impl<N: NoiseSource> Strategy<N> {
+    /// A run of `spec` (without restarts) with seed `seed` for a problem of this shape,
+    /// drawing its random numbers from `noise`.
+    ///
+    /// # Errors
+    /// As [`MaEs::with_spec`].
+    pub fn new(
+        shape: ProblemShape,
+        config: &Config,
+        spec: &ComponentSpec,
+        seed: u64,
+        noise: N,
     ) -> Result<Self, MaEsError> {
+        let (params, components) = single_run(config, spec, shape.dim(), seed)?;
+        Self::with_components(shape, params, components, noise)
+    }
+
+    /// A run with hand-made components. It saves (serde) only if they are built-in
+    /// ones.
+    ///
+    /// # Errors
+    /// [`MaEsError::Problem`] if the shape does not fit `params`.
+    pub fn with_components(
+        shape: ProblemShape,
+        params: Parameters,
+        components: Components,
+        noise: N,
+    ) -> Result<Self, MaEsError> {
+        check_problem(&shape, &params)?;
         let (n, lambda, mu) = (params.dim, params.lambda, params.mu);
-        let k = problem.num_constraints();
+        let k = shape.num_constraints();
         let expected_generations = params.budget / lambda + 2;
+        let steps = components.repair.max_steps();
         Ok(Self {
-            problem,
-            params,
-            components,
             weights: Array1::from(params.weights.clone()),
             pop: Population {
                 z: Array2::zeros((n, lambda).f()),
@@ -330,14 +565,7 @@ impl<'a> Session<'a> {
                 changed: vec![false; lambda],
                 ranking: vec![0; lambda],
             },
-            sel: Selection {
-                z: Array2::zeros((n, mu).f()),
-                d: Array2::zeros((n, mu).f()),
-                points: Array2::zeros((n, mu).f()),
-                changed: vec![false; mu],
-                z_w: Array1::zeros(n),
-                d_w: Array1::zeros(n),
-            },
+            sel: Some(Selection::new(n, mu)),
             dist: Distribution {
                 parent: Array1::zeros(n),
                 p_sigma: Array1::zeros(n),
@@ -361,27 +589,436 @@ impl<'a> Session<'a> {
                 epsilon0: 0.0,
                 termination: None,
             },
+            repair: RepairRound::new(n, k, lambda, steps),
+            phase: Phase::Start,
+            batching: Batching::default(),
+            shape,
+            params,
+            components,
+            noise,
         })
     }
 
-    /// Evaluates the columns of `points`, fills `objectives`, `constraints`, `violations`.
-    fn evaluate_population(&mut self) -> Result<(), MaEsError> {
-        self.problem.evaluate_batch(
-            self.pop.points.view(),
-            self.pop.objectives.view_mut(),
-            self.pop.constraints.view_mut(),
-        )?;
+    /// The same run with its repair's evaluations batched otherwise (the values are
+    /// the same either way).
+    #[must_use]
+    pub fn with_batching(mut self, batching: Batching) -> Self {
+        self.batching = batching;
+        self
+    }
+
+    /// The resolved parameters.
+    #[must_use]
+    pub fn params(&self) -> &Parameters {
+        &self.params
+    }
+
+    /// The problem's shape.
+    #[must_use]
+    pub fn shape(&self) -> &ProblemShape {
+        &self.shape
+    }
+
+    /// The components.
+    #[must_use]
+    pub fn components(&self) -> &Components {
+        &self.components
+    }
+
+    /// The components and the noise source, once the run is over.
+    #[must_use]
+    pub fn into_parts(self) -> (Components, N) {
+        (self.components, self.noise)
+    }
+
+    /// The components, once the run is over.
+    #[must_use]
+    pub fn into_components(self) -> Components {
+        self.components
+    }
+
+    /// Whether the initial population has been evaluated.
+    #[must_use]
+    pub fn is_initialized(&self) -> bool {
+        !matches!(
+            self.phase,
+            Phase::Start | Phase::Population { initial: true }
+        )
+    }
+
+    /// The points wanted next, drawing them first if they are not drawn yet (the
+    /// initial population, or a generation's offspring). Asking again before telling
+    /// returns the same request.
+    ///
+    /// # Errors
+    /// [`MaEsError::Problem`] if a point cannot be reflected into the box.
+    pub fn ask(&mut self) -> Result<Request<'_>, MaEsError> {
+        match self.phase {
+            Phase::Start => {
+                self.draw_initial()?;
+                self.phase = Phase::Population { initial: true };
+            }
+            Phase::Sample => {
+                self.sample()?;
+                self.phase = Phase::Population { initial: false };
+            }
+            _ => {}
+        }
+        Ok(self.pending())
+    }
+
+    /// The request of the current phase (drawn).
+    fn pending(&self) -> Request<'_> {
+        let n = self.params.dim;
+        let a = self.repair.active.len();
+        match self.phase {
+            Phase::Probes => Request {
+                points: ArrayView2::from_shape((n, n * a).f(), &self.repair.probes)
+                    .expect("probe buffer sized"),
+                kind: RequestKind::JacobianProbes,
+            },
+            Phase::Repaired => Request {
+                points: ArrayView2::from_shape((n, a).f(), &self.repair.points)
+                    .expect("repair buffer sized"),
+                kind: RequestKind::Repaired,
+            },
+            _ => Request {
+                points: self.pop.points.view(),
+                kind: RequestKind::Population,
+            },
+        }
+    }
+
+    /// The request and the buffers its values go to.
+    fn slots(&mut self) -> (Request<'_>, ArrayViewMut1<'_, f64>, ArrayViewMut2<'_, f64>) {
+        let n = self.params.dim;
+        let k = self.shape.num_constraints();
+        let a = self.repair.active.len();
+        let r = &mut self.repair;
+        match self.phase {
+            Phase::Probes => (
+                Request {
+                    points: ArrayView2::from_shape((n, n * a).f(), &r.probes)
+                        .expect("probe buffer sized"),
+                    kind: RequestKind::JacobianProbes,
+                },
+                ArrayViewMut1::from(&mut r.probe_objectives[..]),
+                ArrayViewMut2::from_shape((k, n * a).f(), &mut r.probe_constraints)
+                    .expect("probe buffer sized"),
+            ),
+            Phase::Repaired => (
+                Request {
+                    points: ArrayView2::from_shape((n, a).f(), &r.points)
+                        .expect("repair buffer sized"),
+                    kind: RequestKind::Repaired,
+                },
+                ArrayViewMut1::from(&mut r.objectives[..]),
+                ArrayViewMut2::from_shape((k, a).f(), &mut r.constraints)
+                    .expect("repair buffer sized"),
+            ),
+            _ => (
+                Request {
+                    points: self.pop.points.view(),
+                    kind: RequestKind::Population,
+                },
+                self.pop.objectives.view_mut(),
+                self.pop.constraints.view_mut(),
+            ),
+        }
+    }
+
+    /// Takes the values of the points of the last [`Strategy::ask`]: `objectives[j]`
+    /// and column `j` of `constraints` (`(l + m) × n`, rows `g` then `h`) belong to
+    /// column `j` of the request. For Jacobian probes `objectives` may be empty.
+    ///
+    /// # Errors
+    /// [`MaEsError::Problem`] for values of the wrong shape or a tell without an ask
+    /// ([`ProblemError::BatchShape`]); the run is unchanged then.
+    pub fn tell(
+        &mut self,
+        objectives: &[f64],
+        constraints: ArrayView2<'_, f64>,
+    ) -> Result<Told, MaEsError> {
+        if matches!(self.phase, Phase::Start | Phase::Sample) {
+            return Err(MaEsError::Protocol(
+                "tell without a pending ask: ask for the points first".into(),
+            ));
+        }
+        let (request, mut f, mut c) = self.slots();
+        let n = request.points.ncols();
+        let probes_without_f = request.kind.constraints_only() && objectives.is_empty();
+        if objectives.len() != n && !probes_without_f {
+            return Err(ProblemError::BatchShape {
+                what: "objectives",
+                expected: vec![n],
+                found: vec![objectives.len()],
+            }
+            .into());
+        }
+        if constraints.dim() != c.dim() {
+            return Err(ProblemError::BatchShape {
+                what: "constraints (one column per point)",
+                expected: c.shape().to_vec(),
+                found: constraints.shape().to_vec(),
+            }
+            .into());
+        }
+        if !probes_without_f {
+            f.assign(
+                &ArrayView2::from_shape((1, n), objectives)
+                    .expect("n values")
+                    .row(0),
+            );
+        }
+        c.assign(&constraints);
+        self.told()
+    }
+
+    /// Evaluates the pending request with `evaluate(request, objectives, constraints)`,
+    /// which writes the values into the two buffers, and tells them.
+    ///
+    /// # Errors
+    /// Whatever `evaluate` returns, and as [`Strategy::ask`].
+    pub fn evaluate_with<E>(
+        &mut self,
+        evaluate: impl FnOnce(
+            Request<'_>,
+            ArrayViewMut1<'_, f64>,
+            ArrayViewMut2<'_, f64>,
+        ) -> Result<(), E>,
+    ) -> Result<Told, MaEsError>
+    where
+        MaEsError: From<E>,
+    {
+        self.ask()?;
+        let (request, f, c) = self.slots();
+        evaluate(request, f, c)?;
+        self.told()
+    }
+
+    /// One generation (or the initialisation, if the run has not been initialised) with
+    /// `problem` evaluating every request, in the reference's grouping: the population
+    /// as one batch, each offspring's probes as one batch, each repaired point alone
+    /// (so that a problem whose batches round differently gives the reference's
+    /// numbers). Returns the termination the generation met, as [`Told::Generation`].
+    ///
+    /// # Errors
+    /// Evaluation failures of the problem.
+    pub fn step<P: ConstrainedProblem + ?Sized>(
+        &mut self,
+        problem: &P,
+    ) -> Result<Option<Termination>, MaEsError> {
+        let n = self.params.dim;
+        loop {
+            let told = self.evaluate_with(|request, f, c| evaluate(problem, n, request, f, c))?;
+            if let Told::Generation(stop) = told {
+                return Ok(stop);
+            }
+        }
+    }
+
+    /// Runs to the end with `problem`, calling `observer` after the initialisation and
+    /// after every generation (`ControlFlow::Break` ends the run, termination
+    /// `Observer`).
+    ///
+    /// # Errors
+    /// Evaluation failures of the problem.
+    pub fn run_observed<P: ConstrainedProblem + ?Sized>(
+        &mut self,
+        problem: &P,
+        observer: &mut dyn Observer,
+    ) -> Result<(), MaEsError> {
+        if !self.is_initialized() {
+            self.step(problem)?;
+            if observer.observe(&self.report()).is_break() {
+                self.stop(Termination::Observer);
+            }
+        }
+        while self.progress.termination.is_none() {
+            let stop = self.step(problem)?;
+            if observer.observe(&self.report()).is_break() && stop.is_none() {
+                self.stop(Termination::Observer);
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the run for `reason`, unless it has ended already.
+    pub fn stop(&mut self, reason: Termination) {
+        self.progress.termination.get_or_insert(reason);
+    }
+
+    /// The values of the last request have been written into the slots: continue.
+    fn told(&mut self) -> Result<Told, MaEsError> {
+        match self.phase {
+            Phase::Population { initial: true } => {
+                self.take_population();
+                self.initialize()?;
+                self.phase = Phase::Sample;
+                Ok(Told::Generation(None))
+            }
+            Phase::Population { initial: false } => {
+                self.take_population();
+                self.components.repair.choose(
+                    Choice {
+                        generation: self.progress.generation,
+                        dim: self.params.dim,
+                        violations: &self.pop.violations,
+                        noise: &mut self.noise,
+                    },
+                    &mut self.repair.chosen,
+                );
+                self.repair.started = 0;
+                self.repair.active.clear();
+                self.next_repair_step()
+            }
+            Phase::Probes => {
+                self.repair_step()?;
+                self.phase = Phase::Repaired;
+                Ok(Told::Pending)
+            }
+            Phase::Repaired => {
+                self.take_repaired();
+                self.repair.step += 1;
+                self.next_repair_step()
+            }
+            Phase::Start | Phase::Sample => unreachable!("checked by the callers"),
+        }
+    }
+
+    /// `ν̄` of the population's values; charges the λ evaluations.
+    fn take_population(&mut self) {
         for (v, c) in self
             .pop
             .violations
             .iter_mut()
             .zip(self.pop.constraints.columns())
         {
-            let c = c.as_slice().expect("column-major constraint matrix");
-            *v = self.problem.mean_violation(c);
+            *v = self
+                .shape
+                .mean_violation(c.as_slice().expect("column-major constraint matrix"));
         }
         self.progress.evaluations += self.params.lambda;
+    }
+
+    /// Whether offspring `k` gets another repair step.
+    fn needs_repair(&self, k: usize) -> bool {
+        let v = self.pop.violations[k];
+        !v.is_nan() && v > 0.0
+    }
+
+    /// Sets up the next repair step (the probes it asks for), or completes the
+    /// generation when no offspring needs one.
+    fn next_repair_step(&mut self) -> Result<Told, MaEsError> {
+        let max_steps = self.components.repair.max_steps();
+        let mut active = std::mem::take(&mut self.repair.active);
+        if self.repair.step >= max_steps {
+            active.clear();
+        } else {
+            active.retain(|&k| self.needs_repair(k));
+        }
+        if active.is_empty() {
+            self.repair.step = 0;
+            let chosen = &self.repair.chosen;
+            let started = &mut self.repair.started;
+            if max_steps > 0 {
+                match self.batching {
+                    Batching::Generation if *started == 0 => {
+                        active.extend(chosen.iter().filter(|&&k| {
+                            let v = self.pop.violations[k];
+                            !v.is_nan() && v > 0.0
+                        }));
+                        *started = chosen.len();
+                    }
+                    Batching::Offspring => {
+                        while *started < chosen.len() && active.is_empty() {
+                            let k = chosen[*started];
+                            *started += 1;
+                            let v = self.pop.violations[k];
+                            if !v.is_nan() && v > 0.0 {
+                                active.push(k);
+                            }
+                        }
+                    }
+                    Batching::Generation => {}
+                }
+            }
+        }
+        self.repair.active = active;
+        if self.repair.active.is_empty() {
+            self.repair.chosen.clear();
+            let stop = self.complete_generation()?;
+            self.phase = Phase::Sample;
+            return Ok(Told::Generation(stop));
+        }
+        let (n, k) = (self.params.dim, self.shape.num_constraints());
+        self.repair.size(n, k);
+        for (j, &o) in self.repair.active.iter().enumerate() {
+            let probes = ArrayViewMut2::from_shape(
+                (n, n).f(),
+                &mut self.repair.probes[j * n * n..(j + 1) * n * n],
+            )
+            .expect("probe buffer sized");
+            let x = self.pop.points.column(o);
+            self.components
+                .repair
+                .probe_points(x.as_slice().expect("column-major population"), probes);
+        }
+        self.phase = Phase::Probes;
+        Ok(Told::Pending)
+    }
+
+    /// The repaired points from the probes' values, reflected into the box.
+    fn repair_step(&mut self) -> Result<(), MaEsError> {
+        let (n, k) = (self.params.dim, self.shape.num_constraints());
+        for (j, &o) in self.repair.active.iter().enumerate() {
+            let probe_constraints = ArrayView2::from_shape(
+                (k, n).f(),
+                &self.repair.probe_constraints[j * k * n..(j + 1) * k * n],
+            )
+            .expect("probe buffer sized");
+            let repaired = &mut self.repair.points[j * n..(j + 1) * n];
+            self.components.repair.step(
+                &self.shape,
+                self.pop
+                    .points
+                    .column(o)
+                    .as_slice()
+                    .expect("column-major population"),
+                self.pop
+                    .constraints
+                    .column(o)
+                    .as_slice()
+                    .expect("column-major constraints"),
+                probe_constraints,
+                repaired,
+            )?;
+            keep_range(repaired, &self.shape.lower, &self.shape.upper)?;
+        }
         Ok(())
+    }
+
+    /// The repaired points and their values replace the offspring's; each step is
+    /// charged.
+    fn take_repaired(&mut self) {
+        let (n, k) = (self.params.dim, self.shape.num_constraints());
+        let cost = self.components.repair.cost(n);
+        for (j, &o) in self.repair.active.iter().enumerate() {
+            let repaired = &self.repair.points[j * n..(j + 1) * n];
+            let mut point = self.pop.points.column_mut(o);
+            let point = point.as_slice_mut().expect("column-major population");
+            point.copy_from_slice(repaired);
+            self.pop.objectives[o] = self.repair.objectives[j];
+            let mut c = self.pop.constraints.column_mut(o);
+            let c = c.as_slice_mut().expect("column-major constraints");
+            c.copy_from_slice(&self.repair.constraints[j * k..(j + 1) * k]);
+            self.pop.violations[o] = self.shape.mean_violation(c);
+            self.progress.evaluations += cost;
+            let candidate = self.pop.candidates.column(o);
+            if point.iter().zip(candidate).any(|(a, b)| a != b) {
+                self.pop.changed[o] = true;
+            }
+        }
     }
 
     fn rank(&mut self) -> Result<(), MaEsError> {
@@ -392,8 +1029,8 @@ impl<'a> Session<'a> {
             .expect("contiguous objectives");
         let constraints = ConstraintValues {
             values: self.pop.constraints.view(),
-            inequalities: self.problem.num_inequalities(),
-            equality_margin: self.problem.equality_margin(),
+            inequalities: self.shape.inequalities,
+            equality_margin: self.shape.equality_margin,
         };
         self.components.ranking.rank_constrained(
             self.dist.epsilon,
@@ -420,7 +1057,7 @@ impl<'a> Session<'a> {
             .for_each(|(a, &b)| *a = b);
         let snapshot = Snapshot::new(self.pop.objectives[k], self.pop.violations[k])
             .with_counts(
-                self.problem
+                self.shape
                     .constraint_counts(&self.progress.best.constraints),
             )
             .found_at(self.progress.evaluations);
@@ -428,9 +1065,10 @@ impl<'a> Session<'a> {
         self.progress.incumbent.replace(snapshot);
     }
 
-    fn initialize(&mut self, noise: &mut dyn NoiseSource) -> Result<(), MaEsError> {
-        let lb = self.problem.lower_bounds();
-        let ub = self.problem.upper_bounds();
+    /// Draws the initial population into `points`.
+    fn draw_initial(&mut self) -> Result<(), MaEsError> {
+        let lb = &self.shape.lower;
+        let ub = &self.shape.upper;
         let points = self
             .pop
             .points
@@ -438,7 +1076,7 @@ impl<'a> Session<'a> {
             .expect("column-major population");
         if let Some(x0) = &self.params.initial_mean {
             // Around x0: y = x0 + σ0 z, reflected into the box.
-            noise.fill_normal(points);
+            self.noise.fill_normal(points);
             let sigma0 = self.params.sigma0;
             for col in points.chunks_exact_mut(x0.len().max(1)) {
                 for (y, &m) in col.iter_mut().zip(x0) {
@@ -447,14 +1085,19 @@ impl<'a> Session<'a> {
                 keep_range(col, lb, ub)?;
             }
         } else {
-            noise.fill_uniform(points);
+            self.noise.fill_uniform(points);
             for mut col in self.pop.points.columns_mut() {
                 for ((y, &l), &u) in col.iter_mut().zip(lb).zip(ub) {
                     *y = l + (u - l) * *y;
                 }
             }
         }
-        self.evaluate_population()?;
+        Ok(())
+    }
+
+    /// After the initial population's evaluation: `ε0`, the ranking, the parent, the
+    /// best-so-far.
+    fn initialize(&mut self) -> Result<(), MaEsError> {
         let objectives = self
             .pop
             .objectives
@@ -475,12 +1118,14 @@ impl<'a> Session<'a> {
         let mu = self.params.mu as f64;
         self.dist.parent.mapv_inplace(|p| p / mu);
         self.set_best(self.pop.ranking[0]);
+        self.progress.epsilon0 = self.dist.epsilon;
+        self.record_dynamics();
         Ok(())
     }
 
-    /// Steps 1–3: sample, reflect, evaluate, repair.
-    fn sample_and_evaluate(&mut self, noise: &mut dyn NoiseSource) -> Result<(), MaEsError> {
-        noise.fill_normal(
+    /// Steps 1–2: sample, transform, reflect.
+    fn sample(&mut self) -> Result<(), MaEsError> {
+        self.noise.fill_normal(
             self.pop
                 .z
                 .as_slice_memory_order_mut()
@@ -494,8 +1139,8 @@ impl<'a> Session<'a> {
             &mut self.pop.d.view_mut(),
         );
         let sigma = self.dist.sigma;
-        let lb = self.problem.lower_bounds();
-        let ub = self.problem.upper_bounds();
+        let lb = &self.shape.lower;
+        let ub = &self.shape.upper;
         let n = lb.len();
         let parent = self.dist.parent.as_slice().expect("contiguous parent");
         let candidates = self
@@ -523,52 +1168,43 @@ impl<'a> Session<'a> {
             }
             self.pop.changed[k] = keep_range(point, lb, ub)?;
         }
-        self.evaluate_population()?;
-        let mut ctx = RepairContext {
-            generation: self.progress.generation,
-            problem: self.problem,
-            noise,
-            evaluations: &mut self.progress.evaluations,
-        };
-        for ((((cand, point), objective), constraints), (violation, changed)) in self
-            .pop
-            .candidates
-            .columns()
-            .into_iter()
-            .zip(self.pop.points.columns_mut())
-            .zip(self.pop.objectives.iter_mut())
-            .zip(self.pop.constraints.columns_mut())
-            .zip(
-                self.pop
-                    .violations
-                    .iter_mut()
-                    .zip(self.pop.changed.iter_mut()),
-            )
-        {
-            self.components.repair.repair(
-                &mut ctx,
-                Offspring {
-                    candidate: cand.to_slice().expect("column-major candidates"),
-                    point: point.into_slice().expect("column-major population"),
-                    objective,
-                    constraints: constraints.into_slice().expect("column-major constraints"),
-                    violation,
-                    changed,
-                },
-            )?;
-        }
         Ok(())
+    }
+
+    /// Steps 4–14 once the offspring are evaluated and repaired.
+    fn complete_generation(&mut self) -> Result<Option<Termination>, MaEsError> {
+        self.select_and_adapt()?;
+        self.update_best();
+        // Step 11: stop after this generation (steps 12–14 still happen).
+        let stop = if self.progress.evaluations >= self.params.budget {
+            Some(Termination::Budget)
+        } else if self.progress.generation >= self.params.max_generations {
+            Some(Termination::GenerationLimit)
+        } else {
+            None
+        };
+        if self.progress.termination.is_none() {
+            self.progress.termination = stop;
+        }
+        self.progress.generation += 1;
+        self.dist.epsilon = self.components.schedule.epsilon(self.progress.generation);
+        self.take_checkpoints();
+        self.record_dynamics();
+        Ok(stop)
     }
 
     /// Steps 4–9: rank, select, back-calculate, recombine, adapt.
     fn select_and_adapt(&mut self) -> Result<(), MaEsError> {
         self.rank()?;
         let n = self.pop.z.nrows();
+        let sel = self
+            .sel
+            .get_or_insert_with(|| Selection::new(n, self.params.mu));
         for (m, &k) in self.pop.ranking[..self.params.mu].iter().enumerate() {
             for (to, from) in [
-                (&mut self.sel.z, &self.pop.z),
-                (&mut self.sel.d, &self.pop.d),
-                (&mut self.sel.points, &self.pop.points),
+                (&mut sel.z, &self.pop.z),
+                (&mut sel.d, &self.pop.d),
+                (&mut sel.points, &self.pop.points),
             ] {
                 let from = from
                     .as_slice_memory_order()
@@ -577,35 +1213,35 @@ impl<'a> Session<'a> {
                     .expect("column-major selection")[m * n..(m + 1) * n]
                     .copy_from_slice(&from[k * n..(k + 1) * n]);
             }
-            self.sel.changed[m] = self.pop.changed[k];
+            sel.changed[m] = self.pop.changed[k];
         }
         self.components.back_calculation.back_calculate(Selected {
             m: self.dist.m.view(),
             parent: self.dist.parent.view(),
             sigma: self.dist.sigma,
-            points: self.sel.points.view(),
-            changed: &self.sel.changed,
-            d: self.sel.d.view_mut(),
-            z: self.sel.z.view_mut(),
+            points: sel.points.view(),
+            changed: &sel.changed,
+            d: sel.d.view_mut(),
+            z: sel.z.view_mut(),
         })?;
-        let p = self.params;
-        general_mat_vec_mul(1.0, &self.sel.z, &self.weights, 0.0, &mut self.sel.z_w);
-        general_mat_vec_mul(1.0, &self.sel.d, &self.weights, 0.0, &mut self.sel.d_w);
+        let p = &self.params;
+        general_mat_vec_mul(1.0, &sel.z, &self.weights, 0.0, &mut sel.z_w);
+        general_mat_vec_mul(1.0, &sel.d, &self.weights, 0.0, &mut sel.d_w);
         let sigma = self.dist.sigma;
         Zip::from(&mut self.dist.parent)
-            .and(&self.sel.d_w)
+            .and(&sel.d_w)
             .for_each(|y, &d| *y += sigma * d);
         let cs = p.c_sigma;
         let path_factor = (cs * (2.0 - cs) * p.mu_eff).sqrt();
         Zip::from(&mut self.dist.p_sigma)
-            .and(&self.sel.z_w)
+            .and(&sel.z_w)
             .for_each(|ps, &zw| *ps = (1.0 - cs) * *ps + path_factor * zw);
         let reset = self.components.adaptation.adapt(
             self.dist.m.view_mut(),
             self.dist.p_sigma.view_mut(),
             crate::adaptation::UpdateInput {
-                d: self.sel.d.view(),
-                z: self.sel.z.view(),
+                d: sel.d.view(),
+                z: sel.z.view(),
                 weights: self.weights.as_slice().expect("contiguous weights"),
                 c1: p.c1,
                 c_mu: p.c_mu,
@@ -651,7 +1287,7 @@ impl<'a> Session<'a> {
     }
 
     /// Step 14: the checkpoints this generation reached, except those at or beyond
-    /// the budget (the final one), which [`Session::finish`] takes.
+    /// the budget (the final one), which [`Strategy::result`] takes.
     fn take_checkpoints(&mut self) {
         self.progress
             .incumbent
@@ -670,7 +1306,9 @@ impl<'a> Session<'a> {
             });
         }
     }
+}
 
+impl<N> Strategy<N> {
     /// The current state (after the initialisation or the last generation).
     #[must_use]
     pub fn report(&self) -> GenerationReport<'_> {
@@ -692,50 +1330,36 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// Why the run has ended, once a generation met the stop criterion.
+    /// Why the run has ended, once a generation met the stop criterion (or
+    /// [`Strategy::stop`] was called).
     #[must_use]
     pub fn termination(&self) -> Option<Termination> {
         self.progress.termination
     }
 
-    /// One generation (REFERENCE.md §5 steps 1–14). Returns the termination reason
-    /// if this generation met the budget or the generation limit (the generation is
-    /// complete either way; stepping further continues the run past it).
-    ///
-    /// # Errors
-    /// Evaluation failures of the problem.
-    pub fn step(&mut self, noise: &mut dyn NoiseSource) -> Result<Option<Termination>, MaEsError> {
-        self.sample_and_evaluate(noise)?;
-        self.select_and_adapt()?;
-        self.update_best();
-        // Step 11: stop after this generation (steps 12–14 still happen).
-        let stop = if self.progress.evaluations >= self.params.budget {
-            Some(Termination::Budget)
-        } else if self.progress.generation >= self.params.max_generations {
-            Some(Termination::GenerationLimit)
-        } else {
-            None
-        };
-        if self.progress.termination.is_none() {
-            self.progress.termination = stop;
-        }
-        self.progress.generation += 1;
-        self.dist.epsilon = self.components.schedule.epsilon(self.progress.generation);
-        self.take_checkpoints();
-        self.record_dynamics();
-        Ok(stop)
+    /// The evaluations charged so far.
+    #[must_use]
+    pub fn evaluations(&self) -> usize {
+        self.progress.evaluations
+    }
+
+    /// The best-so-far.
+    #[must_use]
+    pub fn best(&self) -> &BestSoFar {
+        &self.progress.best
     }
 
     /// The result of the run so far. Checkpoints not reached hold the final
     /// best-so-far.
     #[must_use]
-    pub fn finish(self) -> RunResult {
+    pub fn result(&self) -> RunResult {
         let (_, checkpoints) = self
             .progress
             .incumbent
+            .clone()
             .into_parts(self.progress.evaluations);
         RunResult {
-            best: self.progress.best,
+            best: self.progress.best.clone(),
             checkpoints,
             generations: self.progress.generation,
             evaluations: self.progress.evaluations,
@@ -743,7 +1367,43 @@ impl<'a> Session<'a> {
             epsilon0: self.progress.epsilon0,
             sigma: self.dist.sigma,
             resets: self.progress.resets,
-            dynamics: self.progress.dynamics,
+            dynamics: self.progress.dynamics.clone(),
         }
     }
+}
+
+/// Evaluates `request` with `problem` into `f`, `c`, in the reference's grouping (see
+/// [`Strategy::step`]).
+fn evaluate<P: ConstrainedProblem + ?Sized>(
+    problem: &P,
+    n: usize,
+    request: Request<'_>,
+    mut f: ArrayViewMut1<'_, f64>,
+    mut c: ArrayViewMut2<'_, f64>,
+) -> Result<(), MaEsError> {
+    match request.kind {
+        RequestKind::Population => {
+            problem.evaluate_batch(request.points, f, c)?;
+        }
+        RequestKind::JacobianProbes => {
+            for j in 0..request.points.ncols() / n.max(1) {
+                let cols = ndarray::s![.., j * n..(j + 1) * n];
+                problem.evaluate_constraints_batch(
+                    request.points.slice(cols),
+                    f.slice_mut(ndarray::s![j * n..(j + 1) * n]),
+                    c.slice_mut(cols),
+                )?;
+            }
+        }
+        RequestKind::Repaired => {
+            for (j, x) in request.points.columns().into_iter().enumerate() {
+                let mut cj = c.column_mut(j);
+                f[j] = problem.evaluate(
+                    x.as_slice().expect("column-major request"),
+                    cj.as_slice_mut().expect("column-major values"),
+                )?;
+            }
+        }
+    }
+    Ok(())
 }

@@ -670,7 +670,6 @@ fn the_initial_population_can_start_around_a_point() {
 /// x₁² + x₂² s.t. x₁ + x₂ ≥ 1 from (3, −2), σ₀ = 1, an unbounded box, the default
 /// budget. Returns (failures over seeds 0–49, the worst final f).
 fn toy_failures(spec: &str) -> (usize, f64) {
-    use ma_es::restarts;
     let spec: ma_es::ComponentSpec = spec.parse().unwrap();
     let problem = FnProblem::new(
         vec![f64::NEG_INFINITY; 2],
@@ -692,7 +691,7 @@ fn toy_failures(spec: &str) -> (usize, f64) {
     let mut worst = 0.5f64;
     for seed in 0..50u64 {
         let mut noise = RngNoise::seed_from_u64(seed);
-        let (r, _) = restarts::run(&problem, &config, &spec, seed, &mut noise).unwrap();
+        let (r, _) = ma_es::driver::run(&problem, &config, &spec, seed, &mut noise).unwrap();
         if !(r.best.is_feasible() && r.best.objective() - 0.5 <= 1e-6) {
             failures += 1;
             worst = worst.max(r.best.objective());
@@ -730,7 +729,7 @@ fn ipop_restarts_solve_the_first_users_problem() {
 /// the same seed repeating it bit for bit.
 #[test]
 fn ipop_restarts_keep_one_budget_and_absolute_checkpoints() {
-    use ma_es::restarts::run as run_ipop;
+    use ma_es::driver::run as run_ipop;
     // C01 (a shifted sphere-like problem) converges well within the budget: a stall,
     // then restarts. T = 50 ends the ε phase early.
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
@@ -806,7 +805,7 @@ fn ipop_restarts_keep_one_budget_and_absolute_checkpoints() {
 /// result is below the best of the plan's runs when polishing began.
 #[test]
 fn polishing_runs_start_from_the_best_once_the_budget_runs_low() {
-    use ma_es::restarts::run as run_restarts;
+    use ma_es::driver::run as run_restarts;
     let p = Suite::synthetic(5).problem(3, 10).unwrap();
     let config = Config {
         t_max: 50,
@@ -862,7 +861,7 @@ fn polishing_runs_start_from_the_best_once_the_budget_runs_low() {
 /// with the same ranking it would be the same run too).
 #[test]
 fn an_opening_ranking_ranks_the_first_run_only() {
-    use ma_es::restarts::run as run_restarts;
+    use ma_es::driver::run as run_restarts;
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
     let config = Config {
         t_max: 50,
@@ -902,7 +901,8 @@ fn an_opening_ranking_ranks_the_first_run_only() {
 /// last large λ and σ₀ in [σ₀/100, σ₀], each at most half the last large run long.
 #[test]
 fn bipop_restarts_alternate_regimes_within_one_budget() {
-    use ma_es::restarts::{run, RestartRecord};
+    use ma_es::driver::run;
+    use ma_es::restarts::RestartRecord;
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
     let spec: ma_es::ComponentSpec = "eps-mag-es:restarts=bipop".parse().unwrap();
     let config = Config {
@@ -1033,7 +1033,7 @@ fn population_and_epsilon_end_rules_set_lambda_and_t() {
 /// same run up to there.
 #[test]
 fn the_tolfun_stall_restarts_a_flat_run_earlier() {
-    use ma_es::restarts::run;
+    use ma_es::driver::run;
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
     let config = Config {
         t_max: 50,
@@ -1064,7 +1064,8 @@ fn the_tolfun_stall_restarts_a_flat_run_earlier() {
 /// far from 0, never on one that converges to `f = 0`, which polishes on.
 #[test]
 fn the_range_stall_is_relative() {
-    use ma_es::restarts::{run, RestartRecord};
+    use ma_es::driver::run;
+    use ma_es::restarts::RestartRecord;
     fn first<P: ConstrainedProblem>(problem: &P, spec: &str) -> RestartRecord {
         let spec: ma_es::ComponentSpec = spec.parse().unwrap();
         let config = Config {

@@ -4,7 +4,6 @@
 use super::{Optimizer, Outcome, Task, TracePoint};
 use crate::error::StudyError;
 use ma_es::noise::{FastNoise, RngNoise};
-use ma_es::restarts;
 use ma_es::{ComponentSpec, Components, Config, MaEs, MaEsError, Parameters, Variant};
 use std::sync::Arc;
 
@@ -191,7 +190,7 @@ impl Optimizer for MaEsOptimizer {
         };
         let (result, history) = match &self.components {
             MaEsComponents::Spec(spec) => {
-                restarts::run(&task.problem, &config, spec, task.seed, noise)?
+                ma_es::driver::run(&task.problem, &config, spec, task.seed, noise)?
             }
             MaEsComponents::Factory { make, .. } => {
                 let params = config

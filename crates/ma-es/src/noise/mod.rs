@@ -61,7 +61,7 @@ impl<S: NoiseSource + ?Sized> NoiseSource for &mut S {
 /// b.fill_normal(&mut y);
 /// assert_eq!(x, y); // same seed, same numbers
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct RngNoise<R = Xoshiro256PlusPlus> {
     rng: R,
 }
@@ -114,7 +114,7 @@ impl<R: Rng> NoiseSource for RngNoise<R> {
 /// r.fill_normal(&mut z);
 /// assert!((z[0] - (-0.24467608993660281)).abs() < 1e-15);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ReplayNoise {
     state: u64,
 }

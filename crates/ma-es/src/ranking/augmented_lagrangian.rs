@@ -59,7 +59,7 @@ const D_GAMMA: f64 = 5.0;
 /// let (gamma, omega) = al.coefficients();
 /// assert!(gamma[0] > 0.0 && omega[0] > 0.0);
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct AugmentedLagrangianRanking {
     dim: usize,
     /// `χ = 2^{1/(5N)}`.

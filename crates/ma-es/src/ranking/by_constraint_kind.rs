@@ -33,7 +33,7 @@ use constraint_handling::ordering::RankingError;
 /// assert_eq!(perm, [1, 0]);
 /// assert!(ranking.is_epsilon_level());
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ByConstraintKindRanking {
     epsilon_level: EpsilonLevelRanking,
     lagrangian: AugmentedLagrangianRanking,

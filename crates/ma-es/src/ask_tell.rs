@@ -1,0 +1,543 @@
+//! Everything a [`ComponentSpec`] can run — one run, or a restart sequence (IPOP,
+//! BIPOP, polish, opening; [`crate::restarts`]) — driven by ask and tell, as a value.
+//!
+//! [`AskTell::ask`] hands out the points the run wants evaluated ([`Request`]: a
+//! population, the repair's Jacobian probes, or repaired offspring), [`AskTell::tell`]
+//! takes their values back. Between a generation's last tell and the next ask the
+//! caller may look at [`AskTell::report`] and end the run with [`AskTell::stop`]. The
+//! same seed gives the same trajectory, bit for bit, however the points are evaluated
+//! (in batches, in parallel, in another process), and as [`crate::driver::run`].
+//!
+//! An [`AskTell`] serialises with serde (its noise source too, e.g. [`RngNoise`]) after
+//! any tell; the restored value continues exactly as the original would.
+//!
+//! ```
+//! use constraint_handling::problem::ProblemShape;
+//! use ma_es::ask_tell::AskTell;
+//! use ma_es::noise::RngNoise;
+//! use ma_es::{ComponentSpec, Config};
+//! use ndarray::Array2;
+//!
+//! // min x₁² + x₂² s.t. 1 − x₁ − x₂ ≤ 0 in [−5, 5]², evaluated by the caller.
+//! let shape = ProblemShape::new(vec![-5.0; 2], vec![5.0; 2], 1, 0).unwrap();
+//! let spec: ComponentSpec = "eps-mag-es-r".parse().unwrap(); // BIPOP restarts
+//! let config = Config { budget: Some(10_000), ..Config::default() };
+//! let mut es = AskTell::new(shape, &config, &spec, 7, RngNoise::seed_from_u64(7)).unwrap();
+//! while let Some(request) = es.ask().unwrap() {
+//!     let x = request.points;
+//!     let f: Vec<f64> = x.columns().into_iter().map(|c| c.dot(&c)).collect();
+//!     let g = Array2::from_shape_fn((1, x.ncols()), |(_, k)| 1.0 - x[[0, k]] - x[[1, k]]);
+//!     es.tell(&f, g.view()).unwrap();
+//! }
+//! let result = es.result();
+//! assert!(result.best.is_feasible() && (result.best.objective() - 0.5).abs() < 1e-6);
+//! ```
+
+use crate::config::{Config, Parameters};
+use crate::noise::NoiseSource;
+use crate::observer::{GenerationReport, Observer};
+use crate::restarts::{merge, shift, NextRun, Plan, RestartRecord, Stall};
+use crate::result::{RunResult, Termination};
+use crate::strategy::{single_run, Batching, Request, Strategy, Told};
+use crate::variant::{ComponentSpec, Components, EpsilonEnd, Polish, RestartKind};
+use crate::MaEsError;
+use constraint_handling::ordering::improves_best_so_far;
+use constraint_handling::problem::ProblemShape;
+use constraint_handling::{Checkpoint, ConstrainedProblem};
+use ndarray::ArrayView2;
+use serde::{Deserialize, Serialize};
+
+#[cfg(doc)]
+use crate::noise::RngNoise;
+
+/// A run of a [`ComponentSpec`] in progress, restarts included, driven by ask and
+/// tell (see the [module](self) documentation).
+#[derive(Serialize, Deserialize)]
+#[serde(bound(serialize = "N: Serialize", deserialize = "N: Deserialize<'de>"))]
+pub struct AskTell<N> {
+    shape: ProblemShape,
+    seed: u64,
+    batching: Batching,
+    /// The run in progress (the last one, once the sequence is over).
+    current: Option<Strategy<N>>,
+    /// The restart sequence around it (`None`: a single run).
+    sequence: Option<Sequence>,
+    /// A generation ended at the last tell and has not been reviewed (stall, end of
+    /// the run, the next run) yet.
+    review: bool,
+    /// The caller stopped the run.
+    stopped: bool,
+    finished: bool,
+    /// The final result, once finished.
+    result: Option<RunResult>,
+}
+
+/// The restart sequence's state ([`crate::restarts`]).
+#[derive(Serialize, Deserialize)]
+struct Sequence {
+    spec: ComponentSpec,
+    /// The configuration with the spec's parameter rules applied.
+    config: Config,
+    /// It resolved.
+    base: Parameters,
+    plan: Plan,
+    polish_from: Option<f64>,
+    used: usize,
+    history: Vec<RestartRecord>,
+    merged: Option<RunResult>,
+    /// The σ the run that found the best-so-far ended with.
+    best_sigma: f64,
+    settled: Vec<Option<Checkpoint>>,
+    /// The current run: how it was set up, its stall criterion.
+    run: NextRun,
+    sigma0: f64,
+    t_max: usize,
+    polish: bool,
+    stall: Stall,
+}
+
+impl<N: NoiseSource> AskTell<N> {
+    /// A run of `spec` with seed `seed` (which seeds its stochastic components and
+    /// BIPOP's draws) for a problem of this shape; `noise` is the strategy's noise
+    /// source (normally [`RngNoise::seed_from_u64`] of the same seed).
+    ///
+    /// # Errors
+    /// [`MaEsError::Config`] for impossible parameters, [`MaEsError::Problem`] for an
+    /// impossible shape.
+    pub fn new(
+        shape: ProblemShape,
+        config: &Config,
+        spec: &ComponentSpec,
+        seed: u64,
+        noise: N,
+    ) -> Result<Self, MaEsError> {
+        Self::with_batching(shape, config, spec, seed, noise, Batching::default())
+    }
+
+    /// As [`AskTell::new`], with the repair's evaluations batched as `batching` says.
+    ///
+    /// # Errors
+    /// As [`AskTell::new`].
+    pub fn with_batching(
+        shape: ProblemShape,
+        config: &Config,
+        spec: &ComponentSpec,
+        seed: u64,
+        noise: N,
+        batching: Batching,
+    ) -> Result<Self, MaEsError> {
+        let mut es = Self {
+            seed,
+            batching,
+            current: None,
+            sequence: None,
+            review: false,
+            stopped: false,
+            finished: false,
+            result: None,
+            shape,
+        };
+        if spec.restarts == RestartKind::Off {
+            es.current = Some(
+                Strategy::new(es.shape.clone(), config, spec, seed, noise)?.with_batching(batching),
+            );
+            return Ok(es);
+        }
+        let dim = es.shape.dim();
+        let config = spec.configure(config, dim)?;
+        let base = config.resolve(dim)?;
+        let sequence = Sequence {
+            plan: Plan::new(spec.restarts, base.lambda, seed),
+            polish_from: match spec.polish {
+                Polish::Off => None,
+                Polish::Share(p) => Some(f64::from(p) / 100.0 * base.budget as f64),
+            },
+            used: 0,
+            history: Vec::new(),
+            merged: None,
+            best_sigma: base.sigma0,
+            settled: vec![None; base.checkpoints.len()],
+            run: NextRun {
+                lambda: base.lambda,
+                sigma_factor: 1.0,
+                budget_cap: None,
+                large: true,
+            },
+            sigma0: base.sigma0,
+            t_max: base.epsilon.t_max,
+            polish: false,
+            stall: Stall::new(spec.stall, dim, base.lambda, base.sigma0),
+            spec: *spec,
+            config,
+            base,
+        };
+        es.sequence = Some(sequence);
+        let (params, components) = es
+            .next_run()?
+            .expect("the first run of a sequence always starts");
+        es.current = Some(
+            Strategy::with_components(es.shape.clone(), params, components, noise)?
+                .with_batching(batching),
+        );
+        Ok(es)
+    }
+
+    /// The points wanted next, or `None` once the run is over. Asking again before
+    /// telling returns the same request.
+    ///
+    /// # Errors
+    /// [`MaEsError::Problem`] if a point cannot be reflected into the box;
+    /// [`MaEsError::Config`] if a restart cannot be set up.
+    pub fn ask(&mut self) -> Result<Option<Request<'_>>, MaEsError> {
+        self.proceed()?;
+        if self.finished {
+            return Ok(None);
+        }
+        Ok(Some(self.strategy_mut().ask()?))
+    }
+
+    /// Takes the values of the points of the last [`AskTell::ask`] (as
+    /// [`Strategy::tell`]). Returns [`Told::Generation`] when a generation (or an
+    /// initialisation) ended: [`AskTell::report`] shows it, and [`AskTell::stop`] may
+    /// end the run before the next ask.
+    ///
+    /// # Errors
+    /// As [`Strategy::tell`]; the run is unchanged then.
+    pub fn tell(
+        &mut self,
+        objectives: &[f64],
+        constraints: ArrayView2<'_, f64>,
+    ) -> Result<Told, MaEsError> {
+        if self.finished || self.review {
+            return Err(MaEsError::Protocol(
+                "tell without a pending ask: ask for the points first".into(),
+            ));
+        }
+        let told = self.strategy_mut().tell(objectives, constraints)?;
+        self.review = matches!(told, Told::Generation(_));
+        Ok(told)
+    }
+
+    /// One generation (or initialisation) with `problem` evaluating the requests (as
+    /// [`Strategy::step`]); returns `false` once the run is over.
+    ///
+    /// # Errors
+    /// Evaluation failures of the problem.
+    pub fn step<P: ConstrainedProblem + ?Sized>(&mut self, problem: &P) -> Result<bool, MaEsError> {
+        self.proceed()?;
+        if self.finished {
+            return Ok(false);
+        }
+        self.strategy_mut().step(problem)?;
+        self.review = true;
+        Ok(true)
+    }
+
+    /// Runs to the end with `problem`, calling `observer` after every initialisation
+    /// and generation of every run (its report counts generations and evaluations from
+    /// the current run's start); `ControlFlow::Break` ends the whole run (termination
+    /// `Observer`).
+    ///
+    /// # Errors
+    /// Evaluation failures of the problem.
+    pub fn run_observed<P: ConstrainedProblem + ?Sized>(
+        &mut self,
+        problem: &P,
+        observer: &mut dyn Observer,
+    ) -> Result<RunResult, MaEsError> {
+        while self.step(problem)? {
+            if observer.observe(&self.report()).is_break() {
+                self.stop();
+            }
+        }
+        Ok(self.result())
+    }
+
+    /// Ends the whole run after the generation just told (termination `Observer`,
+    /// unless that generation met the budget or the generation limit).
+    pub fn stop(&mut self) {
+        if self.finished {
+            return;
+        }
+        self.stopped = true;
+        self.strategy_mut().stop(Termination::Observer);
+    }
+
+    /// Whether the run is over (after the review of its last generation).
+    pub fn is_finished(&mut self) -> Result<bool, MaEsError> {
+        self.proceed()?;
+        Ok(self.finished)
+    }
+
+    fn strategy_mut(&mut self) -> &mut Strategy<N> {
+        self.current.as_mut().expect("a run is always set up")
+    }
+
+    /// Reviews the generation told last: the stall criterion, the end of the run, the
+    /// next run of the sequence.
+    fn proceed(&mut self) -> Result<(), MaEsError> {
+        if !std::mem::take(&mut self.review) || self.finished {
+            return Ok(());
+        }
+        let stopped = self.stopped;
+        let current = self.current.as_mut().expect("a run is always set up");
+        if let Some(seq) = &mut self.sequence {
+            if !stopped {
+                let initialization = current.report().generation == 0;
+                let stall = seq.stall.observe(&current.report()).is_break();
+                if stall && (initialization || current.termination().is_none()) {
+                    current.stop(Termination::Observer);
+                }
+            }
+        }
+        if current.termination().is_none() {
+            return Ok(());
+        }
+        if self.sequence.is_none() {
+            self.result = Some(current.result());
+            self.finished = true;
+            return Ok(());
+        }
+        let last = self.end_run();
+        if last || stopped {
+            self.finish();
+            return Ok(());
+        }
+        match self.next_run()? {
+            Some((params, components)) => {
+                // The noise source goes on from the run that ended.
+                let (_, noise) = self
+                    .current
+                    .take()
+                    .expect("a run is always set up")
+                    .into_parts();
+                self.current = Some(
+                    Strategy::with_components(self.shape.clone(), params, components, noise)?
+                        .with_batching(self.batching),
+                );
+            }
+            // The last run stays, as the run the reports are of.
+            None => self.finish(),
+        }
+        Ok(())
+    }
+
+    /// The parameters and components of the next run of the sequence (its stall
+    /// criterion and record set up), or `None` if there is none.
+    fn next_run(&mut self) -> Result<Option<(Parameters, Components)>, MaEsError> {
+        let seq = self.sequence.as_mut().expect("a restart sequence");
+        let budget = seq.base.budget;
+        let lambda0 = seq.base.lambda;
+        let left = budget.saturating_sub(seq.used);
+        let polish = match &seq.merged {
+            Some(m) if seq.polish_from.is_some_and(|b| left as f64 <= b) => Some(m.best.y.clone()),
+            _ => None,
+        };
+        let next = match polish {
+            Some(_) => NextRun {
+                lambda: lambda0,
+                sigma_factor: seq.best_sigma / seq.base.sigma0,
+                budget_cap: None,
+                large: false,
+            },
+            None => match seq.plan.next(&seq.history) {
+                Some(next) => next,
+                None => return Ok(None),
+            },
+        };
+        let run_budget = next.budget_cap.map_or(left, |cap| cap.min(left));
+        if !seq.history.is_empty() && run_budget < next.lambda {
+            return Ok(None);
+        }
+        let share = (run_budget as f64 / next.lambda as f64) / (budget as f64 / lambda0 as f64);
+        let t_max = match polish {
+            Some(_) => 1,
+            None => ((seq.base.epsilon.t_max as f64) * share).round().max(1.0) as usize,
+        };
+        let sigma0 = seq.base.sigma0 * next.sigma_factor;
+        let config = &seq.config;
+        let used = seq.used;
+        let run_config = Config {
+            initial_mean: polish.clone().or_else(|| config.initial_mean.clone()),
+            lambda: Some(next.lambda),
+            mu: config
+                .mu
+                .map(|m| (m * next.lambda / lambda0).clamp(1, next.lambda)),
+            budget: Some(run_budget),
+            sigma0,
+            t_max,
+            // The checkpoints still ahead, counted from this run's start.
+            checkpoints: seq
+                .base
+                .checkpoints
+                .iter()
+                .filter(|&&c| c > used)
+                .map(|&c| c - used)
+                .collect(),
+            ..config.clone()
+        };
+        let k = seq.history.len() as u64;
+        // Each run gets λ and T from here: the parameter rules have been applied.
+        let run_spec = if k == 0 {
+            ComponentSpec {
+                epsilon_end: EpsilonEnd::TMax,
+                ..seq.spec.first_run()
+            }
+        } else {
+            ComponentSpec {
+                restarts: RestartKind::Off,
+                epsilon_end: EpsilonEnd::TMax,
+                opening: None,
+                ..seq.spec
+            }
+        };
+        let dim = self.shape.dim();
+        let (params, components) =
+            single_run(&run_config, &run_spec, dim, self.seed.wrapping_add(k))?;
+        seq.stall = Stall::new(seq.spec.stall, dim, next.lambda, sigma0);
+        seq.run = next;
+        seq.sigma0 = sigma0;
+        seq.t_max = t_max;
+        seq.polish = polish.is_some();
+        Ok(Some((params, components)))
+    }
+}
+
+impl<N> AskTell<N> {
+    /// The current run's state after its last generation (its counts start at the
+    /// current run's start).
+    #[must_use]
+    pub fn report(&self) -> GenerationReport<'_> {
+        self.current
+            .as_ref()
+            .expect("a run is always set up")
+            .report()
+    }
+
+    /// The current run.
+    #[must_use]
+    pub fn strategy(&self) -> &Strategy<N> {
+        self.current.as_ref().expect("a run is always set up")
+    }
+
+    /// The runs of the restart sequence that have ended (empty without restarts).
+    #[must_use]
+    pub fn restarts(&self) -> &[RestartRecord] {
+        self.sequence.as_ref().map_or(&[], |s| &s.history)
+    }
+
+    /// The evaluations charged over the whole run.
+    #[must_use]
+    pub fn evaluations(&self) -> usize {
+        match (&self.result, &self.sequence) {
+            (Some(r), _) => r.evaluations,
+            (None, Some(seq)) => seq.used + self.strategy().evaluations(),
+            (None, None) => self.strategy().evaluations(),
+        }
+    }
+
+    /// The result: the final one once the run is over, else the best over the runs so
+    /// far (with the current run's checkpoints and counts).
+    #[must_use]
+    pub fn result(&self) -> RunResult {
+        if let Some(r) = &self.result {
+            return r.clone();
+        }
+        let current = self.strategy().result();
+        match &self.sequence {
+            None => current,
+            Some(seq) => {
+                let mut r = current;
+                shift(&mut r, seq.used, seq.merged.as_ref());
+                match &seq.merged {
+                    None => r,
+                    Some(m) => merge(m.clone(), r),
+                }
+            }
+        }
+    }
+
+    /// The run's end: its result merged into the sequence's; returns whether it was
+    /// the last (it spent the budget).
+    fn end_run(&mut self) -> bool {
+        let seq = self.sequence.as_mut().expect("a restart sequence");
+        let current = self.current.as_ref().expect("a run is always set up");
+        let left = seq.base.budget.saturating_sub(seq.used);
+        let mut r = current.result();
+        let used = seq.used;
+        shift(&mut r, used, seq.merged.as_ref());
+        // The checkpoints this run reached (or all that are left, when it is the last).
+        let last = r.evaluations >= left;
+        let open: Vec<usize> = (0..seq.settled.len())
+            .filter(|&i| seq.settled[i].is_none())
+            .collect();
+        for (j, &i) in open.iter().enumerate() {
+            let c = seq.base.checkpoints[i];
+            if c <= used + r.evaluations || last {
+                let mut cp = r.checkpoints[j];
+                if let Some(m) = &seq.merged {
+                    if !improves_best_so_far(&cp.best.fitness, &m.best.snapshot.fitness) {
+                        cp.best = m.best.snapshot;
+                    }
+                }
+                seq.settled[i] = Some(cp);
+            }
+        }
+        seq.history.push(RestartRecord {
+            start: used,
+            lambda: seq.run.lambda,
+            sigma0: seq.sigma0,
+            large: seq.run.large,
+            t_max: seq.t_max,
+            generations: r.generations,
+            evaluations: r.evaluations,
+            best: r.best.snapshot.fitness,
+            termination: r.termination,
+            polish: seq.polish,
+        });
+        seq.used += r.evaluations;
+        if seq.merged.as_ref().is_none_or(|m| {
+            improves_best_so_far(&r.best.snapshot.fitness, &m.best.snapshot.fitness)
+        }) && r.sigma.is_finite()
+            && r.sigma > 0.0
+        {
+            seq.best_sigma = r.sigma;
+        }
+        seq.merged = Some(match seq.merged.take() {
+            None => r,
+            Some(m) => merge(m, r),
+        });
+        last
+    }
+
+    /// The sequence's final result.
+    fn finish(&mut self) {
+        let seq = self.sequence.as_mut().expect("a restart sequence");
+        let mut result = seq.merged.clone().expect("the first run always happens");
+        let used = seq.used;
+        result.checkpoints = seq
+            .settled
+            .iter()
+            .zip(&seq.base.checkpoints)
+            .map(|(cp, &c)| {
+                cp.unwrap_or(Checkpoint {
+                    evaluations: c.min(used),
+                    best: result.best.snapshot,
+                })
+            })
+            .collect();
+        result.evaluations = used;
+        self.result = Some(result);
+        self.finished = true;
+    }
+}
+
+impl<N> std::fmt::Debug for AskTell<N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AskTell")
+            .field("current", &self.current)
+            .field("restarts", &self.restarts().len())
+            .field("finished", &self.finished)
+            .finish_non_exhaustive()
+    }
+}

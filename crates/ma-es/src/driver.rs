@@ -1,0 +1,80 @@
+//! Drivers: a [`ConstrainedProblem`] evaluates what an [`AskTell`] asks for, from the
+//! first request to the end of the run.
+
+use crate::ask_tell::AskTell;
+use crate::config::Config;
+use crate::noise::NoiseSource;
+use crate::observer::{NoObserver, Observer};
+use crate::restarts::RestartRecord;
+use crate::result::RunResult;
+use crate::strategy::Batching;
+use crate::variant::ComponentSpec;
+use crate::MaEsError;
+use constraint_handling::problem::ProblemShape;
+use constraint_handling::ConstrainedProblem;
+
+#[cfg(doc)]
+use crate::observer::GenerationReport;
+
+/// Runs the strategy of `spec` on `problem` with the restarts it names
+/// ([`crate::restarts`]); returns the result, merged over the runs, and the
+/// runs. Without restarts it is one run of [`crate::MaEs::with_spec`] and an empty
+/// history. The evaluations come in the reference's order ([`Batching::Offspring`]);
+/// [`AskTell`] runs the same sequence driven by ask and tell.
+///
+/// ```
+/// use constraint_handling::FnProblem;
+/// use ma_es::noise::RngNoise;
+/// use ma_es::{driver, ComponentSpec, Config};
+/// use rand::SeedableRng;
+/// // min x₁² + x₂² s.t. x₁ + x₂ ≥ 1, in [-5, 5]²: the optimum is 0.5 at (0.5, 0.5).
+/// let problem = FnProblem::new(vec![-5.0; 2], vec![5.0; 2], 1, 0, |x, g| {
+///     g[0] = 1.0 - x[0] - x[1];
+///     Ok(x[0] * x[0] + x[1] * x[1])
+/// })
+/// .unwrap();
+/// let spec: ComponentSpec = "eps-mag-es:restarts=bipop".parse().unwrap();
+/// let config = Config { budget: Some(20_000), ..Config::default() };
+/// let mut noise = RngNoise::seed_from_u64(7);
+/// let (result, runs) = driver::run(&problem, &config, &spec, 7, &mut noise).unwrap();
+/// assert!(result.best.is_feasible() && (result.best.objective() - 0.5).abs() < 1e-6);
+/// assert_eq!(result.evaluations, runs.iter().map(|r| r.evaluations).sum::<usize>());
+/// ```
+///
+/// # Errors
+/// As [`crate::MaEs::with_spec`] and [`crate::MaEs::run`].
+pub fn run<P: ConstrainedProblem>(
+    problem: &P,
+    config: &Config,
+    spec: &ComponentSpec,
+    seed: u64,
+    noise: &mut dyn NoiseSource,
+) -> Result<(RunResult, Vec<RestartRecord>), MaEsError> {
+    run_observed(problem, config, spec, seed, noise, &mut NoObserver)
+}
+
+/// [`run`] with an observer called after every generation of every run (its
+/// [`GenerationReport`] counts generations and evaluations from the current run's
+/// start). When it breaks, the whole sequence ends (termination `Observer`).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_observed<P: ConstrainedProblem>(
+    problem: &P,
+    config: &Config,
+    spec: &ComponentSpec,
+    seed: u64,
+    noise: &mut dyn NoiseSource,
+    observer: &mut dyn Observer,
+) -> Result<(RunResult, Vec<RestartRecord>), MaEsError> {
+    let mut es = AskTell::with_batching(
+        ProblemShape::of(problem)?,
+        config,
+        spec,
+        seed,
+        noise,
+        Batching::Offspring,
+    )?;
+    let result = es.run_observed(problem, observer)?;
+    Ok((result, es.restarts().to_vec()))
+}

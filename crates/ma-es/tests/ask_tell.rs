@@ -1,0 +1,289 @@
+//! The strategy driven by ask and tell: the same trajectory as the drivers' runs, bit
+//! for bit, however the repair's evaluations are batched; a run saved after any tell
+//! continues exactly; the repair's requests come in batches.
+
+use cec2017_constrained::Suite;
+use constraint_handling::problem::ProblemShape;
+use constraint_handling::{ConstrainedProblem, FnProblem};
+use ma_es::ask_tell::AskTell;
+use ma_es::noise::RngNoise;
+use ma_es::strategy::{Batching, RequestKind, Told};
+use ma_es::{driver, ComponentSpec, Config, MaEsError, RunResult};
+use ndarray::{s, Array1, Array2, ShapeBuilder};
+
+/// The specs the tests go through: the presets that repair or not, the εMAg-ES-R
+/// restart sequence, IPOP opened by the augmented Lagrangian, a stochastic ranking,
+/// the median success rule.
+const SPECS: [&str; 7] = [
+    "eps-mag-es",
+    "eps-ma-es",
+    "lex-mag-es",
+    "eps-mag-es-r",
+    "eps-mag-es:restarts=ipop:opening=augmented-lagrangian:polish=30%:stall=progress",
+    "eps-mag-es:ranking=stochastic:restarts=bipop",
+    "eps-mag-es:step-size=median-success:ranking=by-constraint-kind",
+];
+
+fn config(budget: usize) -> Config {
+    Config {
+        budget: Some(budget),
+        checkpoints: vec![budget / 10, budget / 2, budget],
+        record_dynamics: true,
+        ..Config::default()
+    }
+}
+
+/// Σ (x_i − 1)² s.t. Σ x_i ≤ 2 and x_1 = x_2 on [−3, 3]^N.
+fn simplex(n: usize) -> impl ConstrainedProblem {
+    FnProblem::new(vec![-3.0; n], vec![3.0; n], 1, 1, |x, c| {
+        c[0] = x.iter().sum::<f64>() - 2.0;
+        c[1] = x[0] - x[1];
+        Ok(x.iter().map(|v| (v - 1.0) * (v - 1.0)).sum())
+    })
+    .unwrap()
+}
+
+/// Evaluates what `es` asks with `problem` in the reference's grouping (the population
+/// as one batch, each offspring's probes as one batch, each repaired point alone, as a
+/// user of a suite whose batches round differently must), counting the request sizes.
+fn answer<P: ConstrainedProblem>(
+    es: &mut AskTell<RngNoise>,
+    problem: &P,
+    sizes: &mut Vec<(RequestKind, usize)>,
+) -> Result<Option<Told>, MaEsError> {
+    let n = problem.dim();
+    let k = problem.num_constraints();
+    let Some(request) = es.ask()? else {
+        return Ok(None);
+    };
+    let (points, kind) = (request.points.to_owned(), request.kind);
+    let count = points.ncols();
+    sizes.push((kind, count));
+    let mut f = Array1::zeros(count);
+    let mut c = Array2::zeros((k, count).f());
+    match kind {
+        RequestKind::Population => {
+            problem.evaluate_batch(points.view(), f.view_mut(), c.view_mut())?
+        }
+        RequestKind::JacobianProbes => {
+            for j in 0..count / n {
+                let cols = s![.., j * n..(j + 1) * n];
+                problem.evaluate_constraints_batch(
+                    points.slice(cols),
+                    f.slice_mut(s![j * n..(j + 1) * n]),
+                    c.slice_mut(cols),
+                )?;
+            }
+        }
+        RequestKind::Repaired => {
+            for j in 0..count {
+                let x = points.column(j).to_vec();
+                let mut cj = vec![0.0; k];
+                f[j] = problem.evaluate(&x, &mut cj)?;
+                c.column_mut(j).assign(&Array1::from(cj));
+            }
+        }
+    }
+    let f = if kind.constraints_only() {
+        Vec::new()
+    } else {
+        f.to_vec()
+    };
+    es.tell(&f, c.view()).map(Some)
+}
+
+fn ask_tell<P: ConstrainedProblem>(
+    problem: &P,
+    config: &Config,
+    spec: &ComponentSpec,
+    seed: u64,
+    batching: Batching,
+) -> (
+    RunResult,
+    Vec<ma_es::restarts::RestartRecord>,
+    Vec<(RequestKind, usize)>,
+) {
+    let mut es = AskTell::with_batching(
+        ProblemShape::of(problem).unwrap(),
+        config,
+        spec,
+        seed,
+        RngNoise::seed_from_u64(seed),
+        batching,
+    )
+    .unwrap();
+    let mut sizes = Vec::new();
+    while answer(&mut es, problem, &mut sizes).unwrap().is_some() {}
+    (es.result(), es.restarts().to_vec(), sizes)
+}
+
+fn assert_same(a: &RunResult, b: &RunResult, what: &str) {
+    assert_eq!(a, b, "{what}");
+    // PartialEq on floats: NaN would differ; compare the bits of the best too.
+    assert_eq!(
+        a.best.objective().to_bits(),
+        b.best.objective().to_bits(),
+        "{what}"
+    );
+}
+
+/// Ask and tell, batched either way, gives the driver's result bit for bit: on a user
+/// problem and on CEC2017 problems whose batches round differently from single points.
+#[test]
+fn ask_and_tell_replays_the_drivers_runs_bit_for_bit() {
+    let suite = Suite::synthetic(3);
+    let mut checked = 0;
+    for text in SPECS {
+        let spec: ComponentSpec = text.parse().unwrap();
+        for (name, problem) in [
+            (
+                "simplex",
+                Box::new(simplex(4)) as Box<dyn ConstrainedProblem>,
+            ),
+            ("C05", Box::new(suite.problem(5, 10).unwrap())),
+            ("C22", Box::new(suite.problem(22, 10).unwrap())),
+        ] {
+            let problem = &*problem;
+            let budget = 12_000;
+            let (expected, runs) = driver::run(
+                &problem,
+                &config(budget),
+                &spec,
+                5,
+                &mut RngNoise::seed_from_u64(5),
+            )
+            .unwrap();
+            for batching in [Batching::Generation, Batching::Offspring] {
+                let (r, history, _) = ask_tell(&problem, &config(budget), &spec, 5, batching);
+                assert_same(&r, &expected, &format!("{text} on {name}, {batching:?}"));
+                assert_eq!(history, runs, "{text} on {name}, {batching:?}");
+                checked += 1;
+            }
+        }
+    }
+    println!("checked {checked} ask-and-tell runs against the driver");
+    assert_eq!(checked, SPECS.len() * 3 * 2);
+}
+
+/// A run saved (MessagePack) after tell number `k` and restored continues exactly as
+/// the original: same requests, same result — inside restart sequences too.
+#[test]
+fn a_run_saved_after_any_tell_continues_bit_for_bit() {
+    let problem = Suite::synthetic(3).problem(7, 10).unwrap();
+    let mut saves = 0;
+    for text in SPECS {
+        let spec: ComponentSpec = text.parse().unwrap();
+        let budget = 8_000;
+        let (expected, runs, sizes) =
+            ask_tell(&problem, &config(budget), &spec, 11, Batching::Generation);
+        // Save at a few tells spread over the run, in the repair's phases too.
+        let total = sizes.len();
+        for cut in [1, 2, 3, total / 3, total / 2 + 1, total - 2] {
+            let mut es = AskTell::new(
+                ProblemShape::of(&problem).unwrap(),
+                &config(budget),
+                &spec,
+                11,
+                RngNoise::seed_from_u64(11),
+            )
+            .unwrap();
+            let mut seen = Vec::new();
+            for _ in 0..cut {
+                answer(&mut es, &problem, &mut seen).unwrap();
+            }
+            let bytes = rmp_serde::to_vec(&es).unwrap();
+            let mut restored: AskTell<RngNoise> = rmp_serde::from_slice(&bytes).unwrap();
+            saves += 1;
+            while answer(&mut restored, &problem, &mut seen)
+                .unwrap()
+                .is_some()
+            {}
+            assert_eq!(seen, sizes, "{text}, saved after tell {cut}: the requests");
+            assert_same(
+                &restored.result(),
+                &expected,
+                &format!("{text}, saved after tell {cut}"),
+            );
+            assert_eq!(
+                restored.restarts(),
+                &runs[..],
+                "{text}, saved after tell {cut}"
+            );
+        }
+    }
+    println!("{saves} runs saved midway and restored");
+    assert_eq!(saves, SPECS.len() * 6);
+}
+
+/// Batched by generation, the repair asks for all its probes at once and all its
+/// repaired points at once; a request of one point is a generation that repairs one
+/// offspring. Batched by offspring, every repaired point comes alone.
+#[test]
+fn the_repair_asks_in_batches() {
+    // C06: six equality constraints, infeasible offspring all along.
+    let problem = Suite::synthetic(3).problem(6, 10).unwrap();
+    let spec: ComponentSpec = "eps-mag-es".parse().unwrap();
+    let count = |batching| {
+        let (_, _, sizes) = ask_tell(&problem, &config(20_000), &spec, 2, batching);
+        let requests = |kind: RequestKind| sizes.iter().filter(|(k, _)| *k == kind).count();
+        let points = |kind: RequestKind| -> usize {
+            sizes
+                .iter()
+                .filter(|(k, _)| *k == kind)
+                .map(|(_, n)| n)
+                .sum()
+        };
+        (
+            requests(RequestKind::Repaired),
+            points(RequestKind::Repaired),
+            requests(RequestKind::JacobianProbes),
+            sizes.iter().filter(|(_, n)| *n == 1).count(),
+        )
+    };
+    let (by_generation, repaired, probes, single) = count(Batching::Generation);
+    let (by_offspring, repaired_too, probes_alone, single_alone) = count(Batching::Offspring);
+    println!(
+        "repaired points {repaired}: {by_generation} requests by generation ({single} of one point), {by_offspring} by offspring; probe requests {probes} against {probes_alone}"
+    );
+    assert_eq!(repaired, repaired_too);
+    assert_eq!(by_offspring, repaired, "one request per repaired point");
+    assert_eq!(single_alone, repaired);
+    assert!(repaired > 50, "the run repairs ({repaired})");
+    // At most θ_r = 3 steps per repair generation: at most 3 requests of each kind.
+    let repair_generations = 20_000 / 40 / 10 + 1;
+    assert!(by_generation <= 3 * repair_generations, "{by_generation}");
+    assert!(probes <= 3 * repair_generations, "{probes}");
+    assert!(single < by_generation);
+}
+
+/// Telling values of the wrong shape, or without an ask, is an error that leaves the
+/// run as it was.
+#[test]
+fn bad_tells_are_errors_and_change_nothing() {
+    let problem = simplex(3);
+    let spec: ComponentSpec = "eps-mag-es".parse().unwrap();
+    let mut es = AskTell::new(
+        ProblemShape::of(&problem).unwrap(),
+        &config(2_000),
+        &spec,
+        1,
+        RngNoise::seed_from_u64(1),
+    )
+    .unwrap();
+    let err = es.tell(&[1.0], Array2::zeros((2, 1)).view()).unwrap_err();
+    assert!(err.to_string().contains("without a pending ask"), "{err}");
+    let lambda = es.ask().unwrap().unwrap().points.ncols();
+    let err = es
+        .tell(&[0.0; 3], Array2::zeros((2, lambda)).view())
+        .unwrap_err();
+    assert!(err.to_string().contains("objectives"), "{err}");
+    let err = es
+        .tell(&vec![0.0; lambda], Array2::zeros((lambda, 2)).view())
+        .unwrap_err();
+    assert!(err.to_string().contains("constraints"), "{err}");
+    // The run goes on as if nothing had happened.
+    let mut sizes = Vec::new();
+    while answer(&mut es, &problem, &mut sizes).unwrap().is_some() {}
+    let (expected, _, _) = ask_tell(&problem, &config(2_000), &spec, 1, Batching::Generation);
+    assert_same(&es.result(), &expected, "after bad tells");
+}
