@@ -1,103 +1,39 @@
 //! The strategy driven by its user: `ask()` returns the points the strategy wants
-//! evaluated, `tell()` gives their values. The strategy runs in a thread of its own and
-//! waits at every evaluation it needs — the population, and for the repairing variants
-//! the repair's Jacobian probes (constraints only) and the repaired points — so that
-//! every variant can be driven from outside with the trajectory of a normal run.
+//! evaluated, `tell()` gives their values — `ma_es::ask_tell::AskTell` itself, no
+//! thread and no channel. The repair's evaluations come batched by generation: all the
+//! Jacobian probes of a step in one request (constraints only), all its repaired points
+//! in another. The state pickles (MessagePack of the Rust value) at any point and
+//! continues exactly.
 
-use crate::declared::{answered_in_batches, Declared};
 use crate::error::to_py;
 use crate::strategy::{configuration, result_dict};
-use constraint_handling::ProblemError;
-use ma_es::driver;
+use constraint_handling::problem::ProblemShape;
+use ma_es::ask_tell::AskTell;
 use ma_es::noise::RngNoise;
-use ma_es::restarts::RestartRecord;
-use ma_es::{MaEs, MaEsError, RunResult};
-use ndarray::{Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder};
+use ma_es::strategy::RequestKind;
+use ndarray::{Array2, ShapeBuilder};
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use pyo3::types::{PyBytes, PyDict, PyTuple};
+use serde::{Deserialize, Serialize};
+use std::sync::Mutex;
 
-/// What the strategy's thread sends.
-enum Message {
-    /// Points to evaluate (as columns), and whether only the constraints are wanted.
-    Ask(Array2<f64>, bool),
-    /// The run ended.
-    Done(Result<(RunResult, Vec<RestartRecord>), MaEsError>),
-}
-
-/// The values of the asked points: `f` (NaN when only constraints were asked for) and
-/// the constraints, one column per point.
-struct Reply(Vec<f64>, Array2<f64>);
-
-/// The problem the strategy's thread sees: every evaluation becomes a question.
-struct Channel {
-    declared: Declared,
-    ask: Sender<Message>,
-    reply: Mutex<Receiver<Reply>>,
-    f_evaluations: Arc<AtomicUsize>,
-    g_evaluations: Arc<AtomicUsize>,
-}
-
-impl Channel {
-    /// Sends the points to the session's user and waits for their values.
-    fn answer(
-        &self,
-        points: ArrayView2<'_, f64>,
-        mut objectives: ArrayViewMut1<'_, f64>,
-        mut constraints: ArrayViewMut2<'_, f64>,
-        constraints_only: bool,
-    ) -> Result<(), ProblemError> {
-        let stopped = || ProblemError::Evaluation("the ask-and-tell session was closed".into());
-        let k = points.ncols();
-        let mut cols = Array2::zeros((points.nrows(), k).f());
-        cols.assign(&points);
-        self.ask
-            .send(Message::Ask(cols, constraints_only))
-            .map_err(|_| stopped())?;
-        let Reply(f, c) = self
-            .reply
-            .lock()
-            .map_err(|_| stopped())?
-            .recv()
-            .map_err(|_| stopped())?;
-        objectives.iter_mut().zip(&f).for_each(|(d, s)| *d = *s);
-        constraints.assign(&c);
-        if !constraints_only {
-            self.f_evaluations.fetch_add(k, Ordering::Relaxed);
-        }
-        if self.declared.constrained() {
-            self.g_evaluations.fetch_add(k, Ordering::Relaxed);
-        }
-        Ok(())
-    }
-}
-
-answered_in_batches!(Channel);
-
-struct State {
-    /// Taken out while waiting for the strategy (the wait releases the GIL).
-    asks: Option<Receiver<Message>>,
-    replies: Option<Sender<Reply>>,
-    /// The last question, not answered yet: (points as columns, constraints only).
-    pending: Option<(Array2<f64>, bool)>,
-    result: Option<Result<(RunResult, Vec<RestartRecord>), String>>,
-    worker: Option<JoinHandle<()>>,
+/// Everything an ask-and-tell run is: the strategy and the evaluation counts.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    es: AskTell<RngNoise>,
+    l: usize,
+    m: usize,
+    f_evaluations: usize,
+    g_evaluations: usize,
 }
 
 /// The compiled half of `emages.AskTell` (see its Python docstring).
-#[pyclass(name = "_AskTell", module = "emages")]
+#[pyclass(name = "_AskTell", module = "emages._emages")]
 pub struct PyAskTell {
-    state: Mutex<State>,
-    n: usize,
-    l: usize,
-    m: usize,
-    f_evaluations: Arc<AtomicUsize>,
-    g_evaluations: Arc<AtomicUsize>,
+    /// A mutex makes the class `Sync` (the strategy is `Send`); Python holds the GIL.
+    saved: Mutex<Saved>,
 }
 
 #[pymethods]
@@ -115,51 +51,18 @@ impl PyAskTell {
         seed: u64,
     ) -> PyResult<Self> {
         let (spec, config) = configuration(variant, config_json)?;
-        let (ask, asks) = channel();
-        let (replies, reply) = channel();
-        let f_evaluations = Arc::new(AtomicUsize::new(0));
-        let g_evaluations = Arc::new(AtomicUsize::new(0));
-        let n = lower.len();
-        let problem = Channel {
-            declared: Declared {
-                lower,
-                upper,
+        let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
+        shape.equality_margin = margin;
+        let es = AskTell::new(shape, &config, &spec, seed, RngNoise::seed_from_u64(seed))
+            .map_err(to_py)?;
+        Ok(Self {
+            saved: Mutex::new(Saved {
+                es,
                 l: n_ineq,
                 m: n_eq,
-                margin,
-            },
-            ask: ask.clone(),
-            reply: Mutex::new(reply),
-            f_evaluations: f_evaluations.clone(),
-            g_evaluations: g_evaluations.clone(),
-        };
-        // Checked here, so that a bad configuration is an error of the constructor.
-        // (The first run of a restart sequence is that strategy.)
-        let first = spec.first_run();
-        MaEs::with_spec(&problem, &config, &first, seed).map_err(to_py)?;
-        let worker = std::thread::Builder::new()
-            .name("emages-ask-tell".into())
-            .spawn(move || {
-                let mut noise = RngNoise::seed_from_u64(seed);
-                let result = driver::run(&problem, &config, &spec, seed, &mut noise);
-                let _ = ask.send(Message::Done(result));
-            })
-            .map_err(|e| {
-                PyRuntimeError::new_err(format!("cannot start the strategy's thread: {e}"))
-            })?;
-        Ok(Self {
-            state: Mutex::new(State {
-                asks: Some(asks),
-                replies: Some(replies),
-                pending: None,
-                result: None,
-                worker: Some(worker),
+                f_evaluations: 0,
+                g_evaluations: 0,
             }),
-            n,
-            l: n_ineq,
-            m: n_eq,
-            f_evaluations,
-            g_evaluations,
         })
     }
 
@@ -167,70 +70,48 @@ impl PyAskTell {
     /// `(k, N)` array, or `None` when the run has ended. Asking again before telling
     /// returns the same question.
     fn ask<'py>(&self, py: Python<'py>) -> PyResult<Option<(Bound<'py, PyArray2<f64>>, bool)>> {
-        let mut state = self.lock()?;
-        if state.result.is_some() {
+        let mut s = self.lock()?;
+        let Some(request) = s.es.ask().map_err(to_py)? else {
             return Ok(None);
-        }
-        if state.pending.is_none() {
-            let asks = state
-                .asks
-                .take()
-                .ok_or_else(|| PyRuntimeError::new_err("ask() is already waiting"))?;
-            let (asks, message) = py.detach(move || {
-                let message = asks.recv();
-                (asks, message)
-            });
-            state.asks = Some(asks);
-            match message {
-                Ok(Message::Ask(points, only)) => state.pending = Some((points, only)),
-                Ok(Message::Done(result)) => {
-                    state.result = Some(result.map_err(|e| e.to_string()));
-                    state.replies = None;
-                    if let Some(w) = state.worker.take() {
-                        let _ = w.join();
-                    }
-                    return Ok(None);
-                }
-                Err(_) => {
-                    return Err(PyRuntimeError::new_err(
-                        "the strategy's thread ended unexpectedly",
-                    ))
-                }
-            }
-        }
-        let (points, only) = state.pending.as_ref().expect("a pending question");
-        let rows = points.t().as_standard_layout().into_owned();
-        Ok(Some((rows.into_pyarray(py), *only)))
+        };
+        let rows = request.points.t().as_standard_layout().into_owned();
+        Ok(Some((
+            rows.into_pyarray(py),
+            request.kind.constraints_only(),
+        )))
     }
 
     /// The answer to the pending question: `f` of shape `(k,)` (ignored, may be
     /// `None`, when only the constraints were asked for), `g` of shape `(k, l)`, `h` of
-    /// shape `(k, m)`.
+    /// shape `(k, m)`. Returns whether a generation ended with it.
     #[pyo3(signature = (f, g=None, h=None))]
     fn tell(
         &self,
         f: Option<&Bound<'_, PyAny>>,
         g: Option<&Bound<'_, PyAny>>,
         h: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<()> {
-        let mut state = self.lock()?;
-        let Some((points, only)) = state.pending.as_ref() else {
-            return Err(PyValueError::new_err(
-                "tell() without a question: call ask() first",
-            ));
+    ) -> PyResult<bool> {
+        let mut guard = self.lock()?;
+        let s = &mut *guard;
+        let (k, only) = match s.es.pending() {
+            Some(request) => (
+                request.points.ncols(),
+                request.kind == RequestKind::JacobianProbes,
+            ),
+            None => {
+                return Err(PyValueError::new_err(
+                    "tell() without a question: call ask() first",
+                ))
+            }
         };
-        let k = points.ncols();
-        let objectives = if *only {
-            vec![f64::NAN; k]
+        let objectives = if only {
+            Vec::new()
         } else {
             let f = f.ok_or_else(|| PyValueError::new_err("tell(): f is missing"))?;
             values(f, &[k], "f")?
         };
-        let mut c = Array2::zeros((self.l + self.m, k).f());
-        for (rows, count, what, value) in [
-            (0..self.l, self.l, "g", g),
-            (self.l..self.l + self.m, self.m, "h", h),
-        ] {
+        let mut c = Array2::zeros((s.l + s.m, k).f());
+        for (rows, count, what, value) in [(0..s.l, s.l, "g", g), (s.l..s.l + s.m, s.m, "h", h)] {
             if count == 0 {
                 continue;
             }
@@ -244,65 +125,88 @@ impl PyAskTell {
                 }
             }
         }
-        let replies = state
-            .replies
-            .as_ref()
-            .ok_or_else(|| PyRuntimeError::new_err("the run has ended"))?;
-        replies
-            .send(Reply(objectives, c))
-            .map_err(|_| PyRuntimeError::new_err("the strategy's thread ended unexpectedly"))?;
-        state.pending = None;
+        let told = s.es.tell(&objectives, c.view()).map_err(to_py)?;
+        if !only {
+            s.f_evaluations += k;
+        }
+        if s.l + s.m > 0 {
+            s.g_evaluations += k;
+        }
+        Ok(matches!(told, ma_es::strategy::Told::Generation(_)))
+    }
+
+    /// Ends the run after the generation told last (`message` becomes `stopped`).
+    fn stop(&self) -> PyResult<()> {
+        self.lock()?.es.stop();
         Ok(())
     }
 
-    /// The result once `ask()` has returned `None` (as `minimize`'s).
+    /// The result: the final one once `ask()` has returned `None`, else the best so
+    /// far (as `minimize`'s).
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let state = self.lock()?;
-        match &state.result {
-            None => Err(PyValueError::new_err(
-                "the run has not ended: ask() and tell() until ask() returns None",
-            )),
-            Some(Err(e)) => Err(PyRuntimeError::new_err(e.clone())),
-            Some(Ok((r, runs))) => result_dict(
-                py,
-                r.clone(),
-                runs,
-                self.l,
-                Some((
-                    self.f_evaluations.load(Ordering::Relaxed),
-                    self.g_evaluations.load(Ordering::Relaxed),
-                )),
-            ),
+        let s = self.lock()?;
+        if !s.es.strategy().is_initialized() && s.es.restarts().is_empty() {
+            return Err(PyValueError::new_err(
+                "the run has not evaluated its initial population yet: ask() and tell() first",
+            ));
         }
+        result_dict(
+            py,
+            s.es.result(),
+            s.es.restarts(),
+            s.l,
+            Some((s.f_evaluations, s.g_evaluations)),
+        )
+    }
+
+    /// The state after the last generation: `(generation, evaluations, sigma, fun,
+    /// violation)` of the current run and the best so far.
+    fn status(&self) -> PyResult<(usize, usize, f64, f64, f64)> {
+        let s = self.lock()?;
+        let r = s.es.report();
+        let best = s.es.result().best;
+        Ok((
+            r.generation,
+            s.es.evaluations(),
+            r.sigma,
+            best.objective(),
+            best.violation(),
+        ))
     }
 
     /// The dimension.
     #[getter]
-    fn dim(&self) -> usize {
-        self.n
+    fn dim(&self) -> PyResult<usize> {
+        Ok(self.lock()?.es.strategy().shape().dim())
+    }
+
+    /// Pickling: the whole state as bytes, restored by `emages._asktell._restore_core`.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let bytes = rmp_serde::to_vec(&*self.lock()?)
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot save the run: {e}")))?;
+        let restore = py.import("emages._asktell")?.getattr("_restore_core")?;
+        Ok((restore, PyTuple::new(py, [PyBytes::new(py, &bytes)])?))
+    }
+
+    /// The state saved by `__reduce__`.
+    #[staticmethod]
+    fn _from_bytes(bytes: &[u8]) -> PyResult<Self> {
+        let saved = rmp_serde::from_slice(bytes)
+            .map_err(|e| PyValueError::new_err(format!("not a saved ask-and-tell run: {e}")))?;
+        Ok(Self {
+            saved: Mutex::new(saved),
+        })
     }
 }
 
 impl PyAskTell {
-    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, State>> {
-        self.state
+    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Saved>> {
+        self.saved
             .lock()
             .map_err(|_| PyRuntimeError::new_err("the ask-and-tell state is poisoned"))
-    }
-}
-
-impl Drop for PyAskTell {
-    /// Closing the reply channel ends the strategy's thread at its next question.
-    fn drop(&mut self) {
-        if let Ok(mut state) = self.state.lock() {
-            state.replies = None;
-            state.pending = None;
-            // Drain: the thread's next send fails once the receiver is gone too.
-            if let Some(w) = state.worker.take() {
-                drop(state);
-                let _ = w.join();
-            }
-        }
     }
 }
 

@@ -147,6 +147,7 @@ impl CallbackProblem {
                 }
                 self.f_evaluations.set(self.f_evaluations.get() + k);
                 read_vector(&parts[0], k, single, "f", objectives)?;
+                refuse_nan(x, single, objectives)?;
                 let empty = PyTuple::empty(py);
                 let h = parts.get(2).map_or(empty.as_any(), |h| h);
                 self.read_constraints(&parts[1], h, k, single, constraints)?;
@@ -158,6 +159,7 @@ impl CallbackProblem {
                     let f = fun.bind(py).call1((x,))?;
                     self.f_evaluations.set(self.f_evaluations.get() + k);
                     read_vector(&f, k, single, "f", objectives)?;
+                    refuse_nan(x, single, objectives)?;
                 }
                 let g = match ineq {
                     Some(c) => c.bind(py).call1((x,))?,
@@ -202,6 +204,23 @@ impl CallbackProblem {
             &mut constraints.slice_mut(ndarray::s![l.., ..]),
         )
     }
+}
+
+/// A NaN (or `None`) objective value is an error naming the point; `±inf` is a value
+/// (`+inf` ranks the point worst).
+fn refuse_nan(
+    x: &Bound<'_, PyAny>,
+    single: bool,
+    objectives: &ArrayViewMut1<'_, f64>,
+) -> PyResult<()> {
+    let Some(j) = objectives.iter().position(|v| v.is_nan()) else {
+        return Ok(());
+    };
+    let point = if single { x.clone() } else { x.get_item(j)? };
+    Err(PyValueError::new_err(format!(
+        "fun returned NaN (or None) at x = {}: return a number (float('inf') ranks the point worst)",
+        point.repr()?
+    )))
 }
 
 /// `k` numbers (one per point): shape `(k,)`, or a scalar for a single point.

@@ -138,7 +138,7 @@ def test_the_gil_is_released_while_a_native_run_runs():
     assert ticks > 1000, f"the main thread ran only {ticks} times"
 
 
-def test_an_abandoned_ask_tell_session_ends_its_thread():
+def test_ask_tell_runs_no_thread_and_bad_tells_are_clear_errors():
     before = threading.active_count()
     for _ in range(10):
         es = emages.AskTell(2, bounds=[(-1, 1)] * 2, n_ineq=1, seed=1, budget=1000)
@@ -152,7 +152,23 @@ def test_an_abandoned_ask_tell_session_ends_its_thread():
         gc.collect()
     assert threading.active_count() == before
     es = emages.AskTell(2, bounds=[(-1, 1)] * 2, seed=1, budget=1000)
-    with pytest.raises(ValueError, match="not ended"):
+    with pytest.raises(ValueError, match="not evaluated its initial population"):
         es.result()
     with pytest.raises(ValueError, match="without a question"):
         es.tell(np.zeros(1))
+
+
+@pytest.mark.parametrize("way", ["serial", "callback"])
+def test_a_nan_objective_is_an_error_naming_the_point(way):
+    """NaN (or ``None``) from the objective stops the run with the point named, on the
+    Rust path and on the ask-and-tell path (``callback``); ``inf`` is a value, and a
+    run whose best is infinite does not succeed."""
+    kw = {} if way == "serial" else {"callback": lambda r: None}
+    nan_above = lambda x: float("nan") if x[0] > 0.5 else float(x[0] ** 2 + x[1] ** 2)  # noqa: E731
+    with pytest.raises(ValueError, match=r"NaN \(or None\) at x = "):
+        emages.minimize(nan_above, x0=[1.0, 1.0], bounds=[(-2, 2)] * 2, budget=2_000, seed=1, **kw)
+    with pytest.raises(ValueError, match=r"NaN \(or None\)"):
+        emages.minimize(lambda x: None, x0=[1.0, 1.0], budget=2_000, seed=1, **kw)
+    r = emages.minimize(lambda x: float("inf"), x0=[0.0, 0.0], bounds=[(-1, 1)] * 2,
+                        budget=500, seed=1, **kw)
+    assert r.feasible and r.fun == float("inf") and not r.success

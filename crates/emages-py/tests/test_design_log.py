@@ -22,8 +22,15 @@ def summary_module():
     return module
 
 
+def sq(x):
+    """‖x‖² summed in Python, left to right: numpy's ``x @ x`` rounds as its BLAS
+    kernel does (SkylakeX's ddot and Zen's differ in the last bit), and εMAg-ES's
+    counts below move by a seed or three with it (design log, entry 17)."""
+    return float(sum(float(v) * float(v) for v in x))
+
+
 def failures(variant="eps-mag-es", **options):
-    f = lambda x: float(x @ x)
+    f = sq
     ineq = lambda x: [1.0 - x[0] - x[1]]
     bad = 0
     for seed in range(50):
@@ -51,19 +58,19 @@ def test_the_first_users_problem_as_the_log_says(label, variant, options):
 #: the default budget; the optimum of the equality is on the margin |h| = 1e-4, that of
 #: Rosenbrock's function in the unit disc (MATLAB's fmincon example) on the circle.
 SMALL_PROBLEMS = [
-    ("x₁² + x₂² s.t. x₁ + x₂ ≥ 1, from (3, −2)", lambda x: float(x @ x),
+    ("x₁² + x₂² s.t. x₁ + x₂ ≥ 1, from (3, −2)", sq,
      lambda x: [1.0 - x[0] - x[1]], None, [3.0, -2.0], 0.5),
-    ("x₁² + x₂² s.t. x₁ + x₂ = 1, from (3, −2)", lambda x: float(x @ x),
+    ("x₁² + x₂² s.t. x₁ + x₂ = 1, from (3, −2)", sq,
      None, lambda x: [x[0] + x[1] - 1.0], [3.0, -2.0], (1 - 1e-4) ** 2 / 2),
     ("x₁ + x₂ s.t. x₁² + x₂² ≤ 1, from (3, −2)", lambda x: float(x[0] + x[1]),
-     lambda x: [x @ x - 1.0], None, [3.0, -2.0], -math.sqrt(2.0)),
+     lambda x: [sq(x) - 1.0], None, [3.0, -2.0], -math.sqrt(2.0)),
     ("(x₁ − 2)² + (x₂ − 2)² s.t. x₁ ≤ 1, x₂ ≤ 1, from (−3, 4)",
      lambda x: float(((x - 2.0) ** 2).sum()),
      lambda x: [x[0] - 1.0, x[1] - 1.0], None, [-3.0, 4.0], 2.0),
     ("Rosenbrock s.t. x₁² + x₂² ≤ 1, from (0, 0)",
      lambda x: float(100.0 * (x[1] - x[0] ** 2) ** 2 + (1.0 - x[0]) ** 2),
-     lambda x: [x @ x - 1.0], None, [0.0, 0.0], 0.04567480871950024),
-    ("Σ xᵢ² s.t. Σ xᵢ ≥ 5 (n = 5), from 0", lambda x: float(x @ x),
+     lambda x: [sq(x) - 1.0], None, [0.0, 0.0], 0.04567480871950024),
+    ("Σ xᵢ² s.t. Σ xᵢ ≥ 5 (n = 5), from 0", sq,
      lambda x: [5.0 - x.sum()], None, [0.0] * 5, 5.0),
 ]
 

@@ -196,6 +196,15 @@ impl<N: NoiseSource> AskTell<N> {
         Ok(Some(self.strategy_mut().ask()?))
     }
 
+    /// The request asked for and not told yet, if any.
+    #[must_use]
+    pub fn pending(&self) -> Option<Request<'_>> {
+        if self.finished || self.review {
+            return None;
+        }
+        self.strategy().pending()
+    }
+
     /// Takes the values of the points of the last [`AskTell::ask`] (as
     /// [`Strategy::tell`]). Returns [`Told::Generation`] when a generation (or an
     /// initialisation) ended: [`AskTell::report`] shows it, and [`AskTell::stop`] may

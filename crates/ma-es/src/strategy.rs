@@ -664,11 +664,20 @@ impl<N: NoiseSource> Strategy<N> {
             }
             _ => {}
         }
-        Ok(self.pending())
+        Ok(self.request())
+    }
+
+    /// The request asked for and not told yet, if any (it does not draw anything).
+    #[must_use]
+    pub fn pending(&self) -> Option<Request<'_>> {
+        match self.phase {
+            Phase::Start | Phase::Sample => None,
+            _ => Some(self.request()),
+        }
     }
 
     /// The request of the current phase (drawn).
-    fn pending(&self) -> Request<'_> {
+    fn request(&self) -> Request<'_> {
         let n = self.params.dim;
         let a = self.repair.active.len();
         match self.phase {

@@ -362,9 +362,9 @@ impl ComponentSpec {
     }
 
     /// Sets `key` to `value` (the text form's names).
-    fn set(&mut self, key: &str, value: &str) -> Result<(), UnknownVariant> {
+    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
         let bad = || {
-            UnknownVariant(format!(
+            SpecError::Component(format!(
                 "{key}={value}: {}",
                 match key {
                     "repair" | "sigma-cap" | "matrix-adaptation" => "expected on or off",
@@ -378,7 +378,7 @@ impl ComponentSpec {
                     "eps-end" => "expected t-max or a share of the run's generations, 1% to 100%",
                     "polish" => "expected off or a share of the budget, 1% to 100%",
                     "opening" => "expected same or a ranking (epsilon-level, objective, stochastic, augmented-lagrangian, by-constraint-kind)",
-                    _ => "unknown component (repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking, restarts, population, stall, eps-end, polish, opening)",
+                    _ => "unknown key; the keys are repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking, restarts, population, stall, eps-end, polish, opening",
                 }
             ))
         };
@@ -513,7 +513,7 @@ fn percentage(text: &str) -> Option<u8> {
 }
 
 impl FromStr for ComponentSpec {
-    type Err = UnknownVariant;
+    type Err = SpecError;
 
     /// `PRESET[:KEY=VALUE]…`: a preset (any name [`Variant`] parses) with components
     /// changed, e.g. `lex-ma-es:step-size=constant`. Keys: `repair`, `sigma-cap`,
@@ -540,7 +540,7 @@ impl FromStr for ComponentSpec {
         };
         for part in parts {
             let (key, value) = part.split_once('=').ok_or_else(|| {
-                UnknownVariant(format!("{part:?} in {s:?}: expected KEY=VALUE after a ':'"))
+                SpecError::Component(format!("{part:?}: expected KEY=VALUE after a ':'"))
             })?;
             spec.set(key.trim(), value.trim())?;
         }
@@ -797,6 +797,26 @@ impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// A component spec that does not parse: an unknown preset name, or a `KEY=VALUE` with
+/// an unknown key or value.
+///
+/// ```
+/// use ma_es::ComponentSpec;
+/// let e = "eps-mag-es:restart=bipop".parse::<ComponentSpec>().unwrap_err();
+/// assert!(e.to_string().starts_with("component spec: restart=bipop: unknown key; the keys are repair"));
+/// let e = "cma-es".parse::<ComponentSpec>().unwrap_err();
+/// assert!(e.to_string().starts_with("unknown variant \"cma-es\""));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// The preset (or strategy) name is unknown.
+    #[error(transparent)]
+    Variant(#[from] UnknownVariant),
+    /// A `KEY=VALUE` part is wrong: the message names it and what was expected.
+    #[error("component spec: {0}")]
+    Component(String),
 }
 
 /// An unknown variant name.

@@ -123,7 +123,7 @@ class OptimizeResult(dict):
     feasible : bool
         Whether ``x`` satisfies every constraint.
     success : bool
-        Same as ``feasible``.
+        ``feasible`` and a finite ``fun``.
     g, h : ndarray
         The constraint values at ``x``.
     nfev, ngev : int
@@ -213,6 +213,8 @@ def minimize(
     equality_margin: float = 1e-4,
     options: Optional[dict] = None,
     history: bool = True,
+    executor: Any = None,
+    callback: Optional[Callable] = None,
 ) -> OptimizeResult:
     """Minimises ``fun`` subject to ``ineq(x) <= 0``, ``eq(x) = 0`` and ``bounds`` with
     εMAg-ES-R (or another ``variant``).
@@ -258,6 +260,18 @@ def minimize(
         ``ma_es::Config``); unknown keys are errors.
     history : bool
         Record the per-generation history.
+    executor : concurrent.futures.Executor, optional
+        Evaluates every request of the strategy — each population, the repair's Jacobian
+        probes, the repaired points — through ``executor.map``, one point per task
+        (``ProcessPoolExecutor``, Dask's ``Client.get_executor()``, mpi4py's
+        ``MPIPoolExecutor``, …); the values come back in order, so the same seed gives
+        the same result as a serial run. The callables must be picklable for a process
+        pool (functions defined at a module's top level, not lambdas).
+    callback : callable, optional
+        ``callback(intermediate_result)`` after every generation, as scipy calls it: an
+        :class:`OptimizeResult` of the best so far (``x``, ``fun``, ``violation``,
+        ``feasible``, ``nit``, ``evaluations``). Raising ``StopIteration`` in it ends
+        the run cleanly (``message`` is ``stopped``).
 
     Returns
     -------
@@ -325,15 +339,66 @@ def minimize(
         else:
             l = _count(ineq(arg), vectorized, "ineq") if ineq is not None else 0
             m = _count(eq(arg), vectorized, "eq") if eq is not None else 0
-        raw = _emages._run_callbacks(
-            fun, ineq, eq, joint, bool(vectorized), lb.tolist(), ub.tolist(), l, m,
-            float(equality_margin), variant, config_json, seed,
-        )
+        if executor is None and callback is None:
+            raw = _emages._run_callbacks(
+                fun, ineq, eq, joint, bool(vectorized), lb.tolist(), ub.tolist(), l, m,
+                float(equality_margin), variant, config_json, seed,
+            )
+        else:
+            from ._asktell import _drive
+
+            core = _emages._AskTell(
+                lb.tolist(), ub.tolist(), l, m, float(equality_margin), variant, config_json, seed,
+            )
+            task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m)
+            raw = _drive(core, task, executor, callback, seed)
+    return _finished(raw, seed)
+
+
+def _finished(raw: dict, seed: int) -> OptimizeResult:
+    """The result dict of a run as an :class:`OptimizeResult`: ``success`` means a
+    feasible point with a finite objective value."""
     res = OptimizeResult(raw)
     res["seed"] = seed
-    res["success"] = res["feasible"]
+    res["success"] = bool(res["feasible"] and math.isfinite(res["fun"]))
     res["message"] = res.pop("termination")
     return res
+
+
+class _Callables:
+    """The user's callables as one picklable task: ``task(x, constraints_only)`` gives
+    ``(f, g, h)`` of one point (``f`` is NaN when only the constraints are wanted)."""
+
+    def __init__(self, fun, ineq, eq, joint, vectorized, l, m):
+        self.fun, self.ineq, self.eq = fun, ineq, eq
+        self.joint, self.vectorized, self.l, self.m = joint, vectorized, l, m
+
+    def __call__(self, x, constraints_only=False):
+        arg = x[None, :] if self.vectorized else x
+        first = lambda v: np.asarray(v, dtype=float)[0] if self.vectorized else v  # noqa: E731
+        f, g, h = math.nan, (), ()
+        if self.joint:
+            out = self.fun(arg)
+            f, g = first(out[0]), first(out[1])
+            h = first(out[2]) if len(out) == 3 else ()
+        else:
+            if not constraints_only:
+                f = first(self.fun(arg))
+            if self.ineq is not None:
+                g = first(self.ineq(arg))
+            if self.eq is not None:
+                h = first(self.eq(arg))
+        if constraints_only:
+            f = math.nan
+        elif f is None or math.isnan(float(np.asarray(f, dtype=float).reshape(()))):
+            raise ValueError(
+                f"fun returned NaN (or None) at x = {x!r}: return a number "
+                "(float('inf') ranks the point worst)")
+        return (
+            float(np.asarray(f, dtype=float).reshape(())),
+            np.asarray(g, dtype=float).reshape(self.l),
+            np.asarray(h, dtype=float).reshape(self.m),
+        )
 
 
 class TestResult(NamedTuple):

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from . import DEFAULT_VARIANT, OptimizeResult, _box, _emages
+from . import DEFAULT_VARIANT, OptimizeResult, _box, _emages, _finished
 
 
 class Request(NamedTuple):
@@ -33,11 +33,16 @@ class AskTell:
         res = es.result()
 
     Every variant can be driven so, with the trajectory of :func:`emages.minimize` for
-    the same seed and values: the strategy runs in a thread of its own and asks for
-    every evaluation it needs — the population of each generation; for the repairing
-    variants (εMAg-ES, …) also, every N-th generation, the N points of a repair's
-    forward-difference Jacobian (``constraints_only``: answer ``f`` with ``None``) and
-    each repaired point (a request of one). Sign conventions as in :func:`minimize`.
+    the same seed and values: it asks for every evaluation it needs — the population of
+    each generation; for the repairing variants (εMAg-ES, …) also, every N-th
+    generation, the forward-difference Jacobian probes of every offspring being
+    repaired, N points each, in one request (``constraints_only``: answer ``f`` with
+    ``None``), then their repaired points in another. Sign conventions as in
+    :func:`minimize`.
+
+    The state is a value: ``pickle.dumps(es)`` and ``copy.deepcopy(es)`` work at any
+    point, and the copy continues exactly as the original would (a run saved midway is
+    resumed on another machine with ``pickle.loads``).
 
     Parameters are those of :func:`minimize` (without callables), plus the dimension
     and the numbers of constraints.
@@ -88,16 +93,54 @@ class AskTell:
         q = self._core.ask()
         return None if q is None else Request(*q)
 
-    def tell(self, f, g=None, h=None) -> None:
+    def tell(self, f, g=None, h=None) -> bool:
         """The values of the last request's points: ``f`` of shape ``(k,)`` (``None``
         for a ``constraints_only`` request), ``g`` of shape ``(k, n_ineq)``, ``h`` of
-        shape ``(k, n_eq)``."""
-        self._core.tell(f, g, h)
+        shape ``(k, n_eq)``. Returns whether a generation ended with them."""
+        return self._core.tell(f, g, h)
+
+    def stop(self) -> None:
+        """Ends the run after the generation told last: the next :meth:`ask` returns
+        ``None``."""
+        self._core.stop()
 
     def result(self) -> OptimizeResult:
-        """The result, once :meth:`ask` returned ``None`` (as :func:`minimize`'s)."""
-        res = OptimizeResult(self._core.result())
-        res["seed"] = self.seed
-        res["success"] = res["feasible"]
-        res["message"] = res.pop("termination")
-        return res
+        """The result (as :func:`minimize`'s): the final one once :meth:`ask` returned
+        ``None``, else the best so far."""
+        return _finished(self._core.result(), self.seed)
+
+
+def _restore_core(state: bytes):
+    """Unpickles the compiled half of an :class:`AskTell` (its ``__reduce__``)."""
+    return _emages._AskTell._from_bytes(state)
+
+
+def _drive(core, task, executor, callback, seed: int) -> dict:
+    """Runs ``core`` to its end, evaluating each request with ``task`` (through
+    ``executor.map`` if given, one point per task), calling ``callback`` after every
+    generation; returns the result dict."""
+    while (q := core.ask()) is not None:
+        points, constraints_only = q
+        only = [constraints_only] * len(points)
+        rows = list(points)
+        if executor is None:
+            values = [task(x, c) for x, c in zip(rows, only)]
+        else:
+            values = list(executor.map(task, rows, only))
+        f = np.array([v[0] for v in values], dtype=float)
+        g = np.array([v[1] for v in values], dtype=float).reshape(len(rows), task.l)
+        h = np.array([v[2] for v in values], dtype=float).reshape(len(rows), task.m)
+        ended = core.tell(None if constraints_only else f, g if task.l else None, h if task.m else None)
+        generation, evaluations, _, fun, violation = core.status()
+        # After a generation (not after a run's initial population).
+        if ended and callback is not None and generation > 0:
+            best = OptimizeResult(core.result())
+            intermediate = OptimizeResult(
+                x=best["x"], fun=fun, violation=violation, feasible=bool(violation == 0.0),
+                nit=best["nit"], evaluations=evaluations, seed=seed,
+            )
+            try:
+                callback(intermediate)
+            except StopIteration:
+                core.stop()
+    return core.result()

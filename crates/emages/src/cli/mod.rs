@@ -83,7 +83,7 @@ pub fn parse_variants(s: &str) -> Result<Vec<ComponentSpec>, String> {
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let v: ComponentSpec = part
             .parse()
-            .map_err(|e: ma_es::variant::UnknownVariant| e.to_string())?;
+            .map_err(|e: ma_es::variant::SpecError| e.to_string())?;
         if !out.contains(&v) {
             out.push(v);
         }

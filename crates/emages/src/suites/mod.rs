@@ -214,10 +214,12 @@ impl<S: Suite + ?Sized> Suite for Arc<S> {
     }
 }
 
-/// The suite a results file names, as far as this crate knows it: the
-/// [`Cec2017Suite::catalogue`] for `cec2017` (labels and groups, no data), else a
-/// [`RecordedSuite`] that knows only the name. A report on another suite's results
-/// attaches the suite itself ([`crate::study::Dataset::with_suite`]).
+/// The suite a results file names, as far as this crate knows it: all three suites by
+/// their names — `bbob-constrained` ([`BbobConstrainedSuite::default`]), `cec2020-rw`
+/// ([`Cec2020RwSuite::default`]) and `cec2017` ([`Cec2017Suite::catalogue`]: labels and
+/// groups, no instance data) — else a [`RecordedSuite`] that knows only the name. A
+/// report on another suite's results attaches the suite itself
+/// ([`crate::study::Dataset::with_suite`]).
 #[must_use]
 pub fn by_name(name: &str) -> Arc<dyn Suite> {
     if name == BBOB_CONSTRAINED {
