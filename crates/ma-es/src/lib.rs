@@ -52,6 +52,15 @@
 //! assert!((result.best.objective() - 0.5).abs() < 1e-3); // x* = (½, ½)
 //! ```
 //!
+//! # Ask and tell
+//!
+//! A run in progress is a value: [`Strategy`] (one run) and [`ask_tell::AskTell`]
+//! (everything a [`ComponentSpec`] runs, restarts included) hand out the points they
+//! want evaluated with `ask()` and take the values with `tell()`, so the caller
+//! evaluates them where it likes — a thread pool, other processes, a cluster — and can
+//! save the run (serde) after any tell. [`MaEs::run`] and [`driver::run`] drive them
+//! with a [`ConstrainedProblem`].
+//!
 //! # Reproducibility
 //!
 //! A run is determined by its problem, configuration, components and noise source:
