@@ -298,7 +298,8 @@ pub struct Request<'a> {
 pub enum Batching {
     /// One request for the probes of every offspring being repaired, one for their
     /// repaired points, step after step: as few requests as the generation allows
-    /// (for parallel or remote evaluation).
+    /// (for parallel or remote evaluation). A λ whose probes would exceed 2²² numbers
+    /// (32 MiB) is repaired in waves of that size.
     #[default]
     Generation,
     /// Offspring after offspring, step after step (probes, repaired point): the
@@ -450,6 +451,10 @@ struct Progress {
     termination: Option<Termination>,
 }
 
+/// The most probe coordinates (`N × N` per offspring) one request holds: 2²² numbers,
+/// 32 MiB.
+const MAX_PROBE_ENTRIES: usize = 1 << 22;
+
 /// The repair of one generation: the offspring chosen, those in the current step,
 /// and the buffers of their requests (sized for every offspring once; only the first
 /// columns are used and saved).
@@ -478,10 +483,15 @@ struct RepairRound {
 }
 
 impl RepairRound {
+    /// The most offspring one step asks for at once: all of λ, but no more than keep
+    /// the probes within `MAX_PROBE_ENTRIES` numbers (a huge λ is repaired in waves).
+    fn wave(n: usize, lambda: usize) -> usize {
+        (MAX_PROBE_ENTRIES / (n * n).max(1)).clamp(1, lambda.max(1))
+    }
+
     fn new(n: usize, k: usize, lambda: usize, steps: usize) -> Self {
-        // Reserved for every offspring (pages untouched stay unused memory); grown
-        // within that, never reallocated.
-        let cap = if steps == 0 { 0 } else { lambda };
+        // Reserved for a wave of offspring once; grown within that, never reallocated.
+        let cap = if steps == 0 { 0 } else { Self::wave(n, lambda) };
         Self {
             chosen: Vec::with_capacity(cap),
             started: 0,
@@ -928,28 +938,20 @@ impl<N: NoiseSource> Strategy<N> {
         }
         if active.is_empty() {
             self.repair.step = 0;
+            // The next wave: the chosen offspring not started yet that need a repair,
+            // one at a time or as many as a request holds.
+            let wave = match self.batching {
+                Batching::Offspring => 1,
+                Batching::Generation => RepairRound::wave(self.params.dim, self.params.lambda),
+            };
             let chosen = &self.repair.chosen;
             let started = &mut self.repair.started;
-            if max_steps > 0 {
-                match self.batching {
-                    Batching::Generation if *started == 0 => {
-                        active.extend(chosen.iter().filter(|&&k| {
-                            let v = self.pop.violations[k];
-                            !v.is_nan() && v > 0.0
-                        }));
-                        *started = chosen.len();
-                    }
-                    Batching::Offspring => {
-                        while *started < chosen.len() && active.is_empty() {
-                            let k = chosen[*started];
-                            *started += 1;
-                            let v = self.pop.violations[k];
-                            if !v.is_nan() && v > 0.0 {
-                                active.push(k);
-                            }
-                        }
-                    }
-                    Batching::Generation => {}
+            while max_steps > 0 && *started < chosen.len() && active.len() < wave {
+                let k = chosen[*started];
+                *started += 1;
+                let v = self.pop.violations[k];
+                if !v.is_nan() && v > 0.0 {
+                    active.push(k);
                 }
             }
         }

@@ -287,3 +287,29 @@ fn bad_tells_are_errors_and_change_nothing() {
     let (expected, _, _) = ask_tell(&problem, &config(2_000), &spec, 1, Batching::Generation);
     assert_same(&es.result(), &expected, "after bad tells");
 }
+
+/// A population whose probes would not fit one request (N = 128, λ = 512: 2²² / N² =
+/// 256 offspring a request) is repaired in waves, with the driver's values.
+#[test]
+fn a_huge_population_is_repaired_in_waves() {
+    let problem = simplex(128);
+    let spec: ComponentSpec = "eps-mag-es".parse().unwrap();
+    // Every offspring repaired in generation 0 (θ_p = 1); the budget ends the run there.
+    let config = Config {
+        theta_p: 1.0,
+        budget: Some(2_000),
+        ..Config::default()
+    };
+    let (expected, _) =
+        driver::run(&problem, &config, &spec, 3, &mut RngNoise::seed_from_u64(3)).unwrap();
+    let (r, _, sizes) = ask_tell(&problem, &config, &spec, 3, Batching::Generation);
+    assert_same(&r, &expected, "λ = 512 at N = 128");
+    let probes: Vec<usize> = sizes
+        .iter()
+        .filter(|(k, _)| *k == RequestKind::JacobianProbes)
+        .map(|(_, n)| n / 128)
+        .collect();
+    println!("probe requests (offspring each): {probes:?}");
+    assert!(probes.len() >= 2 && probes.iter().all(|&a| a <= 256), "{probes:?}");
+    assert_eq!(probes[0], 256);
+}
