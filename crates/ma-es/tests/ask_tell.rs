@@ -310,6 +310,9 @@ fn a_huge_population_is_repaired_in_waves() {
         .map(|(_, n)| n / 128)
         .collect();
     println!("probe requests (offspring each): {probes:?}");
-    assert!(probes.len() >= 2 && probes.iter().all(|&a| a <= 256), "{probes:?}");
+    assert!(
+        probes.len() >= 2 && probes.iter().all(|&a| a <= 256),
+        "{probes:?}"
+    );
     assert_eq!(probes[0], 256);
 }
