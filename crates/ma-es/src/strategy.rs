@@ -920,12 +920,6 @@ impl<N: NoiseSource> Strategy<N> {
         self.progress.evaluations += self.params.lambda;
     }
 
-    /// Whether offspring `k` gets another repair step.
-    fn needs_repair(&self, k: usize) -> bool {
-        let v = self.pop.violations[k];
-        !v.is_nan() && v > 0.0
-    }
-
     /// Sets up the next repair step (the probes it asks for), or completes the
     /// generation when no offspring needs one.
     fn next_repair_step(&mut self) -> Result<Told, MaEsError> {
@@ -934,7 +928,7 @@ impl<N: NoiseSource> Strategy<N> {
         if self.repair.step >= max_steps {
             active.clear();
         } else {
-            active.retain(|&k| self.needs_repair(k));
+            active.retain(|&k| needs_repair(self.pop.violations[k]));
         }
         if active.is_empty() {
             self.repair.step = 0;
@@ -949,8 +943,7 @@ impl<N: NoiseSource> Strategy<N> {
             while max_steps > 0 && *started < chosen.len() && active.len() < wave {
                 let k = chosen[*started];
                 *started += 1;
-                let v = self.pop.violations[k];
-                if !v.is_nan() && v > 0.0 {
+                if needs_repair(self.pop.violations[k]) {
                     active.push(k);
                 }
             }
@@ -1381,6 +1374,12 @@ impl<N> Strategy<N> {
             dynamics: self.progress.dynamics.clone(),
         }
     }
+}
+
+/// Whether an offspring of mean violation `v` gets another repair step: it is
+/// infeasible (a NaN `ν̄` is not repaired).
+fn needs_repair(v: f64) -> bool {
+    !v.is_nan() && v > 0.0
 }
 
 /// Evaluates `request` with `problem` into `f`, `c`, in the reference's grouping (see

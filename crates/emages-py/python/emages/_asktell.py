@@ -131,9 +131,11 @@ def _drive(core, task, executor, callback, seed: int) -> dict:
         g = np.array([v[1] for v in values], dtype=float).reshape(len(rows), task.l)
         h = np.array([v[2] for v in values], dtype=float).reshape(len(rows), task.m)
         ended = core.tell(None if constraints_only else f, g if task.l else None, h if task.m else None)
+        if not (ended and callback is not None):
+            continue
         generation, evaluations, _, fun, violation = core.status()
         # After a generation (not after a run's initial population).
-        if ended and callback is not None and generation > 0:
+        if generation > 0:
             best = OptimizeResult(core.result())
             intermediate = OptimizeResult(
                 x=best["x"], fun=fun, violation=violation, feasible=bool(violation == 0.0),
