@@ -17,6 +17,7 @@ use constraint_handling::ConstrainedProblem;
 use criterion::{black_box, criterion_group, BenchmarkId, Criterion, Throughput};
 use ma_es::adaptation::{MaUpdate, MatrixAdaptation, UpdateInput};
 use ma_es::config::BackCalculationSolver;
+use ma_es::control::Limits;
 use ma_es::linalg::SquareSolver;
 use ma_es::noise::{FastNoise, NoiseSource, RngNoise};
 use ma_es::{Config, MaEs, Variant};
@@ -276,12 +277,12 @@ fn generation_parts(c: &mut Criterion, problem: &Cec2017Problem, tag: &str, fast
         });
     });
     // The whole generation, in the steady state of a long run.
-    let config = Config {
+    let limits = Limits {
         budget: Some(usize::MAX / 2),
         max_generations: Some(usize::MAX / 2),
-        ..Config::default()
+        ..Limits::default()
     };
-    let mut es = MaEs::new(problem, &config, Variant::EpsMagEs).unwrap();
+    let mut es = MaEs::new(problem, &Config::default(), &limits, Variant::EpsMagEs).unwrap();
     let mut noise = noise_for(fast, 12);
     let mut strategy = es.start(&mut *noise).unwrap();
     for _ in 0..300 {
@@ -337,7 +338,13 @@ fn full_run(c: &mut Criterion) {
         let p = suite.problem(id, 10).unwrap();
         g.bench_function(BenchmarkId::new(format!("eps-mag-es C{id:02}"), 10), |b| {
             b.iter(|| {
-                let mut es = MaEs::new(&p, &Config::default(), Variant::EpsMagEs).unwrap();
+                let mut es = MaEs::new(
+                    &p,
+                    &Config::default(),
+                    &Limits::default(),
+                    Variant::EpsMagEs,
+                )
+                .unwrap();
                 es.run(&mut RngNoise::seed_from_u64(13)).unwrap()
             });
         });
@@ -363,7 +370,13 @@ fn full_run_100(c: &mut Criterion) {
             let name = format!("eps-mag-es C{id:02}/{label}");
             g.bench_function(BenchmarkId::new(name, 100), |b| {
                 b.iter(|| {
-                    let mut es = MaEs::new(&p, &Config::default(), Variant::EpsMagEs).unwrap();
+                    let mut es = MaEs::new(
+                        &p,
+                        &Config::default(),
+                        &Limits::default(),
+                        Variant::EpsMagEs,
+                    )
+                    .unwrap();
                     es.run(&mut *noise_for(fast, 1)).unwrap()
                 });
             });

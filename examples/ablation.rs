@@ -10,7 +10,9 @@
 //! Re-running the same command resumes: finished runs are skipped.
 
 use clap::Parser;
-use emages::cli::{main_with, variants_arg, Cec2017Args, ReportArgs, StudyArgs, Variants};
+use emages::cli::{
+    main_with, variants_arg, variants_help, Cec2017Args, ReportArgs, StudyArgs, Variants,
+};
 use emages::optimizer::MaEsOptimizer;
 use emages::study::StudyConfig;
 use emages::StudyError;
@@ -29,11 +31,10 @@ struct Args {
     instance: Cec2017Args,
     #[command(flatten)]
     report: ReportArgs,
-    /// Variants, comma-separated: preset names, or a preset with components changed
-    /// (PRESET:KEY=VALUE…, e.g. eps-mag-es:step-size=median-success; keys repair,
-    /// back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking), or
-    /// "all" (the seven presets); the baseline eps-mag-es is always included.
-    #[arg(long, default_value = "all", value_parser = variants_arg)]
+    /// Variants, comma-separated, or "all" (the seven presets); the baseline eps-mag-es
+    /// is always included.
+    #[arg(long, default_value = "all", value_parser = variants_arg,
+          long_help = variants_help("Variants, comma-separated, or \"all\" (the seven presets); the baseline eps-mag-es is always included."))]
     variants: Variants,
     /// Record dynamics for every selected problem (the plot problems always record them).
     #[arg(long)]

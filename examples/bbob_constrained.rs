@@ -17,7 +17,7 @@
 
 use clap::Parser;
 use emages::cli::{
-    main_with, problems_arg, variants_arg, Problems, ReportArgs, StudyArgs, Variants,
+    main_with, problems_arg, variants_arg, variants_help, Problems, ReportArgs, StudyArgs, Variants,
 };
 use emages::optimizer::MaEsOptimizer;
 use emages::report::{comparison_report, Contender, Lineup};
@@ -51,7 +51,8 @@ struct Args {
     instances: Problems,
     /// Variants, comma-separated (as for the ablation: presets or PRESET:KEY=VALUE…);
     /// with two or more, the first is the baseline of a comparison report.
-    #[arg(long, default_value = "eps-mag-es", value_parser = variants_arg)]
+    #[arg(long, default_value = "eps-mag-es", value_parser = variants_arg,
+          long_help = variants_help("Variants, comma-separated; with two or more, the first is the baseline of a comparison report."))]
     variants: Variants,
     /// The generation T from which ε is 0 (default: the paper's 1000, tuned for the CEC
     /// budget of 20000 · N); a value of its own is appended to every label

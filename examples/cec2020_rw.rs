@@ -29,7 +29,7 @@
 
 use bench_stats::cec2020::{dimension_weight, score, Entry, Score};
 use clap::Parser;
-use emages::cli::{main_with, problems_arg, variants_arg, Problems, Variants};
+use emages::cli::{main_with, problems_arg, variants_arg, variants_help, Problems, Variants};
 use emages::optimizer::MaEsOptimizer;
 use emages::study::store::load_runs;
 use emages::study::{pin_blas_to_one_thread, Shard, StudyConfig, StudySpec};
@@ -53,7 +53,8 @@ struct Args {
     #[arg(long, value_parser = problems_arg)]
     problems: Option<Problems>,
     /// The strategy: a preset or PRESET:KEY=VALUE… (as for the ablation).
-    #[arg(long, default_value = "eps-mag-es", value_parser = variants_arg)]
+    #[arg(long, default_value = "eps-mag-es", value_parser = variants_arg,
+          long_help = variants_help("The strategy (comma-separated: several)."))]
     variant: Variants,
     /// The generation T from which ε is 0: `scaled` (default) takes T = 1000 ·
     /// (MaxFEs / D) / 20000, the share of the run the paper's T = 1000 has at CEC2017's
@@ -175,10 +176,11 @@ fn run(args: &Args) -> Result<(), StudyError> {
             // (the reference's 2000 · N would stop runs at D = 2, 3 early)
             let config = Config {
                 t_max,
-                max_generations: Some(budget),
                 ..Config::default()
             };
-            let optimizer = MaEsOptimizer::with_spec(*variant).with_config(config);
+            let optimizer = MaEsOptimizer::with_spec(*variant)
+                .with_config(config)
+                .with_max_generations(budget);
             Ok(StudySpec {
                 runs: args.runs,
                 problems: ps.clone(),

@@ -95,7 +95,7 @@ fn watch(
 ) -> Result<Divergence, StudyError> {
     let p = suite.problem(problem, args.dim)?;
     let config = Config::default();
-    let mut es = MaEs::new(&p, &config, Variant::EpsMagEsNl)?;
+    let mut es = MaEs::new(&p, &config, &Default::default(), Variant::EpsMagEsNl)?;
     let lambda = es.params().lambda;
     let seed = run_seed(
         args.seed,

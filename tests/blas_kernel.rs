@@ -112,7 +112,13 @@ fn child_builds_strategies_without_restarting() {
             Ok(x[1])
         })
         .unwrap();
-        MaEs::new(p, &Config::default(), Variant::EpsMagEs).unwrap();
+        MaEs::new(
+            p,
+            &Config::default(),
+            &Default::default(),
+            Variant::EpsMagEs,
+        )
+        .unwrap();
     }
 }
 

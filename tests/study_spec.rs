@@ -182,59 +182,54 @@ fn a_stochastic_ranking_from_a_spec_repeats_bit_for_bit() {
     println!("checked {} records of 2 configurations three ways", a.len());
 }
 
-/// Run control belongs to the study: a configuration that sets the budget, the
-/// checkpoints or the dynamics flag itself is refused before anything runs, with the
-/// field named — not silently overwritten.
+/// Run control belongs to the study (budget, checkpoints, dynamics: `Config` has no
+/// such fields any more). The optimizer keeps a generation limit of its own, and the
+/// convergence criteria are off unless a configuration switches them on: the study's
+/// runs go to the budget, as the suites' protocols say.
 #[test]
-fn run_control_set_in_a_configuration_is_refused() {
-    let cases = [
-        (
-            Config {
-                budget: Some(5000),
-                ..Config::default()
-            },
-            "budget = 5000",
-        ),
-        (
-            Config {
-                checkpoints: vec![100],
-                ..Config::default()
-            },
-            "checkpoints = [100]",
-        ),
-        (
-            Config {
-                record_dynamics: true,
-                ..Config::default()
-            },
-            "record_dynamics = true",
-        ),
-    ];
-    for (config, named) in cases {
+fn runs_go_to_the_budget_unless_a_configuration_stops_them() {
+    use emages::optimizer::{MaEsOptimizer, StopReason};
+    use ma_es::control::Convergence;
+    let run = |optimizer: MaEsOptimizer| {
         let out = tempfile::tempdir().unwrap();
         let spec = StudySpec {
-            configs: vec![StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, config)],
+            configs: vec![StudyConfig::custom("eps-mag-es", optimizer)],
+            budget_per_dim: 3000,
             ..spec()
         };
-        let err = run_study(&spec, out.path()).unwrap_err().to_string();
-        assert!(
-            err.contains("run control the study owns") && err.contains(named),
-            "{err}"
-        );
-        assert!(!out.path().join("runs.jsonl").exists(), "nothing ran");
+        run_study(&spec, out.path()).unwrap();
+        load_runs(&out.path().join("runs.jsonl")).unwrap()
+    };
+    let plain = MaEsOptimizer::preset(Variant::EpsMagEs);
+    for r in run(plain.clone()) {
+        assert_eq!(r.termination, StopReason::Budget, "{r:?}");
+        assert!(r.evals >= 30_000);
     }
-    // The strategy's own parameters, the generation limit included, are its to set.
-    let out = tempfile::tempdir().unwrap();
-    let mine = Config {
-        max_generations: Some(20),
-        sigma0: 0.5,
+    for r in run(plain.clone().with_max_generations(20)) {
+        assert_eq!(
+            (r.termination, r.generations),
+            (StopReason::IterationLimit, 21)
+        );
+    }
+    // Switched on (T = 50 ends the ε phase early): synthetic C01 converges well
+    // within the budget, and the record says by which criterion.
+    let config = Config {
+        t_max: 50,
         ..Config::default()
     };
-    let spec = StudySpec {
-        configs: vec![StudyConfig::preset("eps-mag-es", Variant::EpsMagEs, mine)],
-        ..spec()
-    };
-    run_study(&spec, out.path()).unwrap();
+    let converging = plain
+        .with_config(config)
+        .with_convergence(Convergence::default());
+    let rows = run(converging);
+    let c01: Vec<_> = rows.iter().filter(|r| r.problem == 1).collect();
+    assert_eq!(c01.len(), 2);
+    for r in c01 {
+        assert!(
+            matches!(&r.termination, StopReason::Other(w) if ["tolfun", "tolx", "stagnation"].contains(&w.as_str())),
+            "{r:?}"
+        );
+        assert!(r.evals < 30_000, "{r:?}");
+    }
 }
 
 /// A configuration with restarts records its restart history in every run record: the

@@ -4,6 +4,7 @@
 //! scripts/outside-crate/check with `ma-es` as a direct dependency.
 
 use ma_es::ask_tell::AskTell;
+use ma_es::control::{Control, Limits};
 use ma_es::noise::RngNoise;
 use ma_es::{ComponentSpec, Config, RunResult};
 use ndarray::{Array1, Array2, ArrayView1, ShapeBuilder};
@@ -23,8 +24,10 @@ fn evaluate(x: ArrayView1<'_, f64>, c: &mut [f64]) -> f64 {
 fn run(spec: &ComponentSpec, threads: usize) -> RunResult {
     let n = 6;
     let shape = constraint_handling::problem::ProblemShape::new(vec![-2.0; n], vec![2.0; n], 1, 1).unwrap();
-    let config = Config { budget: Some(20_000), ..Config::default() };
-    let mut es = AskTell::new(shape, &config, spec, 3, RngNoise::seed_from_u64(3)).unwrap();
+    // Up to 20 000 evaluations, stopping earlier once converged (the defaults).
+    let control = Control::new(Limits::budget(20_000));
+    let noise = RngNoise::seed_from_u64(3);
+    let mut es = AskTell::new(shape, &Config::default(), &control, spec, 3, noise).unwrap();
     while let Some(request) = es.ask().unwrap() {
         let points = request.points.to_owned();
         let k = points.ncols();
@@ -55,10 +58,11 @@ fn main() {
         let pooled = run(&spec, 4);
         assert_eq!(pooled, serial, "{text}: four threads and one give one run");
         println!(
-            "{text}: f = {:.6e}, ν̄ = {:.1e} after {} evaluations, the same on 1 and 4 threads",
+            "{text}: f = {:.6e}, ν̄ = {:.1e} after {} evaluations ({:?}), the same on 1 and 4 threads",
             pooled.best.objective(),
             pooled.best.violation(),
-            pooled.evaluations
+            pooled.evaluations,
+            pooled.termination
         );
     }
     println!("an outside crate drove ma-es by ask and tell with its own thread pool");

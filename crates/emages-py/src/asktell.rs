@@ -50,11 +50,11 @@ impl PyAskTell {
         config_json: &str,
         seed: u64,
     ) -> PyResult<Self> {
-        let (spec, config) = configuration(variant, config_json)?;
+        let (spec, config, control) = configuration(variant, config_json)?;
         let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
         shape.equality_margin = margin;
-        let es = AskTell::new(shape, &config, &spec, seed, RngNoise::seed_from_u64(seed))
-            .map_err(to_py)?;
+        let noise = RngNoise::seed_from_u64(seed);
+        let es = AskTell::new(shape, &config, &control, &spec, seed, noise).map_err(to_py)?;
         Ok(Self {
             saved: Mutex::new(Saved {
                 es,

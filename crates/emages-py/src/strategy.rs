@@ -8,6 +8,7 @@ use crate::declared::Declared;
 use crate::error::to_py;
 use crate::problems::native;
 use constraint_handling::ConstrainedProblem;
+use ma_es::control::{Control, Convergence, Limits};
 use ma_es::driver;
 use ma_es::noise::RngNoise;
 use ma_es::observer::{GenerationReport, Observer};
@@ -17,16 +18,44 @@ use numpy::IntoPyArray;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use serde_json::Value;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 /// The strategy's configuration from the Python wrapper: the component spec (a preset
-/// name or `PRESET:KEY=VALUE…`) and the [`Config`] as JSON (unknown keys are errors).
-pub fn configuration(variant: &str, config_json: &str) -> PyResult<(ComponentSpec, Config)> {
+/// name or `PRESET:KEY=VALUE…`), and the options as one JSON object whose keys are the
+/// fields of the [`Config`] (the strategy's constants), of the [`Limits`] (budget,
+/// generation limit, checkpoints, dynamics) and of the [`Convergence`] criteria (on
+/// by default, as in `minimize`). Unknown keys are errors.
+pub fn configuration(
+    variant: &str,
+    config_json: &str,
+) -> PyResult<(ComponentSpec, Config, Control)> {
     let spec: ComponentSpec = variant.parse().map_err(to_py)?;
-    let config: Config = serde_json::from_str(config_json)
-        .map_err(|e| PyValueError::new_err(format!("options: {e}")))?;
-    Ok((spec, config))
+    let bad = |e: serde_json::Error| PyValueError::new_err(format!("options: {e}"));
+    let mut all: serde_json::Map<String, Value> = serde_json::from_str(config_json).map_err(bad)?;
+    // The keys each part knows are its serialised fields.
+    let mut part = |keys: Value| -> Value {
+        let keys = keys
+            .as_object()
+            .map(|o| o.keys().cloned().collect::<Vec<_>>());
+        Value::Object(
+            keys.unwrap_or_default()
+                .into_iter()
+                .filter_map(|k| all.remove_entry(&k))
+                .collect(),
+        )
+    };
+    let to_value = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
+    let limits = part(to_value(serde_json::to_value(Limits::default())));
+    let convergence = part(to_value(serde_json::to_value(Convergence::default())));
+    let control = Control {
+        limits: serde_json::from_value(limits).map_err(bad)?,
+        convergence: serde_json::from_value(convergence).map_err(bad)?,
+    };
+    let config: Config = serde_json::from_value(Value::Object(all)).map_err(bad)?;
+    control.convergence.validate().map_err(to_py)?;
+    Ok((spec, config, control))
 }
 
 /// Checks for Ctrl-C between generations, at most every 20 ms.
@@ -57,6 +86,7 @@ fn drive<P: ConstrainedProblem + Send>(
     py: Python<'_>,
     problem: P,
     config: &Config,
+    control: &Control,
     spec: &ComponentSpec,
     seed: u64,
 ) -> (P, Result<(RunResult, Vec<RestartRecord>), RunError>) {
@@ -66,7 +96,15 @@ fn drive<P: ConstrainedProblem + Send>(
             last: Instant::now(),
             raised: None,
         };
-        let result = driver::run_observed(&problem, config, spec, seed, &mut noise, &mut signals);
+        let result = driver::run_observed(
+            &problem,
+            config,
+            control,
+            spec,
+            seed,
+            &mut noise,
+            &mut signals,
+        );
         let outcome = match (result, signals.raised) {
             (_, Some(e)) => Err(RunError::Python(e)),
             (Ok(r), None) => Ok(r),
@@ -165,12 +203,17 @@ pub(crate) fn result_dict<'py>(
     Ok(d)
 }
 
-/// Why a run ended, as Python sees it.
-fn termination_name(t: Termination) -> &'static str {
+/// Why a run ended, as Python sees it (`message`).
+pub(crate) fn termination_name(t: Termination) -> &'static str {
     match t {
         Termination::Budget => "budget",
         Termination::GenerationLimit => "generation limit",
         Termination::Observer => "stopped",
+        Termination::TolFun => "tol_fun",
+        Termination::TolX => "tol_x",
+        Termination::Stagnation => "stagnation",
+        Termination::Target => "target",
+        Termination::Confirmed => "confirmed",
     }
 }
 
@@ -186,9 +229,9 @@ pub fn run_native<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let p = native(problem)
         .ok_or_else(|| PyValueError::new_err("not a problem of the emages suites"))?;
-    let (spec, config) = configuration(variant, config_json)?;
+    let (spec, config, control) = configuration(variant, config_json)?;
     let l = p.num_inequalities();
-    let (_, outcome) = drive(py, p, &config, &spec, seed);
+    let (_, outcome) = drive(py, p, &config, &control, &spec, seed);
     let (r, runs) = outcome.map_err(|e| match e {
         RunError::Python(e) => e,
         RunError::Strategy(e) => to_py(e),
@@ -216,7 +259,7 @@ pub fn run_callbacks<'py>(
     config_json: &str,
     seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (spec, config) = configuration(variant, config_json)?;
+    let (spec, config, control) = configuration(variant, config_json)?;
     let callables = if joint {
         Callables::Joint(fun)
     } else {
@@ -230,7 +273,7 @@ pub fn run_callbacks<'py>(
         margin,
     };
     let problem = CallbackProblem::new(callables, vectorized, declared);
-    let (problem, outcome) = drive(py, problem, &config, &spec, seed);
+    let (problem, outcome) = drive(py, problem, &config, &control, &spec, seed);
     // The callable's own exception first, as it was raised.
     if let Some(e) = problem.take_error() {
         return Err(e);

@@ -67,7 +67,7 @@ fn replay(
     } else {
         BackCalculationSolver::default()
     };
-    let mut es = MaEs::new(&problem, &header.config(solver), variant)
+    let mut es = MaEs::new(&problem, &header.config(solver), &header.limits(), variant)
         .unwrap_or_else(|e| fail(e.to_string()));
     let mut obs = |r: &GenerationReport<'_>| {
         if let Some(e) = rows.get(r.generation + 1).filter(|e| e.get("g").is_some()) {

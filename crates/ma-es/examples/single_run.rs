@@ -60,7 +60,8 @@ fn main() {
     } else {
         Box::new(RngNoise::seed_from_u64(seed))
     };
-    let mut es = MaEs::new(&p, &Config::default(), variant).unwrap_or_else(|e| fail(e.to_string()));
+    let mut es = MaEs::new(&p, &Config::default(), &Default::default(), variant)
+        .unwrap_or_else(|e| fail(e.to_string()));
     let start = Instant::now();
     let r = es.run(&mut *noise).unwrap_or_else(|e| fail(e.to_string()));
     let secs = start.elapsed().as_secs_f64();

@@ -14,6 +14,7 @@
 //! ```
 //! use constraint_handling::problem::ProblemShape;
 //! use ma_es::ask_tell::AskTell;
+//! use ma_es::control::{Control, Limits};
 //! use ma_es::noise::RngNoise;
 //! use ma_es::{ComponentSpec, Config};
 //! use ndarray::Array2;
@@ -21,8 +22,10 @@
 //! // min x₁² + x₂² s.t. 1 − x₁ − x₂ ≤ 0 in [−5, 5]², evaluated by the caller.
 //! let shape = ProblemShape::new(vec![-5.0; 2], vec![5.0; 2], 1, 0).unwrap();
 //! let spec: ComponentSpec = "eps-mag-es-r".parse().unwrap(); // BIPOP restarts
-//! let config = Config { budget: Some(10_000), ..Config::default() };
-//! let mut es = AskTell::new(shape, &config, &spec, 7, RngNoise::seed_from_u64(7)).unwrap();
+//! // Up to 10 000 evaluations; it stops earlier once converged (ma_es::control).
+//! let control = Control::new(Limits::budget(10_000));
+//! let noise = RngNoise::seed_from_u64(7);
+//! let mut es = AskTell::new(shape, &Config::default(), &control, &spec, 7, noise).unwrap();
 //! while let Some(request) = es.ask().unwrap() {
 //!     let x = request.points;
 //!     let f: Vec<f64> = x.columns().into_iter().map(|c| c.dot(&c)).collect();
@@ -31,9 +34,11 @@
 //! }
 //! let result = es.result();
 //! assert!(result.best.is_feasible() && (result.best.objective() - 0.5).abs() < 1e-6);
+//! assert!(result.termination.is_convergence() && result.evaluations < 10_000);
 //! ```
 
 use crate::config::{Config, Parameters};
+use crate::control::{Control, Convergence, Monitor, RunLimits};
 use crate::noise::NoiseSource;
 use crate::observer::{GenerationReport, Observer};
 use crate::restarts::{merge, shift, NextRun, Plan, RestartRecord, Stall};
@@ -62,6 +67,9 @@ pub struct AskTell<N> {
     current: Option<Strategy<N>>,
     /// The restart sequence around it (`None`: a single run).
     sequence: Option<Sequence>,
+    convergence: Convergence,
+    /// The convergence criteria on the current run (`None`: all off).
+    monitor: Option<Monitor>,
     /// A generation ended at the last tell and has not been reviewed (stall, end of
     /// the run, the next run) yet.
     review: bool,
@@ -80,6 +88,8 @@ struct Sequence {
     config: Config,
     /// It resolved.
     base: Parameters,
+    /// The whole sequence's limits.
+    limits: RunLimits,
     plan: Plan,
     polish_from: Option<f64>,
     used: usize,
@@ -107,11 +117,20 @@ impl<N: NoiseSource> AskTell<N> {
     pub fn new(
         shape: ProblemShape,
         config: &Config,
+        control: &Control,
         spec: &ComponentSpec,
         seed: u64,
         noise: N,
     ) -> Result<Self, MaEsError> {
-        Self::with_batching(shape, config, spec, seed, noise, Batching::default())
+        Self::with_batching(
+            shape,
+            config,
+            control,
+            spec,
+            seed,
+            noise,
+            Batching::default(),
+        )
     }
 
     /// As [`AskTell::new`], with the repair's evaluations batched as `batching` says.
@@ -121,16 +140,22 @@ impl<N: NoiseSource> AskTell<N> {
     pub fn with_batching(
         shape: ProblemShape,
         config: &Config,
+        control: &Control,
         spec: &ComponentSpec,
         seed: u64,
         noise: N,
         batching: Batching,
     ) -> Result<Self, MaEsError> {
+        control.convergence.validate()?;
+        let dim = shape.dim();
+        let limits = control.limits.resolve(dim)?;
         let mut es = Self {
             seed,
             batching,
             current: None,
             sequence: None,
+            convergence: control.convergence,
+            monitor: None,
             review: false,
             stopped: false,
             finished: false,
@@ -138,25 +163,27 @@ impl<N: NoiseSource> AskTell<N> {
             shape,
         };
         if spec.restarts == RestartKind::Off {
+            let (params, components) = single_run(config, spec, dim, limits.budget, seed)?;
+            es.monitor = es.convergence_monitor(params.lambda);
             es.current = Some(
-                Strategy::new(es.shape.clone(), config, spec, seed, noise)?.with_batching(batching),
+                Strategy::with_components(es.shape.clone(), params, limits, components, noise)?
+                    .with_batching(batching),
             );
             return Ok(es);
         }
-        let dim = es.shape.dim();
-        let config = spec.configure(config, dim)?;
+        let config = spec.configure(config, dim, limits.budget)?;
         let base = config.resolve(dim)?;
         let sequence = Sequence {
             plan: Plan::new(spec.restarts, base.lambda, seed),
             polish_from: match spec.polish {
                 Polish::Off => None,
-                Polish::Share(p) => Some(f64::from(p) / 100.0 * base.budget as f64),
+                Polish::Share(p) => Some(f64::from(p) / 100.0 * limits.budget as f64),
             },
             used: 0,
             history: Vec::new(),
             merged: None,
             best_sigma: base.sigma0,
-            settled: vec![None; base.checkpoints.len()],
+            settled: vec![None; limits.checkpoints.len()],
             run: NextRun {
                 lambda: base.lambda,
                 sigma_factor: 1.0,
@@ -170,16 +197,24 @@ impl<N: NoiseSource> AskTell<N> {
             spec: *spec,
             config,
             base,
+            limits,
         };
         es.sequence = Some(sequence);
-        let (params, components) = es
+        let (params, limits, components) = es
             .next_run()?
             .expect("the first run of a sequence always starts");
         es.current = Some(
-            Strategy::with_components(es.shape.clone(), params, components, noise)?
+            Strategy::with_components(es.shape.clone(), params, limits, components, noise)?
                 .with_batching(batching),
         );
         Ok(es)
+    }
+
+    /// The convergence criteria for a run with population `lambda`, if any is on.
+    fn convergence_monitor(&self, lambda: usize) -> Option<Monitor> {
+        self.convergence
+            .is_on()
+            .then(|| self.convergence.monitor(self.shape.dim(), lambda))
     }
 
     /// The points wanted next, or `None` once the run is over. Asking again before
@@ -299,6 +334,13 @@ impl<N: NoiseSource> AskTell<N> {
                 }
             }
         }
+        if let Some(monitor) = &mut self.monitor {
+            if !stopped && current.termination().is_none() {
+                if let Some(reason) = monitor.check(&current.report()) {
+                    current.stop(reason);
+                }
+            }
+        }
         if current.termination().is_none() {
             return Ok(());
         }
@@ -307,13 +349,13 @@ impl<N: NoiseSource> AskTell<N> {
             self.finished = true;
             return Ok(());
         }
-        let last = self.end_run();
-        if last || stopped {
-            self.finish();
+        let (last, ending) = self.end_run();
+        if last || stopped || ending.is_some() {
+            self.finish(ending);
             return Ok(());
         }
         match self.next_run()? {
-            Some((params, components)) => {
+            Some((params, limits, components)) => {
                 // The noise source goes on from the run that ended.
                 let (_, noise) = self
                     .current
@@ -321,21 +363,28 @@ impl<N: NoiseSource> AskTell<N> {
                     .expect("a run is always set up")
                     .into_parts();
                 self.current = Some(
-                    Strategy::with_components(self.shape.clone(), params, components, noise)?
-                        .with_batching(self.batching),
+                    Strategy::with_components(
+                        self.shape.clone(),
+                        params,
+                        limits,
+                        components,
+                        noise,
+                    )?
+                    .with_batching(self.batching),
                 );
             }
             // The last run stays, as the run the reports are of.
-            None => self.finish(),
+            None => self.finish(None),
         }
         Ok(())
     }
 
-    /// The parameters and components of the next run of the sequence (its stall
-    /// criterion and record set up), or `None` if there is none.
-    fn next_run(&mut self) -> Result<Option<(Parameters, Components)>, MaEsError> {
+    /// The parameters, limits and components of the next run of the sequence (its
+    /// stall and convergence criteria and record set up), or `None` if there is none.
+    fn next_run(&mut self) -> Result<Option<(Parameters, RunLimits, Components)>, MaEsError> {
+        let monitor = self.convergence.is_on().then_some(self.convergence);
         let seq = self.sequence.as_mut().expect("a restart sequence");
-        let budget = seq.base.budget;
+        let budget = seq.limits.budget;
         let lambda0 = seq.base.lambda;
         let left = budget.saturating_sub(seq.used);
         let polish = match &seq.merged {
@@ -372,18 +421,21 @@ impl<N: NoiseSource> AskTell<N> {
             mu: config
                 .mu
                 .map(|m| (m * next.lambda / lambda0).clamp(1, next.lambda)),
-            budget: Some(run_budget),
             sigma0,
             t_max,
+            ..config.clone()
+        };
+        let run_limits = RunLimits {
+            budget: run_budget,
             // The checkpoints still ahead, counted from this run's start.
             checkpoints: seq
-                .base
+                .limits
                 .checkpoints
                 .iter()
                 .filter(|&&c| c > used)
                 .map(|&c| c - used)
                 .collect(),
-            ..config.clone()
+            ..seq.limits.clone()
         };
         let k = seq.history.len() as u64;
         // Each run gets λ and T from here: the parameter rules have been applied.
@@ -401,14 +453,20 @@ impl<N: NoiseSource> AskTell<N> {
             }
         };
         let dim = self.shape.dim();
-        let (params, components) =
-            single_run(&run_config, &run_spec, dim, self.seed.wrapping_add(k))?;
+        let (params, components) = single_run(
+            &run_config,
+            &run_spec,
+            dim,
+            run_budget,
+            self.seed.wrapping_add(k),
+        )?;
         seq.stall = Stall::new(seq.spec.stall, dim, next.lambda, sigma0);
         seq.run = next;
         seq.sigma0 = sigma0;
         seq.t_max = t_max;
         seq.polish = polish.is_some();
-        Ok(Some((params, components)))
+        self.monitor = monitor.map(|c| c.monitor(dim, next.lambda));
+        Ok(Some((params, run_limits, components)))
     }
 }
 
@@ -467,11 +525,13 @@ impl<N> AskTell<N> {
     }
 
     /// The run's end: its result merged into the sequence's; returns whether it was
-    /// the last (it spent the budget).
-    fn end_run(&mut self) -> bool {
+    /// the last (it spent the budget), and the reason the sequence ends early, if any
+    /// (the target reached, or the best-so-far confirmed: [`crate::control`]).
+    fn end_run(&mut self) -> (bool, Option<Termination>) {
+        let tol_fun = self.convergence.tol_fun;
         let seq = self.sequence.as_mut().expect("a restart sequence");
         let current = self.current.as_ref().expect("a run is always set up");
-        let left = seq.base.budget.saturating_sub(seq.used);
+        let left = seq.limits.budget.saturating_sub(seq.used);
         let mut r = current.result();
         let used = seq.used;
         shift(&mut r, used, seq.merged.as_ref());
@@ -481,7 +541,7 @@ impl<N> AskTell<N> {
             .filter(|&i| seq.settled[i].is_none())
             .collect();
         for (j, &i) in open.iter().enumerate() {
-            let c = seq.base.checkpoints[i];
+            let c = seq.limits.checkpoints[i];
             if c <= used + r.evaluations || last {
                 let mut cp = r.checkpoints[j];
                 if let Some(m) = &seq.merged {
@@ -505,6 +565,19 @@ impl<N> AskTell<N> {
             polish: seq.polish,
         });
         seq.used += r.evaluations;
+        let found = r.best.snapshot.fitness;
+        let ending = match (r.termination, &seq.merged) {
+            (Termination::Target, _) => Some(Termination::Target),
+            (t, Some(m)) if tol_fun > 0.0 && (t == Termination::Observer || t.is_convergence()) => {
+                let best = m.best.snapshot.fitness;
+                let same = found.violation == 0.0
+                    && best.violation == 0.0
+                    && (found.objective - best.objective).abs()
+                        <= tol_fun * best.objective.abs().max(1.0);
+                same.then_some(Termination::Confirmed)
+            }
+            _ => None,
+        };
         if seq.merged.as_ref().is_none_or(|m| {
             improves_best_so_far(&r.best.snapshot.fitness, &m.best.snapshot.fitness)
         }) && r.sigma.is_finite()
@@ -516,18 +589,18 @@ impl<N> AskTell<N> {
             None => r,
             Some(m) => merge(m, r),
         });
-        last
+        (last, ending)
     }
 
-    /// The sequence's final result.
-    fn finish(&mut self) {
+    /// The sequence's final result (with `ending` as its termination, if given).
+    fn finish(&mut self, ending: Option<Termination>) {
         let seq = self.sequence.as_mut().expect("a restart sequence");
         let mut result = seq.merged.clone().expect("the first run always happens");
         let used = seq.used;
         result.checkpoints = seq
             .settled
             .iter()
-            .zip(&seq.base.checkpoints)
+            .zip(&seq.limits.checkpoints)
             .map(|(cp, &c)| {
                 cp.unwrap_or(Checkpoint {
                     evaluations: c.min(used),
@@ -536,6 +609,9 @@ impl<N> AskTell<N> {
             })
             .collect();
         result.evaluations = used;
+        if let Some(t) = ending {
+            result.termination = t;
+        }
         self.result = Some(result);
         self.finished = true;
     }

@@ -14,8 +14,9 @@
 //! | `T`, `θ_t`, `γ_min` | 1000, 0.9, 3 |
 //! | `θ_p`, `θ_r` | 0.2, 3 |
 //! | `δ`, `η`, pseudo-inverse cutoff | 1e-4, 1e-4, 1e-12 |
-//! | budget | `20000 N` evaluations |
-//! | generation limit | `2000 N` |
+//!
+//! The budget, the generation limit and what a run records are run control, the
+//! driver's ([`crate::control`]), not the strategy's.
 
 use constraint_handling::epsilon::EpsilonDecayParams;
 use constraint_handling::repair::RepairParams;
@@ -49,7 +50,6 @@ impl Default for BackCalculationSolver {
 /// use ma_es::Config;
 /// let params = Config::default().resolve(10).unwrap();
 /// assert_eq!((params.lambda, params.mu), (40, 13));
-/// assert_eq!(params.budget, 200_000);
 /// let json = r#"{ "lambda": 20, "theta_r": 10 }"#;
 /// let custom: Config = serde_json::from_str(json).unwrap();
 /// assert_eq!(custom.resolve(10).unwrap().mu, 6);
@@ -88,26 +88,14 @@ pub struct Config {
     pub eta: f64,
     /// Absolute singular-value cutoff of the pseudo-inverses.
     pub pinv_tolerance: f64,
-    /// Evaluation budget (default `20000 N`); the last generation may overshoot it.
-    pub budget: Option<usize>,
-    /// Generation limit (default `2000 N`): the run stops after generation `g` with
-    /// `g ≥ limit` (so after at most `limit + 1` generations).
-    pub max_generations: Option<usize>,
     /// How `M⁺ d` is computed.
     pub back_calculation: BackCalculationSolver,
-    /// Record the per-generation dynamics in the result.
-    pub record_dynamics: bool,
     /// Where the initial population comes from: `None` (the reference, REFERENCE.md §5
     /// step 1) draws it uniformly in the box; `Some(x0)` draws it around `x0` instead,
     /// `y = x0 + σ0 z` (`z` standard normal, reflected into the box) — a departure for
     /// users who know where to start, or whose box is unbounded (docs/deviations.md).
     #[serde(default)]
     pub initial_mean: Option<Vec<f64>>,
-    /// Evaluation counts (strictly ascending) at which to report the best-so-far
-    /// (step 14; none by default — a study asks for the CEC's ⌈f · budget⌉, f = 10, 50,
-    /// 100 %). A checkpoint is taken after the generation that reaches its count; one at
-    /// or beyond the budget holds the final best-so-far.
-    pub checkpoints: Vec<usize>,
 }
 
 impl Default for Config {
@@ -128,12 +116,8 @@ impl Default for Config {
             theta_r: 3,
             eta: 1e-4,
             pinv_tolerance: 1e-12,
-            budget: None,
-            max_generations: None,
             back_calculation: BackCalculationSolver::default(),
-            record_dynamics: false,
             initial_mean: None,
-            checkpoints: Vec::new(),
         }
     }
 }
@@ -196,16 +180,8 @@ pub struct Parameters {
     pub theta_r: usize,
     /// `η` and the pseudo-inverse cutoff.
     pub repair: RepairParams,
-    /// The evaluation budget.
-    pub budget: usize,
-    /// The generation limit.
-    pub max_generations: usize,
     /// The back-calculation solver.
     pub back_calculation: BackCalculationSolver,
-    /// Whether dynamics are recorded.
-    pub record_dynamics: bool,
-    /// The evaluation counts of the checkpoints (ascending).
-    pub checkpoints: Vec<usize>,
     /// The centre of the initial population (`None`: uniform in the box).
     #[serde(default)]
     pub initial_mean: Option<Vec<f64>>,
@@ -225,7 +201,7 @@ impl Config {
     /// # Errors
     /// [`ConfigError::Invalid`] naming the first impossible value: `N = 0`, `λ < 2`,
     /// `μ = 0` or `μ > λ`, non-positive or non-finite `σ0`/`σ_max`/`η`, `θ_p ∉ [0, 1]`,
-    /// `θ_t ∉ (0, 1]`, negative `δ`, a zero budget or generation limit, weights of the
+    /// `θ_t ∉ (0, 1]`, negative `δ`, weights of the
     /// wrong length or sign, learning rates outside `(0, 1]`.
     pub fn resolve(&self, dim: usize) -> Result<Parameters, ConfigError> {
         if dim == 0 {
@@ -314,20 +290,6 @@ impl Config {
                 ));
             }
         }
-        let budget = self.budget.unwrap_or(20_000 * dim);
-        if budget == 0 {
-            return Err(invalid("budget", budget, "must be at least 1 evaluation"));
-        }
-        let max_generations = self.max_generations.unwrap_or(2000 * dim);
-        let c = &self.checkpoints;
-        if c.windows(2).any(|w| w[0] >= w[1]) {
-            return Err(invalid(
-                "checkpoints",
-                format!("{c:?}"),
-                "must be strictly ascending",
-            ));
-        }
-        let checkpoints = c.clone();
         if let Some(x0) = &self.initial_mean {
             if x0.len() != dim {
                 return Err(invalid(
@@ -362,11 +324,7 @@ impl Config {
                 eta: self.eta,
                 pinv_tolerance: self.pinv_tolerance,
             },
-            budget,
-            max_generations,
             back_calculation: self.back_calculation,
-            record_dynamics: self.record_dynamics,
-            checkpoints,
             initial_mean: self.initial_mean.clone(),
         })
     }
@@ -395,10 +353,9 @@ mod tests {
     #[test]
     fn defaults_for_n10() {
         let p = Config::default().resolve(10).unwrap();
-        assert_eq!(
-            (p.lambda, p.mu, p.budget, p.max_generations),
-            (40, 13, 200_000, 20_000)
-        );
+        assert_eq!((p.lambda, p.mu), (40, 13));
+        let l = crate::control::Limits::default().resolve(10).unwrap();
+        assert_eq!((l.budget, l.max_generations), (200_000, 20_000));
         let w = log_weights(13);
         let mu_eff = 1.0 / w.iter().map(|x| x * x).sum::<f64>();
         assert_eq!(p.mu_eff, mu_eff);
@@ -436,10 +393,6 @@ mod tests {
             },
             Config {
                 sigma0: f64::INFINITY,
-                ..d.clone()
-            },
-            Config {
-                budget: Some(0),
                 ..d.clone()
             },
             Config {

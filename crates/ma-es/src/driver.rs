@@ -3,6 +3,7 @@
 
 use crate::ask_tell::AskTell;
 use crate::config::Config;
+use crate::control::Control;
 use crate::noise::NoiseSource;
 use crate::observer::{NoObserver, Observer};
 use crate::restarts::RestartRecord;
@@ -17,13 +18,15 @@ use constraint_handling::ConstrainedProblem;
 use crate::observer::GenerationReport;
 
 /// Runs the strategy of `spec` on `problem` with the restarts it names
-/// ([`crate::restarts`]); returns the result, merged over the runs, and the
+/// ([`crate::restarts`]), within `control`'s limits and until its convergence criteria
+/// say stop ([`crate::control`]); returns the result, merged over the runs, and the
 /// runs. Without restarts it is one run of [`crate::MaEs::with_spec`] and an empty
 /// history. The evaluations come in the reference's order ([`Batching::Offspring`]);
 /// [`AskTell`] runs the same sequence driven by ask and tell.
 ///
 /// ```
 /// use constraint_handling::FnProblem;
+/// use ma_es::control::{Control, Limits};
 /// use ma_es::noise::RngNoise;
 /// use ma_es::{driver, ComponentSpec, Config};
 /// use rand::SeedableRng;
@@ -34,9 +37,11 @@ use crate::observer::GenerationReport;
 /// })
 /// .unwrap();
 /// let spec: ComponentSpec = "eps-mag-es:restarts=bipop".parse().unwrap();
-/// let config = Config { budget: Some(20_000), ..Config::default() };
+/// // To the budget, as a competition's protocol runs (Control::new: stop once converged).
+/// let control = Control::to_the_end(Limits::budget(20_000));
 /// let mut noise = RngNoise::seed_from_u64(7);
-/// let (result, runs) = driver::run(&problem, &config, &spec, 7, &mut noise).unwrap();
+/// let (result, runs) =
+///     driver::run(&problem, &Config::default(), &control, &spec, 7, &mut noise).unwrap();
 /// assert!(result.best.is_feasible() && (result.best.objective() - 0.5).abs() < 1e-6);
 /// assert_eq!(result.evaluations, runs.iter().map(|r| r.evaluations).sum::<usize>());
 /// ```
@@ -46,11 +51,12 @@ use crate::observer::GenerationReport;
 pub fn run<P: ConstrainedProblem>(
     problem: &P,
     config: &Config,
+    control: &Control,
     spec: &ComponentSpec,
     seed: u64,
     noise: &mut dyn NoiseSource,
 ) -> Result<(RunResult, Vec<RestartRecord>), MaEsError> {
-    run_observed(problem, config, spec, seed, noise, &mut NoObserver)
+    run_observed(problem, config, control, spec, seed, noise, &mut NoObserver)
 }
 
 /// [`run`] with an observer called after every generation of every run (its
@@ -62,6 +68,7 @@ pub fn run<P: ConstrainedProblem>(
 pub fn run_observed<P: ConstrainedProblem>(
     problem: &P,
     config: &Config,
+    control: &Control,
     spec: &ComponentSpec,
     seed: u64,
     noise: &mut dyn NoiseSource,
@@ -70,6 +77,7 @@ pub fn run_observed<P: ConstrainedProblem>(
     let mut es = AskTell::with_batching(
         ProblemShape::of(problem)?,
         config,
+        control,
         spec,
         seed,
         noise,

@@ -28,7 +28,7 @@
 //!
 //! ```
 //! use constraint_handling::{ConstrainedProblem, ProblemError};
-//! use ma_es::{noise::RngNoise, Config, MaEs, Variant};
+//! use ma_es::{control::Limits, noise::RngNoise, Config, MaEs, Variant};
 //!
 //! /// minimise Σ x_i² subject to x_1 + x_2 ≥ 1 on [−5, 5]².
 //! struct HalfPlane;
@@ -45,8 +45,8 @@
 //!     }
 //! }
 //!
-//! let config = Config { budget: Some(6_000), ..Config::default() };
-//! let mut es = MaEs::new(HalfPlane, &config, Variant::EpsMagEs).unwrap();
+//! let limits = Limits::budget(6_000);
+//! let mut es = MaEs::new(HalfPlane, &Config::default(), &limits, Variant::EpsMagEs).unwrap();
 //! let result = es.run(&mut RngNoise::seed_from_u64(1)).unwrap();
 //! assert!(result.best.is_feasible());
 //! assert!((result.best.objective() - 0.5).abs() < 1e-3); // x* = (½, ½)
@@ -60,6 +60,15 @@
 //! evaluates them where it likes — a thread pool, other processes, a cluster — and can
 //! save the run (serde) after any tell. [`MaEs::run`] and [`driver::run`] drive them
 //! with a [`ConstrainedProblem`].
+//!
+//! # Run control
+//!
+//! [`Config`] holds the strategy's constants (λ, μ, c_σ, …) and nothing else. How far
+//! a run goes and what it records ([`control::Limits`]: budget, generation limit,
+//! checkpoints, dynamics) and when it has converged ([`control::Convergence`]:
+//! `tol_fun`, `tol_x`, `stagnation`, `target`) are the driver's: [`control::Control`].
+//! [`MaEs`] and [`Strategy`] run the paper's loop within their limits; the
+//! convergence criteria and restarts are [`ask_tell::AskTell`]'s.
 //!
 //! # Reproducibility
 //!
@@ -77,6 +86,7 @@ pub mod adaptation;
 pub mod ask_tell;
 pub mod back_calculation;
 pub mod config;
+pub mod control;
 pub mod driver;
 pub mod linalg;
 pub mod noise;

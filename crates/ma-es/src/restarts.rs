@@ -40,6 +40,7 @@
 //! - **Checkpoints** stay absolute evaluation counts: each holds the best over all
 //!   runs up to it. `found_at` counts from the start of the whole run.
 
+use crate::control::Ring;
 use crate::observer::{GenerationReport, Observer};
 use crate::result::{RunResult, Termination};
 use crate::variant::{RestartKind, StallKind};
@@ -95,8 +96,7 @@ pub struct Stall {
     offspring: Vec<Fitness>,
     /// The last `10 + ⌈30 N / λ⌉` generations' best-so-far `f` (`tolfun`) or lowest
     /// offspring `f` (`range`), a ring; empty for [`StallKind::Stagnation`].
-    recent: Vec<f64>,
-    filled: usize,
+    recent: Ring,
     kind: StallKind,
 }
 
@@ -117,32 +117,21 @@ impl Stall {
                 StallKind::Progress => Vec::with_capacity(lambda),
                 _ => Vec::new(),
             },
-            recent: match kind {
-                StallKind::Stagnation => Vec::new(),
-                StallKind::TolFun | StallKind::Range | StallKind::Progress => {
-                    vec![f64::NAN; history]
-                }
-            },
-            filled: 0,
+            recent: Ring::new(match kind {
+                StallKind::Stagnation => 0,
+                StallKind::TolFun | StallKind::Range | StallKind::Progress => history,
+            }),
             kind,
         }
-    }
-
-    /// Writes `v` into the ring of the last generations; returns the value it replaces.
-    fn push(&mut self, v: f64) -> f64 {
-        let slot = self.filled % self.recent.len();
-        self.filled += 1;
-        std::mem::replace(&mut self.recent[slot], v)
     }
 
     /// pycma's `tolfun` on the best-so-far ([`StallKind::TolFun`]): a feasible best
     /// whose `f` changed by less than `10⁻¹¹` over the whole history.
     fn tolfun(&mut self, r: &GenerationReport<'_>) -> bool {
         let now = r.best.snapshot.fitness;
-        let oldest = self.push(now.objective);
-        self.filled > self.recent.len()
-            && now.violation == 0.0
-            && (oldest - now.objective).abs() < 1e-11
+        let full = self.recent.is_full();
+        let oldest = self.recent.push(now.objective);
+        full && now.violation == 0.0 && (oldest - now.objective).abs() < 1e-11
     }
 
     /// The relative range rule ([`StallKind::Range`]): this generation's `f` and the
@@ -154,14 +143,11 @@ impl Stall {
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &f| {
                 (lo.min(f), hi.max(f))
             });
-        self.push(lo);
-        if self.filled < self.recent.len() {
+        self.recent.push(lo);
+        if !self.recent.is_full() {
             return false;
         }
-        let (lo, hi) = self
-            .recent
-            .iter()
-            .fold((lo, hi), |(lo, hi), &f| (lo.min(f), hi.max(f)));
+        let (lo, hi) = self.recent.range(lo, hi);
         hi - lo < 1e-12 * lo.abs()
     }
 
@@ -215,7 +201,7 @@ impl Observer for Stall {
         let converged = match self.kind {
             StallKind::Stagnation => false,
             _ if r.epsilon != 0.0 => {
-                self.filled = 0;
+                self.recent.clear();
                 false
             }
             StallKind::TolFun => self.tolfun(r),

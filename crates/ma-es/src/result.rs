@@ -58,8 +58,32 @@ pub enum Termination {
     Budget,
     /// The generation limit was reached.
     GenerationLimit,
-    /// An observer asked to stop.
+    /// An observer asked to stop (or the caller, by `stop`; in a restart sequence's
+    /// history: the run stalled).
     Observer,
+    /// Converged: the offspring's `f` and `ν̄` and the recent generations' lowest lay
+    /// within `tol_fun` ([`crate::control::Convergence`]).
+    TolFun,
+    /// Converged: every coordinate's step `σ √((M Mᵀ)_ii)` fell below `tol_x`.
+    TolX,
+    /// The best-so-far did not improve for the `stagnation` window.
+    Stagnation,
+    /// A feasible best-so-far reached the target value.
+    Target,
+    /// A restart converged to the sequence's best-so-far again, within `tol_fun`.
+    Confirmed,
+}
+
+impl Termination {
+    /// Whether the run stopped because it converged or reached its target (not at a
+    /// limit, not by a caller).
+    #[must_use]
+    pub fn is_convergence(self) -> bool {
+        matches!(
+            self,
+            Self::TolFun | Self::TolX | Self::Stagnation | Self::Target | Self::Confirmed
+        )
+    }
 }
 
 /// The state after one generation, for plots of the dynamics.

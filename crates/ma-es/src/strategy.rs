@@ -29,6 +29,7 @@
 
 use crate::back_calculation::Selected;
 use crate::config::{Config, ConfigError, Parameters};
+use crate::control::{Limits, RunLimits};
 use crate::noise::NoiseSource;
 use crate::observer::{GenerationReport, NoObserver, Observer};
 use crate::ranking::ConstraintValues;
@@ -52,16 +53,15 @@ use serde::{Deserialize, Serialize};
 ///
 /// ```
 /// use cec2017_constrained::Suite;
-/// use ma_es::{Config, MaEs, Variant, noise::RngNoise};
+/// use ma_es::{control::Limits, Config, MaEs, Variant, noise::RngNoise};
 ///
 /// let problem = Suite::synthetic(1).problem(1, 10).unwrap();
 /// // The best-so-far also at 400, 2000 and 4000 evaluations (the CEC's 10/50/100 %).
-/// let config = Config {
-///     budget: Some(4_000),
+/// let limits = Limits {
 ///     checkpoints: vec![400, 2_000, 4_000],
-///     ..Config::default()
+///     ..Limits::budget(4_000)
 /// };
-/// let mut es = MaEs::new(&problem, &config, Variant::EpsMagEs).unwrap();
+/// let mut es = MaEs::new(&problem, &Config::default(), &limits, Variant::EpsMagEs).unwrap();
 /// let result = es.run(&mut RngNoise::seed_from_u64(42)).unwrap();
 /// assert!(result.evaluations >= 4_000);
 /// assert_eq!(result.checkpoints.len(), 3);
@@ -69,6 +69,7 @@ use serde::{Deserialize, Serialize};
 pub struct MaEs<P: ConstrainedProblem> {
     problem: P,
     params: Parameters,
+    limits: RunLimits,
     /// `None` only while a run holds them (a run that panicked keeps them).
     components: Option<Components>,
 }
@@ -82,14 +83,19 @@ impl<P: ConstrainedProblem> std::fmt::Debug for MaEs<P> {
 }
 
 impl<P: ConstrainedProblem> MaEs<P> {
-    /// A strategy of the given variant (preset) for `problem`.
+    /// A strategy of the given variant (preset) for `problem`, run within `limits`.
     ///
     /// # Errors
     /// [`MaEsError::Config`] for impossible parameters, [`MaEsError::Problem`] for a
     /// problem of dimension 0 or with invalid bounds (`lb > ub`, wrong length).
-    pub fn new(problem: P, config: &Config, variant: Variant) -> Result<Self, MaEsError> {
+    pub fn new(
+        problem: P,
+        config: &Config,
+        limits: &Limits,
+        variant: Variant,
+    ) -> Result<Self, MaEsError> {
         // The presets' components are deterministic: no seed enters them.
-        Self::with_spec(problem, config, &variant.spec(), 0)
+        Self::with_spec(problem, config, limits, &variant.spec(), 0)
     }
 
     /// A strategy with the components of `spec`, for the run with seed `seed` (the
@@ -101,11 +107,13 @@ impl<P: ConstrainedProblem> MaEs<P> {
     pub fn with_spec(
         problem: P,
         config: &Config,
+        limits: &Limits,
         spec: &ComponentSpec,
         seed: u64,
     ) -> Result<Self, MaEsError> {
-        let (params, components) = single_run(config, spec, problem.dim(), seed)?;
-        Self::with_components(problem, params, components)
+        let limits = limits.resolve(problem.dim())?;
+        let (params, components) = single_run(config, spec, problem.dim(), limits.budget, seed)?;
+        Self::with_components(problem, params, limits, components)
     }
 
     /// A strategy with hand-made components (any implementations of the component
@@ -116,12 +124,14 @@ impl<P: ConstrainedProblem> MaEs<P> {
     pub fn with_components(
         problem: P,
         params: Parameters,
+        limits: RunLimits,
         components: Components,
     ) -> Result<Self, MaEsError> {
         check_problem(&ProblemShape::of(&problem)?, &params)?;
         Ok(Self {
             problem,
             params,
+            limits,
             components: Some(components),
         })
     }
@@ -180,7 +190,7 @@ impl<P: ConstrainedProblem> MaEs<P> {
     /// use cec2017_constrained::Suite;
     /// use ma_es::{noise::RngNoise, Config, MaEs, Variant};
     /// let problem = Suite::synthetic(1).problem(3, 10).unwrap();
-    /// let mut es = MaEs::new(&problem, &Config::default(), Variant::EpsMagEs).unwrap();
+    /// let mut es = MaEs::new(&problem, &Config::default(), &Default::default(), Variant::EpsMagEs).unwrap();
     /// let mut strategy = es.start(RngNoise::seed_from_u64(1)).unwrap();
     /// while strategy.report().evaluations < 5_000 {
     ///     strategy.step(&problem).unwrap();
@@ -205,6 +215,7 @@ impl<P: ConstrainedProblem> MaEs<P> {
         Ok(Strategy::with_components(
             ProblemShape::of(&self.problem)?,
             self.params.clone(),
+            self.limits.clone(),
             components,
             noise,
         )?
@@ -218,6 +229,7 @@ pub(crate) fn single_run(
     config: &Config,
     spec: &ComponentSpec,
     dim: usize,
+    budget: usize,
     seed: u64,
 ) -> Result<(Parameters, Components), MaEsError> {
     if spec.restarts != crate::variant::RestartKind::Off {
@@ -228,7 +240,7 @@ pub(crate) fn single_run(
         }
         .into());
     }
-    let params = spec.configure(config, dim)?.resolve(dim)?;
+    let params = spec.configure(config, dim, budget)?.resolve(dim)?;
     let components = Components::from_spec(spec, &params, seed)?;
     Ok((params, components))
 }
@@ -327,13 +339,14 @@ pub enum Told {
 /// use constraint_handling::problem::ProblemShape;
 /// use ma_es::noise::RngNoise;
 /// use ma_es::strategy::{Strategy, Told};
+/// use ma_es::control::Limits;
 /// use ma_es::{Config, Variant};
 /// // min x₁² + x₂² s.t. 1 − x₁ − x₂ ≤ 0 in [−5, 5]², evaluated by the caller.
 /// let shape = ProblemShape::new(vec![-5.0; 2], vec![5.0; 2], 1, 0).unwrap();
-/// let config = Config { budget: Some(6_000), ..Config::default() };
-/// let mut es =
-///     Strategy::new(shape, &config, &Variant::EpsMagEs.spec(), 1, RngNoise::seed_from_u64(1))
-///         .unwrap();
+/// let (config, limits) = (Config::default(), Limits::budget(6_000));
+/// let spec = Variant::EpsMagEs.spec();
+/// let mut es = Strategy::new(shape, &config, &limits, &spec, 1, RngNoise::seed_from_u64(1))
+///     .unwrap();
 /// while es.termination().is_none() {
 ///     let request = es.ask().unwrap();
 ///     let x = request.points.to_owned();
@@ -349,6 +362,7 @@ pub enum Told {
 pub struct Strategy<N> {
     shape: ProblemShape,
     params: Parameters,
+    limits: RunLimits,
     #[serde(with = "crate::saved::components")]
     components: Components,
     noise: N,
@@ -538,12 +552,14 @@ impl<N: NoiseSource> Strategy<N> {
     pub fn new(
         shape: ProblemShape,
         config: &Config,
+        limits: &Limits,
         spec: &ComponentSpec,
         seed: u64,
         noise: N,
     ) -> Result<Self, MaEsError> {
-        let (params, components) = single_run(config, spec, shape.dim(), seed)?;
-        Self::with_components(shape, params, components, noise)
+        let limits = limits.resolve(shape.dim())?;
+        let (params, components) = single_run(config, spec, shape.dim(), limits.budget, seed)?;
+        Self::with_components(shape, params, limits, components, noise)
     }
 
     /// A run with hand-made components. It saves (serde) only if they are built-in
@@ -554,13 +570,14 @@ impl<N: NoiseSource> Strategy<N> {
     pub fn with_components(
         shape: ProblemShape,
         params: Parameters,
+        limits: RunLimits,
         components: Components,
         noise: N,
     ) -> Result<Self, MaEsError> {
         check_problem(&shape, &params)?;
         let (n, lambda, mu) = (params.dim, params.lambda, params.mu);
         let k = shape.num_constraints();
-        let expected_generations = params.budget / lambda + 2;
+        let expected_generations = limits.budget / lambda + 2;
         let steps = components.repair.max_steps();
         Ok(Self {
             weights: Array1::from(params.weights.clone()),
@@ -592,9 +609,9 @@ impl<N: NoiseSource> Strategy<N> {
                     snapshot: Snapshot::new(f64::NAN, f64::NAN).found_at(0),
                 },
                 resets: 0,
-                incumbent: Incumbent::new(&params.checkpoints),
-                dynamics: params.record_dynamics.then(|| {
-                    Vec::with_capacity(expected_generations.min(params.max_generations + 2))
+                incumbent: Incumbent::new(&limits.checkpoints),
+                dynamics: limits.record_dynamics.then(|| {
+                    Vec::with_capacity(expected_generations.min(limits.max_generations + 2))
                 }),
                 epsilon0: 0.0,
                 termination: None,
@@ -604,6 +621,7 @@ impl<N: NoiseSource> Strategy<N> {
             batching: Batching::default(),
             shape,
             params,
+            limits,
             components,
             noise,
         })
@@ -621,6 +639,12 @@ impl<N: NoiseSource> Strategy<N> {
     #[must_use]
     pub fn params(&self) -> &Parameters {
         &self.params
+    }
+
+    /// The run's limits (budget, generation limit, what it records).
+    #[must_use]
+    pub fn limits(&self) -> &RunLimits {
+        &self.limits
     }
 
     /// The problem's shape.
@@ -1180,9 +1204,9 @@ impl<N: NoiseSource> Strategy<N> {
         self.select_and_adapt()?;
         self.update_best();
         // Step 11: stop after this generation (steps 12–14 still happen).
-        let stop = if self.progress.evaluations >= self.params.budget {
+        let stop = if self.progress.evaluations >= self.limits.budget {
             Some(Termination::Budget)
-        } else if self.progress.generation >= self.params.max_generations {
+        } else if self.progress.generation >= self.limits.max_generations {
             Some(Termination::GenerationLimit)
         } else {
             None
@@ -1295,7 +1319,7 @@ impl<N: NoiseSource> Strategy<N> {
     fn take_checkpoints(&mut self) {
         self.progress
             .incumbent
-            .reach(self.progress.evaluations, self.params.budget);
+            .reach(self.progress.evaluations, self.limits.budget);
     }
 
     fn record_dynamics(&mut self) {

@@ -240,8 +240,8 @@ impl ComponentSpec {
         Variant::ALL.into_iter().find(|v| v.spec() == *self)
     }
 
-    /// The configuration this spec runs with in dimension `dim`: `config` with the
-    /// spec's parameter rules applied.
+    /// The configuration this spec runs with in dimension `dim` on `budget`
+    /// evaluations: `config` with the spec's parameter rules applied.
     /// - `population=log` sets `λ = 4 + ⌊3 ln N⌋` unless `config.lambda` is set.
     /// - `eps-end=p%` sets `t_max = max(1, round(p / 100 · B / λ))`, with `B` the
     ///   budget and `λ` as resolved (the configuration's `t_max` is replaced).
@@ -249,24 +249,29 @@ impl ComponentSpec {
     /// ```
     /// use ma_es::{ComponentSpec, Config};
     /// let spec: ComponentSpec = "eps-mag-es:population=log:eps-end=5%".parse().unwrap();
-    /// let c = spec.configure(&Config::default(), 10).unwrap();
+    /// let c = spec.configure(&Config::default(), 10, 200_000).unwrap();
     /// assert_eq!(c.lambda, Some(10)); // 4 + ⌊3 ln 10⌋
     /// assert_eq!(c.t_max, 1000); // 5 % of 200 000 / 10 generations
     /// // An explicit λ wins over the rule; the share follows it.
-    /// let c = spec.configure(&Config { lambda: Some(40), ..Config::default() }, 10).unwrap();
+    /// let c = spec.configure(&Config { lambda: Some(40), ..Config::default() }, 10, 200_000).unwrap();
     /// assert_eq!((c.lambda, c.t_max), (Some(40), 250));
     /// ```
     ///
     /// # Errors
     /// [`ConfigError`] if `config` does not resolve for `dim`.
-    pub fn configure(&self, config: &Config, dim: usize) -> Result<Config, ConfigError> {
+    pub fn configure(
+        &self,
+        config: &Config,
+        dim: usize,
+        budget: usize,
+    ) -> Result<Config, ConfigError> {
         let mut c = config.clone();
         if self.population == PopulationKind::Log && c.lambda.is_none() {
             c.lambda = Some(4 + (3.0 * (dim.max(1) as f64).ln()).floor() as usize);
         }
         if let EpsilonEnd::Share(p) = self.epsilon_end {
             let params = c.resolve(dim)?;
-            let generations = params.budget as f64 / params.lambda as f64;
+            let generations = budget as f64 / params.lambda as f64;
             c.t_max = ((f64::from(p) / 100.0 * generations).round() as usize).max(1);
         }
         c.resolve(dim)?;
@@ -285,223 +290,112 @@ impl ComponentSpec {
         }
     }
 
-    /// The `(key, value)` pairs of the text form, in a fixed order.
-    fn entries(&self) -> Vec<(&'static str, Cow<'static, str>)> {
-        let on = |b: bool| if b { "on" } else { "off" };
-        let fixed = [
-            ("repair", on(self.repair)),
-            (
-                "back-calculation",
-                match self.back_calculation {
-                    BackCalculationKind::Off => "off",
-                    BackCalculationKind::PseudoInverse => "pseudo-inverse",
-                    BackCalculationKind::Identity => "identity",
-                },
-            ),
-            ("sigma-cap", on(self.sigma_cap)),
-            ("matrix-adaptation", on(self.matrix_adaptation)),
-            (
-                "ordering",
-                match self.ordering {
-                    OrderingKind::EpsilonLevel => "epsilon-level",
-                    OrderingKind::Lexicographic => "lexicographic",
-                },
-            ),
-            (
-                "step-size",
-                match self.step_size {
-                    StepSizeKind::Csa => "csa",
-                    StepSizeKind::MedianSuccess => "median-success",
-                    StepSizeKind::Constant => "constant",
-                },
-            ),
-            ("ranking", ranking_name(self.ranking)),
-            (
-                "restarts",
-                match self.restarts {
-                    RestartKind::Off => "off",
-                    RestartKind::Ipop => "ipop",
-                    RestartKind::Bipop => "bipop",
-                },
-            ),
-            (
-                "population",
-                match self.population {
-                    PopulationKind::Paper => "paper",
-                    PopulationKind::Log => "log",
-                },
-            ),
-            (
-                "stall",
-                match self.stall {
-                    StallKind::Stagnation => "stagnation",
-                    StallKind::TolFun => "tolfun",
-                    StallKind::Range => "range",
-                    StallKind::Progress => "progress",
-                },
-            ),
-        ];
-        let eps_end = match self.epsilon_end {
-            EpsilonEnd::TMax => Cow::Borrowed("t-max"),
-            EpsilonEnd::Share(p) => Cow::Owned(format!("{p}%")),
-        };
-        let polish = match self.polish {
-            Polish::Off => Cow::Borrowed("off"),
-            Polish::Share(p) => Cow::Owned(format!("{p}%")),
-        };
-        let opening = Cow::Borrowed(self.opening.map_or("same", ranking_name));
-        fixed
-            .into_iter()
-            .map(|(k, v)| (k, Cow::Borrowed(v)))
-            .chain([
-                ("eps-end", eps_end),
-                ("polish", polish),
-                ("opening", opening),
-            ])
-            .collect()
+    /// The `(key, value)` pairs of the text form, in the order of [`SPEC_KEYS`].
+    fn entries(&self) -> impl Iterator<Item = (&'static str, Cow<'static, str>)> + '_ {
+        SPEC_KEYS.iter().map(|k| (k.name, (k.get)(self)))
     }
 
     /// Sets `key` to `value` (the text form's names).
     fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        let bad = || {
-            SpecError::Component(format!(
-                "{key}={value}: {}",
-                match key {
-                    "repair" | "sigma-cap" | "matrix-adaptation" => "expected on or off",
-                    "back-calculation" => "expected off, pseudo-inverse or identity",
-                    "ordering" => "expected epsilon-level or lexicographic",
-                    "step-size" => "expected csa, median-success or constant",
-                    "ranking" => "expected epsilon-level, objective, stochastic, augmented-lagrangian or by-constraint-kind",
-                    "restarts" => "expected off, ipop or bipop",
-                    "population" => "expected paper (λ = 4N) or log (λ = 4 + ⌊3 ln N⌋)",
-                    "stall" => "expected stagnation, tolfun, range or progress",
-                    "eps-end" => "expected t-max or a share of the run's generations, 1% to 100%",
-                    "polish" => "expected off or a share of the budget, 1% to 100%",
-                    "opening" => "expected same or a ranking (epsilon-level, objective, stochastic, augmented-lagrangian, by-constraint-kind)",
-                    _ => "unknown key; the keys are repair, back-calculation, sigma-cap, matrix-adaptation, ordering, step-size, ranking, restarts, population, stall, eps-end, polish, opening",
-                }
-            ))
+        let Some(k) = SPEC_KEYS.iter().find(|k| k.name == key) else {
+            let names: Vec<&str> = SPEC_KEYS.iter().map(|k| k.name).collect();
+            return Err(SpecError::Component(format!(
+                "{key}={value}: unknown key; the keys are {}",
+                names.join(", ")
+            )));
         };
-        let switch = |v: &str| match v {
-            "on" => Ok(true),
-            "off" => Ok(false),
-            _ => Err(bad()),
-        };
-        match key {
-            "repair" => self.repair = switch(value)?,
-            "sigma-cap" => self.sigma_cap = switch(value)?,
-            "matrix-adaptation" => self.matrix_adaptation = switch(value)?,
-            "back-calculation" => {
-                self.back_calculation = match value {
-                    "off" => BackCalculationKind::Off,
-                    "pseudo-inverse" => BackCalculationKind::PseudoInverse,
-                    "identity" => BackCalculationKind::Identity,
-                    _ => return Err(bad()),
-                }
-            }
-            "ordering" => {
-                self.ordering = match value {
-                    "epsilon-level" => OrderingKind::EpsilonLevel,
-                    "lexicographic" => OrderingKind::Lexicographic,
-                    _ => return Err(bad()),
-                }
-            }
-            "step-size" => {
-                self.step_size = match value {
-                    "csa" => StepSizeKind::Csa,
-                    "median-success" => StepSizeKind::MedianSuccess,
-                    "constant" => StepSizeKind::Constant,
-                    _ => return Err(bad()),
-                }
-            }
-            "ranking" => self.ranking = ranking_kind(value).ok_or_else(bad)?,
-            "opening" => {
-                self.opening = match value {
-                    "same" => None,
-                    name => Some(ranking_kind(name).ok_or_else(bad)?),
-                }
-            }
-            "restarts" => {
-                self.restarts = match value {
-                    "off" => RestartKind::Off,
-                    "ipop" => RestartKind::Ipop,
-                    "bipop" => RestartKind::Bipop,
-                    _ => return Err(bad()),
-                }
-            }
-            "stall" => {
-                self.stall = match value {
-                    "stagnation" => StallKind::Stagnation,
-                    "tolfun" => StallKind::TolFun,
-                    "range" => StallKind::Range,
-                    "progress" => StallKind::Progress,
-                    _ => return Err(bad()),
-                }
-            }
-            "population" => {
-                self.population = match value {
-                    "paper" => PopulationKind::Paper,
-                    "log" => PopulationKind::Log,
-                    _ => return Err(bad()),
-                }
-            }
-            "eps-end" => {
-                self.epsilon_end = match value {
-                    "t-max" => EpsilonEnd::TMax,
-                    share => EpsilonEnd::Share(percentage(share).ok_or_else(bad)?),
-                }
-            }
-            "polish" => {
-                self.polish = match value {
-                    "off" => Polish::Off,
-                    share => Polish::Share(percentage(share).ok_or_else(bad)?),
-                }
-            }
-            _ => return Err(bad()),
-        }
-        Ok(())
+        (k.set)(self, value).ok_or_else(|| {
+            SpecError::Component(format!("{key}={value}: expected {}", (k.values)()))
+        })
     }
 }
 
-impl fmt::Display for ComponentSpec {
-    /// The preset's name, or `eps-mag-es` followed by `:key=value` for every component
-    /// that differs from it (a canonical form: equal specs print alike).
+/// One `KEY=VALUE` of a [`ComponentSpec`]'s text form: its name, the values it takes,
+/// what it chooses, and how it reads and prints. The parser, the printer, the error
+/// messages, the command lines' help and the docs' table ([`spec_keys_markdown`]) all
+/// come from [`SPEC_KEYS`]: a new key is one entry there (and its field).
+pub struct SpecKey {
+    /// The key.
+    pub name: &'static str,
+    /// What it chooses.
+    pub help: &'static str,
+    /// The values it takes, as the help and the error messages list them.
+    pub values: fn() -> String,
+    get: fn(&ComponentSpec) -> Cow<'static, str>,
+    set: fn(&mut ComponentSpec, &str) -> Option<()>,
+}
+
+impl fmt::Debug for SpecKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(v) = self.preset() {
-            return f.write_str(v.name());
-        }
-        f.write_str(Variant::EpsMagEs.name())?;
-        let base = Variant::EpsMagEs.spec().entries();
-        for ((key, value), (_, default)) in self.entries().into_iter().zip(base) {
-            if value != default {
-                write!(f, ":{key}={value}")?;
-            }
-        }
-        Ok(())
+        f.debug_struct("SpecKey")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
     }
 }
 
-/// A ranking's name in the text form.
-fn ranking_name(kind: RankingKind) -> &'static str {
-    match kind {
-        RankingKind::EpsilonLevel => "epsilon-level",
-        RankingKind::Objective => "objective",
-        RankingKind::Stochastic => "stochastic",
-        RankingKind::AugmentedLagrangian => "augmented-lagrangian",
-        RankingKind::ByConstraintKind => "by-constraint-kind",
-    }
+/// The names of a kind's values in the text form.
+type Names<T> = &'static [(&'static str, T)];
+
+const ON_OFF: Names<bool> = &[("on", true), ("off", false)];
+const BACK_CALCULATIONS: Names<BackCalculationKind> = &[
+    ("off", BackCalculationKind::Off),
+    ("pseudo-inverse", BackCalculationKind::PseudoInverse),
+    ("identity", BackCalculationKind::Identity),
+];
+const ORDERINGS: Names<OrderingKind> = &[
+    ("epsilon-level", OrderingKind::EpsilonLevel),
+    ("lexicographic", OrderingKind::Lexicographic),
+];
+const STEP_SIZES: Names<StepSizeKind> = &[
+    ("csa", StepSizeKind::Csa),
+    ("median-success", StepSizeKind::MedianSuccess),
+    ("constant", StepSizeKind::Constant),
+];
+const RANKINGS: Names<RankingKind> = &[
+    ("epsilon-level", RankingKind::EpsilonLevel),
+    ("objective", RankingKind::Objective),
+    ("stochastic", RankingKind::Stochastic),
+    ("augmented-lagrangian", RankingKind::AugmentedLagrangian),
+    ("by-constraint-kind", RankingKind::ByConstraintKind),
+];
+const RESTARTS: Names<RestartKind> = &[
+    ("off", RestartKind::Off),
+    ("ipop", RestartKind::Ipop),
+    ("bipop", RestartKind::Bipop),
+];
+const POPULATIONS: Names<PopulationKind> = &[
+    ("paper", PopulationKind::Paper),
+    ("log", PopulationKind::Log),
+];
+const STALLS: Names<StallKind> = &[
+    ("stagnation", StallKind::Stagnation),
+    ("tolfun", StallKind::TolFun),
+    ("range", StallKind::Range),
+    ("progress", StallKind::Progress),
+];
+
+/// The name of `value`.
+fn name_of<T: PartialEq>(names: Names<T>, value: T) -> Cow<'static, str> {
+    Cow::Borrowed(
+        names
+            .iter()
+            .find(|(_, v)| *v == value)
+            .map_or("?", |(n, _)| n),
+    )
 }
 
-/// The ranking of a name in the text form.
-fn ranking_kind(name: &str) -> Option<RankingKind> {
-    Some(match name {
-        "epsilon-level" => RankingKind::EpsilonLevel,
-        "objective" => RankingKind::Objective,
-        "stochastic" => RankingKind::Stochastic,
-        "augmented-lagrangian" => RankingKind::AugmentedLagrangian,
-        "by-constraint-kind" => RankingKind::ByConstraintKind,
-        _ => return None,
-    })
+/// The value named `text`.
+fn value_of<T: Copy>(names: Names<T>, text: &str) -> Option<T> {
+    names.iter().find(|(n, _)| *n == text).map(|&(_, v)| v)
+}
+
+/// `a, b or c`.
+fn listed<T>(names: Names<T>) -> String {
+    let names: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
 }
 
 /// `p%` with `p` in 1–100.
@@ -512,19 +406,168 @@ fn percentage(text: &str) -> Option<u8> {
     }
 }
 
+/// The keys of the text form, in the order the canonical form prints them.
+pub const SPEC_KEYS: &[SpecKey] = &[
+    SpecKey {
+        name: "repair",
+        help: "the periodic gradient repair (step 3.3)",
+        values: || listed(ON_OFF),
+        get: |s| name_of(ON_OFF, s.repair),
+        set: |s, v| value_of(ON_OFF, v).map(|x| s.repair = x),
+    },
+    SpecKey {
+        name: "back-calculation",
+        help: "the back-calculation of the selected z (step 3.4)",
+        values: || listed(BACK_CALCULATIONS),
+        get: |s| name_of(BACK_CALCULATIONS, s.back_calculation),
+        set: |s, v| value_of(BACK_CALCULATIONS, v).map(|x| s.back_calculation = x),
+    },
+    SpecKey {
+        name: "sigma-cap",
+        help: "σ ≤ σ_max (step 9)",
+        values: || listed(ON_OFF),
+        get: |s| name_of(ON_OFF, s.sigma_cap),
+        set: |s, v| value_of(ON_OFF, v).map(|x| s.sigma_cap = x),
+    },
+    SpecKey {
+        name: "matrix-adaptation",
+        help: "adapt M (else M stays I; steps 7–8)",
+        values: || listed(ON_OFF),
+        get: |s| name_of(ON_OFF, s.matrix_adaptation),
+        set: |s, v| value_of(ON_OFF, v).map(|x| s.matrix_adaptation = x),
+    },
+    SpecKey {
+        name: "ordering",
+        help: "the threshold schedule: ε-level, or ε ≡ 0",
+        values: || listed(ORDERINGS),
+        get: |s| name_of(ORDERINGS, s.ordering),
+        set: |s, v| value_of(ORDERINGS, v).map(|x| s.ordering = x),
+    },
+    SpecKey {
+        name: "step-size",
+        help: "the step-size rule (step 9)",
+        values: || listed(STEP_SIZES),
+        get: |s| name_of(STEP_SIZES, s.step_size),
+        set: |s, v| value_of(STEP_SIZES, v).map(|x| s.step_size = x),
+    },
+    SpecKey {
+        name: "ranking",
+        help: "how the offspring are ranked (step 4)",
+        values: || listed(RANKINGS),
+        get: |s| name_of(RANKINGS, s.ranking),
+        set: |s, v| value_of(RANKINGS, v).map(|x| s.ranking = x),
+    },
+    SpecKey {
+        name: "restarts",
+        help: "restart a stalled run (IPOP, BIPOP) on the budget left",
+        values: || listed(RESTARTS),
+        get: |s| name_of(RESTARTS, s.restarts),
+        set: |s, v| value_of(RESTARTS, v).map(|x| s.restarts = x),
+    },
+    SpecKey {
+        name: "population",
+        help: "the default λ: 4N (paper) or 4 + ⌊3 ln N⌋ (log)",
+        values: || listed(POPULATIONS),
+        get: |s| name_of(POPULATIONS, s.population),
+        set: |s, v| value_of(POPULATIONS, v).map(|x| s.population = x),
+    },
+    SpecKey {
+        name: "stall",
+        help: "when a run of a restart sequence counts as stalled",
+        values: || listed(STALLS),
+        get: |s| name_of(STALLS, s.stall),
+        set: |s, v| value_of(STALLS, v).map(|x| s.stall = x),
+    },
+    SpecKey {
+        name: "eps-end",
+        help: "where the ε schedule ends: t_max, or a share of the run's generations",
+        values: || "t-max or a share of the run's generations, 1% to 100%".into(),
+        get: |s| match s.epsilon_end {
+            EpsilonEnd::TMax => Cow::Borrowed("t-max"),
+            EpsilonEnd::Share(p) => Cow::Owned(format!("{p}%")),
+        },
+        set: |s, v| {
+            s.epsilon_end = match v {
+                "t-max" => EpsilonEnd::TMax,
+                share => EpsilonEnd::Share(percentage(share)?),
+            };
+            Some(())
+        },
+    },
+    SpecKey {
+        name: "polish",
+        help: "polish the best-so-far once this share of the budget is left (restarts)",
+        values: || "off or a share of the budget, 1% to 100%".into(),
+        get: |s| match s.polish {
+            Polish::Off => Cow::Borrowed("off"),
+            Polish::Share(p) => Cow::Owned(format!("{p}%")),
+        },
+        set: |s, v| {
+            s.polish = match v {
+                "off" => Polish::Off,
+                share => Polish::Share(percentage(share)?),
+            };
+            Some(())
+        },
+    },
+    SpecKey {
+        name: "opening",
+        help: "the ranking of a restart sequence's first run",
+        values: || format!("same or a ranking ({})", listed(RANKINGS)),
+        get: |s| {
+            s.opening
+                .map_or(Cow::Borrowed("same"), |r| name_of(RANKINGS, r))
+        },
+        set: |s, v| {
+            s.opening = match v {
+                "same" => None,
+                name => Some(value_of(RANKINGS, name)?),
+            };
+            Some(())
+        },
+    },
+];
+
+/// The keys as a Markdown table (key, values, what it chooses), for the docs and the
+/// command lines' help.
+#[must_use]
+pub fn spec_keys_markdown() -> String {
+    let mut out = String::from("| key | values | chooses |\n|---|---|---|\n");
+    for k in SPEC_KEYS {
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            k.name,
+            (k.values)(),
+            k.help
+        ));
+    }
+    out
+}
+
+impl fmt::Display for ComponentSpec {
+    /// The preset's name, or `eps-mag-es` followed by `:key=value` for every component
+    /// that differs from it (a canonical form: equal specs print alike).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(v) = self.preset() {
+            return f.write_str(v.name());
+        }
+        f.write_str(Variant::EpsMagEs.name())?;
+        let base = Variant::EpsMagEs.spec();
+        for ((key, value), (_, default)) in self.entries().zip(base.entries()) {
+            if value != default {
+                write!(f, ":{key}={value}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl FromStr for ComponentSpec {
     type Err = SpecError;
 
     /// `PRESET[:KEY=VALUE]…`: a preset (any name [`Variant`] parses) with components
-    /// changed, e.g. `lex-ma-es:step-size=constant`. Keys: `repair`, `sigma-cap`,
-    /// `matrix-adaptation` (`on`/`off`), `back-calculation` (`off`, `pseudo-inverse`,
-    /// `identity`), `ordering` (`epsilon-level`, `lexicographic`), `step-size` (`csa`,
-    /// `median-success`, `constant`), `ranking` (`epsilon-level`, `objective`,
-    /// `stochastic`, `augmented-lagrangian`, `by-constraint-kind`), `restarts` (`off`,
-    /// `ipop`, `bipop`), `population` (`paper`, `log`), `stall` (`stagnation`, `tolfun`,
-    /// `range`, `progress`), `eps-end` (`t-max`, or a share such as `5%`), `polish`
-    /// (`off`, or a share of the budget such as `25%`), `opening` (`same`, or a ranking
-    /// for a restart sequence's first run).
+    /// changed, e.g. `lex-ma-es:step-size=constant`. The keys and their values are
+    /// [`SPEC_KEYS`] (as a table: [`spec_keys_markdown`], and docs/architecture.md).
     ///
     /// A [`STRATEGIES`] name stands for its spec in the same place:
     /// `eps-mag-es-r:polish=off` is εMAg-ES-R without its polishing end.

@@ -6,6 +6,7 @@ use cec2017_constrained::Suite;
 use constraint_handling::problem::ProblemShape;
 use constraint_handling::{ConstrainedProblem, FnProblem};
 use ma_es::ask_tell::AskTell;
+use ma_es::control::{Control, Limits};
 use ma_es::noise::RngNoise;
 use ma_es::strategy::{Batching, RequestKind, Told};
 use ma_es::{driver, ComponentSpec, Config, MaEsError, RunResult};
@@ -24,13 +25,14 @@ const SPECS: [&str; 7] = [
     "eps-mag-es:step-size=median-success:ranking=by-constraint-kind",
 ];
 
-fn config(budget: usize) -> Config {
-    Config {
+/// To the budget (no convergence criterion), with checkpoints and dynamics.
+fn control(budget: usize) -> Control {
+    Control::to_the_end(Limits {
         budget: Some(budget),
         checkpoints: vec![budget / 10, budget / 2, budget],
         record_dynamics: true,
-        ..Config::default()
-    }
+        ..Limits::default()
+    })
 }
 
 /// Σ (x_i − 1)² s.t. Σ x_i ≤ 2 and x_1 = x_2 on [−3, 3]^N.
@@ -95,6 +97,7 @@ fn answer<P: ConstrainedProblem>(
 fn ask_tell<P: ConstrainedProblem>(
     problem: &P,
     config: &Config,
+    control: &Control,
     spec: &ComponentSpec,
     seed: u64,
     batching: Batching,
@@ -106,6 +109,7 @@ fn ask_tell<P: ConstrainedProblem>(
     let mut es = AskTell::with_batching(
         ProblemShape::of(problem).unwrap(),
         config,
+        control,
         spec,
         seed,
         RngNoise::seed_from_u64(seed),
@@ -147,14 +151,22 @@ fn ask_and_tell_replays_the_drivers_runs_bit_for_bit() {
             let budget = 12_000;
             let (expected, runs) = driver::run(
                 &problem,
-                &config(budget),
+                &Config::default(),
+                &control(budget),
                 &spec,
                 5,
                 &mut RngNoise::seed_from_u64(5),
             )
             .unwrap();
             for batching in [Batching::Generation, Batching::Offspring] {
-                let (r, history, _) = ask_tell(&problem, &config(budget), &spec, 5, batching);
+                let (r, history, _) = ask_tell(
+                    &problem,
+                    &Config::default(),
+                    &control(budget),
+                    &spec,
+                    5,
+                    batching,
+                );
                 assert_same(&r, &expected, &format!("{text} on {name}, {batching:?}"));
                 assert_eq!(history, runs, "{text} on {name}, {batching:?}");
                 checked += 1;
@@ -165,8 +177,17 @@ fn ask_and_tell_replays_the_drivers_runs_bit_for_bit() {
     assert_eq!(checked, SPECS.len() * 3 * 2);
 }
 
+/// As [`control`], with the convergence criteria on (their state is saved too).
+fn converging(budget: usize) -> Control {
+    Control {
+        convergence: ma_es::control::Convergence::default(),
+        ..control(budget)
+    }
+}
+
 /// A run saved (MessagePack) after tell number `k` and restored continues exactly as
-/// the original: same requests, same result — inside restart sequences too.
+/// the original: same requests, same result — inside restart sequences too, with the
+/// convergence criteria on.
 #[test]
 fn a_run_saved_after_any_tell_continues_bit_for_bit() {
     let problem = Suite::synthetic(3).problem(7, 10).unwrap();
@@ -174,14 +195,21 @@ fn a_run_saved_after_any_tell_continues_bit_for_bit() {
     for text in SPECS {
         let spec: ComponentSpec = text.parse().unwrap();
         let budget = 8_000;
-        let (expected, runs, sizes) =
-            ask_tell(&problem, &config(budget), &spec, 11, Batching::Generation);
+        let (expected, runs, sizes) = ask_tell(
+            &problem,
+            &Config::default(),
+            &converging(budget),
+            &spec,
+            11,
+            Batching::Generation,
+        );
         // Save at a few tells spread over the run, in the repair's phases too.
         let total = sizes.len();
         for cut in [1, 2, 3, total / 3, total / 2 + 1, total - 2] {
             let mut es = AskTell::new(
                 ProblemShape::of(&problem).unwrap(),
-                &config(budget),
+                &Config::default(),
+                &converging(budget),
                 &spec,
                 11,
                 RngNoise::seed_from_u64(11),
@@ -224,7 +252,14 @@ fn the_repair_asks_in_batches() {
     let problem = Suite::synthetic(3).problem(6, 10).unwrap();
     let spec: ComponentSpec = "eps-mag-es".parse().unwrap();
     let count = |batching| {
-        let (_, _, sizes) = ask_tell(&problem, &config(20_000), &spec, 2, batching);
+        let (_, _, sizes) = ask_tell(
+            &problem,
+            &Config::default(),
+            &control(20_000),
+            &spec,
+            2,
+            batching,
+        );
         let requests = |kind: RequestKind| sizes.iter().filter(|(k, _)| *k == kind).count();
         let points = |kind: RequestKind| -> usize {
             sizes
@@ -264,7 +299,8 @@ fn bad_tells_are_errors_and_change_nothing() {
     let spec: ComponentSpec = "eps-mag-es".parse().unwrap();
     let mut es = AskTell::new(
         ProblemShape::of(&problem).unwrap(),
-        &config(2_000),
+        &Config::default(),
+        &control(2_000),
         &spec,
         1,
         RngNoise::seed_from_u64(1),
@@ -284,7 +320,14 @@ fn bad_tells_are_errors_and_change_nothing() {
     // The run goes on as if nothing had happened.
     let mut sizes = Vec::new();
     while answer(&mut es, &problem, &mut sizes).unwrap().is_some() {}
-    let (expected, _, _) = ask_tell(&problem, &config(2_000), &spec, 1, Batching::Generation);
+    let (expected, _, _) = ask_tell(
+        &problem,
+        &Config::default(),
+        &control(2_000),
+        &spec,
+        1,
+        Batching::Generation,
+    );
     assert_same(&es.result(), &expected, "after bad tells");
 }
 
@@ -297,12 +340,19 @@ fn a_huge_population_is_repaired_in_waves() {
     // Every offspring repaired in generation 0 (θ_p = 1); the budget ends the run there.
     let config = Config {
         theta_p: 1.0,
-        budget: Some(2_000),
         ..Config::default()
     };
-    let (expected, _) =
-        driver::run(&problem, &config, &spec, 3, &mut RngNoise::seed_from_u64(3)).unwrap();
-    let (r, _, sizes) = ask_tell(&problem, &config, &spec, 3, Batching::Generation);
+    let control = control(2_000);
+    let (expected, _) = driver::run(
+        &problem,
+        &config,
+        &control,
+        &spec,
+        3,
+        &mut RngNoise::seed_from_u64(3),
+    )
+    .unwrap();
+    let (r, _, sizes) = ask_tell(&problem, &config, &control, &spec, 3, Batching::Generation);
     assert_same(&r, &expected, "λ = 512 at N = 128");
     let probes: Vec<usize> = sizes
         .iter()

@@ -121,7 +121,7 @@ fn replay(
         .expect("problem")
         .with_fidelity(fidelity);
     let config = header.config(solver);
-    let mut es = MaEs::new(&problem, &config, variant).expect("strategy");
+    let mut es = MaEs::new(&problem, &config, &header.limits(), variant).expect("strategy");
     let mut seen = Vec::new();
     let mut observer = |r: &GenerationReport<'_>| {
         seen.push(line_of(r));

@@ -3,6 +3,7 @@
 
 use cec2017_constrained::Suite;
 use constraint_handling::{ConstrainedProblem, FnProblem, ProblemError};
+use ma_es::control::{Control, Limits};
 use ma_es::noise::RngNoise;
 use ma_es::observer::GenerationReport;
 use ma_es::step_size::SigmaCap;
@@ -78,11 +79,10 @@ impl ConstrainedProblem for Simplex {
 }
 
 /// A budget, and checkpoints at the CEC's 10/50/100 % of it.
-fn small(budget: usize) -> Config {
-    Config {
-        budget: Some(budget),
+fn small(budget: usize) -> Limits {
+    Limits {
         checkpoints: vec![budget / 10, budget / 2, budget],
-        ..Config::default()
+        ..Limits::budget(budget)
     }
 }
 
@@ -90,7 +90,8 @@ fn small(budget: usize) -> Config {
 fn solves_a_user_problem_with_every_variant() {
     // Optimum: x_i = 2/N for N = 4 → f = 4 · (0.5)² = 1.
     for variant in Variant::ALL {
-        let mut es = MaEs::new(Simplex::new(4), &small(20_000), variant).unwrap();
+        let mut es =
+            MaEs::new(Simplex::new(4), &Config::default(), &small(20_000), variant).unwrap();
         let r = es.run(&mut RngNoise::seed_from_u64(3)).unwrap();
         assert!(
             r.best.violation() <= 1e-3,
@@ -114,11 +115,12 @@ fn the_other_step_size_rules_and_rankings_run_inside_the_strategy() {
     use ma_es::ComponentSpec;
     let run_seeded = |spec: &str, seed: u64| {
         let spec: ComponentSpec = spec.parse().unwrap();
-        let config = Config {
+        let limits = Limits {
             record_dynamics: true,
             ..small(20_000)
         };
-        let mut es = MaEs::with_spec(Simplex::new(4), &config, &spec, seed).unwrap();
+        let mut es =
+            MaEs::with_spec(Simplex::new(4), &Config::default(), &limits, &spec, seed).unwrap();
         es.run(&mut RngNoise::seed_from_u64(seed)).unwrap()
     };
     let run = |spec: &str| run_seeded(spec, 3);
@@ -193,11 +195,11 @@ fn the_ranking_by_constraint_kind_follows_the_problems_constraints() {
     let run = |problem: usize, ranking: &str| {
         let p = suite.problem(problem, 10).unwrap();
         let spec: ComponentSpec = format!("eps-mag-es:ranking={ranking}").parse().unwrap();
-        let config = Config {
+        let limits = Limits {
             record_dynamics: true,
             ..small(20_000)
         };
-        let mut es = MaEs::with_spec(&p, &config, &spec, 7).unwrap();
+        let mut es = MaEs::with_spec(&p, &Config::default(), &limits, &spec, 7).unwrap();
         es.run(&mut RngNoise::seed_from_u64(7)).unwrap()
     };
     // C01: one inequality; C07: two equalities; C03: one of each.
@@ -218,7 +220,7 @@ fn the_ranking_by_constraint_kind_follows_the_problems_constraints() {
 
 fn run_c01(seed: u64, variant: Variant) -> RunResult {
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
-    MaEs::new(&p, &small(30_000), variant)
+    MaEs::new(&p, &Config::default(), &small(30_000), variant)
         .unwrap()
         .run(&mut RngNoise::seed_from_u64(seed))
         .unwrap()
@@ -256,11 +258,11 @@ fn checkpoints_follow_the_budget() {
     assert_eq!(r.checkpoints[2].best, r.best.snapshot);
     // Checkpoints at other evaluation counts, as a harness may ask for them.
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
-    let config = Config {
+    let limits = Limits {
         checkpoints: vec![1000, 7000],
         ..small(30_000)
     };
-    let own = MaEs::new(&p, &config, Variant::EpsMagEs)
+    let own = MaEs::new(&p, &Config::default(), &limits, Variant::EpsMagEs)
         .unwrap()
         .run(&mut RngNoise::seed_from_u64(1))
         .unwrap();
@@ -268,11 +270,11 @@ fn checkpoints_follow_the_budget() {
     assert_eq!(at.len(), 2);
     assert!(at[0] >= 1000 && at[0] - lambda < 1000 && at[1] >= 7000 && at[1] - lambda < 7000);
     assert_eq!(own.best, r.best, "the checkpoints do not change the run");
-    let bad = Config {
+    let bad = Limits {
         checkpoints: vec![500, 500],
         ..small(30_000)
     };
-    assert!(MaEs::new(&p, &bad, Variant::EpsMagEs).is_err());
+    assert!(MaEs::new(&p, &Config::default(), &bad, Variant::EpsMagEs).is_err());
     assert!(r.evaluations >= 30_000);
     assert!(r.best.evaluations() <= r.evaluations);
 }
@@ -280,18 +282,18 @@ fn checkpoints_follow_the_budget() {
 #[test]
 fn dynamics_and_observer_stop() {
     let p = Suite::synthetic(5).problem(3, 10).unwrap();
-    let config = Config {
+    let limits = Limits {
         record_dynamics: true,
         ..small(8_000)
     };
-    let r = MaEs::new(&p, &config, Variant::EpsMagEs)
+    let r = MaEs::new(&p, &Config::default(), &limits, Variant::EpsMagEs)
         .unwrap()
         .run(&mut RngNoise::seed_from_u64(2))
         .unwrap();
     let dyn_ = r.dynamics.as_ref().unwrap();
     assert_eq!(dyn_.len(), r.generations + 1);
     assert!(dyn_.windows(2).all(|w| w[1].evaluations > w[0].evaluations));
-    let mut es = MaEs::new(&p, &small(8_000), Variant::EpsMagEs).unwrap();
+    let mut es = MaEs::new(&p, &Config::default(), &small(8_000), Variant::EpsMagEs).unwrap();
     let mut stop = |r: &GenerationReport<'_>| {
         if r.generation == 5 {
             ControlFlow::Break(())
@@ -320,7 +322,7 @@ fn the_report_pairs_each_offspring_objective_with_its_violation() {
 }
 
 fn improvements_among_the_offspring<P: ConstrainedProblem>(p: &P) -> usize {
-    let mut es = MaEs::new(p, &small(40_000), Variant::EpsMagEs).unwrap();
+    let mut es = MaEs::new(p, &Config::default(), &small(40_000), Variant::EpsMagEs).unwrap();
     let (mut last, mut found) = (None, 0);
     let mut check = |r: &GenerationReport<'_>| {
         assert_eq!(r.objectives.len(), r.violations.len());
@@ -348,11 +350,11 @@ fn improvements_among_the_offspring<P: ConstrainedProblem>(p: &P) -> usize {
 #[test]
 fn generation_limit_stops_after_limit_plus_one_generations() {
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
-    let config = Config {
+    let limits = Limits {
         max_generations: Some(7),
-        ..Config::default()
+        ..Limits::default()
     };
-    let r = MaEs::new(&p, &config, Variant::EpsMaEs)
+    let r = MaEs::new(&p, &Config::default(), &limits, Variant::EpsMaEs)
         .unwrap()
         .run(&mut RngNoise::seed_from_u64(2))
         .unwrap();
@@ -386,7 +388,7 @@ fn faulty() -> impl ConstrainedProblem {
 #[test]
 fn non_finite_values_never_panic() {
     for variant in Variant::ALL {
-        let r = MaEs::new(faulty(), &small(5_000), variant)
+        let r = MaEs::new(faulty(), &Config::default(), &small(5_000), variant)
             .unwrap()
             .run(&mut RngNoise::seed_from_u64(9))
             .unwrap();
@@ -407,11 +409,11 @@ impl SigmaCap for Explode {
 #[test]
 fn sigma_overflow_does_not_panic() {
     let p = Suite::synthetic(5).problem(6, 10).unwrap();
-    let config = small(4_000);
-    let params = config.resolve(10).unwrap();
+    let params = Config::default().resolve(10).unwrap();
     let mut components = Components::from_spec(&Variant::EpsMagEsNl.spec(), &params, 0).unwrap();
     components.sigma_cap = Box::new(Explode);
-    let mut es = MaEs::with_components(&p, params, components).unwrap();
+    let limits = small(4_000).resolve(10).unwrap();
+    let mut es = MaEs::with_components(&p, params, limits, components).unwrap();
     let mut sigmas = Vec::new();
     let mut obs = |r: &GenerationReport<'_>| {
         sigmas.push(r.sigma);
@@ -428,9 +430,9 @@ fn sigma_overflow_does_not_panic() {
     // With σ0 near the largest double the capped variant comes back to σ ≤ σ_max.
     let config = Config {
         sigma0: 1e308,
-        ..small(4_000)
+        ..Config::default()
     };
-    let r = MaEs::new(&p, &config, Variant::EpsMagEs)
+    let r = MaEs::new(&p, &config, &small(4_000), Variant::EpsMagEs)
         .unwrap()
         .run(&mut RngNoise::seed_from_u64(1))
         .unwrap();
@@ -461,35 +463,56 @@ fn invalid_configurations_and_problems_are_errors() {
             sigma0: f64::NAN,
             ..Config::default()
         },
-        Config {
-            budget: Some(0),
-            ..Config::default()
-        },
     ] {
-        let e = MaEs::new(&p, &config, Variant::EpsMagEs).unwrap_err();
+        let e = MaEs::new(&p, &config, &Limits::default(), Variant::EpsMagEs).unwrap_err();
         assert!(matches!(e, MaEsError::Config(_)), "{e}");
     }
+    let e = MaEs::new(
+        &p,
+        &Config::default(),
+        &Limits::budget(0),
+        Variant::EpsMagEs,
+    )
+    .unwrap_err();
+    assert!(matches!(e, MaEsError::Config(_)), "{e}");
     let bad = Simplex {
         lb: vec![1.0, 0.0],
         ub: vec![0.0, 1.0],
     };
     assert!(matches!(
-        MaEs::new(&bad, &Config::default(), Variant::EpsMagEs).unwrap_err(),
+        MaEs::new(
+            &bad,
+            &Config::default(),
+            &Limits::default(),
+            Variant::EpsMagEs
+        )
+        .unwrap_err(),
         MaEsError::Problem(_)
     ));
     let mismatched = Simplex {
         lb: vec![0.0; 3],
         ub: vec![1.0; 2],
     };
-    assert!(MaEs::new(&mismatched, &Config::default(), Variant::EpsMagEs).is_err());
+    assert!(MaEs::new(
+        &mismatched,
+        &Config::default(),
+        &Limits::default(),
+        Variant::EpsMagEs
+    )
+    .is_err());
     let zero_width = Simplex {
         lb: vec![0.5; 3],
         ub: vec![0.5; 3],
     };
-    let r = MaEs::new(&zero_width, &small(500), Variant::EpsMagEs)
-        .unwrap()
-        .run(&mut RngNoise::seed_from_u64(1))
-        .unwrap();
+    let r = MaEs::new(
+        &zero_width,
+        &Config::default(),
+        &small(500),
+        Variant::EpsMagEs,
+    )
+    .unwrap()
+    .run(&mut RngNoise::seed_from_u64(1))
+    .unwrap();
     assert!(r.best.y.iter().all(|&v| v == 0.5));
 }
 
@@ -500,10 +523,15 @@ fn evaluation_errors_are_returned() {
         Err(ProblemError::Evaluation("simulator crashed".into()))
     })
     .unwrap();
-    let e = MaEs::new(failing, &Config::default(), Variant::EpsMagEs)
-        .unwrap()
-        .run(&mut RngNoise::seed_from_u64(1))
-        .unwrap_err();
+    let e = MaEs::new(
+        failing,
+        &Config::default(),
+        &Limits::default(),
+        Variant::EpsMagEs,
+    )
+    .unwrap()
+    .run(&mut RngNoise::seed_from_u64(1))
+    .unwrap_err();
     assert!(e.to_string().contains("simulator crashed"), "{e}");
 }
 
@@ -522,7 +550,7 @@ fn generations_do_not_allocate() {
         specs.push(s.parse().unwrap());
     }
     for variant in specs {
-        let mut es = MaEs::with_spec(&p, &small(40_000), &variant, 1).unwrap();
+        let mut es = MaEs::with_spec(&p, &Config::default(), &small(40_000), &variant, 1).unwrap();
         let (generations, allocating) = allocating_generations(
             |obs| es.run_observed(&mut RngNoise::seed_from_u64(4), obs),
             |_| {},
@@ -541,9 +569,9 @@ fn generations_do_not_allocate() {
     for kind in [StallKind::Range, StallKind::Progress] {
         let config = Config {
             t_max: 50,
-            ..small(40_000)
+            ..Config::default()
         };
-        let mut es = MaEs::new(&p, &config, Variant::EpsMagEs).unwrap();
+        let mut es = MaEs::new(&p, &config, &small(40_000), Variant::EpsMagEs).unwrap();
         let mut stall = Stall::new(kind, 10, 40, config.sigma0);
         let (generations, allocating) = allocating_generations(
             |obs| es.run_observed(&mut RngNoise::seed_from_u64(4), obs),
@@ -593,13 +621,15 @@ fn the_strategy_uses_the_problems_equality_margin() {
         .unwrap()
         .with_equality_margin(50.0)
         .unwrap();
-    let config = Config {
-        budget: Some(2_000),
-        ..Config::default()
-    };
     let mut checked = 0;
     for p in [&tight, &wide] {
-        let mut es = MaEs::new(p, &config, Variant::EpsMagEs).unwrap();
+        let mut es = MaEs::new(
+            p,
+            &Config::default(),
+            &Limits::budget(2_000),
+            Variant::EpsMagEs,
+        )
+        .unwrap();
         let r = es.run(&mut RngNoise::seed_from_u64(9)).unwrap();
         assert_eq!(r.best.violation(), p.mean_violation(&r.best.constraints));
         checked += 1;
@@ -621,11 +651,13 @@ fn the_initial_population_can_start_around_a_point() {
     let config = Config {
         initial_mean: Some(x0.clone()),
         sigma0: 1e-3,
-        budget: Some(16),
-        record_dynamics: true,
         ..Config::default()
     };
-    let mut es = MaEs::new(Simplex::new(4), &config, Variant::EpsMaEs).unwrap();
+    let limits = Limits {
+        record_dynamics: true,
+        ..Limits::budget(16)
+    };
+    let mut es = MaEs::new(Simplex::new(4), &config, &limits, Variant::EpsMaEs).unwrap();
     let r = es.run(&mut RngNoise::seed_from_u64(5)).unwrap();
     // The initial population and one generation (λ = 16 each): the best point is one
     // of them, within a few σ0 of x0.
@@ -647,10 +679,9 @@ fn the_initial_population_can_start_around_a_point() {
     .unwrap();
     let config = Config {
         initial_mean: Some(vec![3.0, 3.0]),
-        budget: Some(4000),
         ..Config::default()
     };
-    let mut es = MaEs::new(free, &config, Variant::EpsMagEs).unwrap();
+    let mut es = MaEs::new(free, &config, &Limits::budget(4000), Variant::EpsMagEs).unwrap();
     let r = es.run(&mut RngNoise::seed_from_u64(1)).unwrap();
     assert!(
         r.best.is_feasible() && (r.best.objective() - 1.0).abs() < 1e-3,
@@ -662,7 +693,13 @@ fn the_initial_population_can_start_around_a_point() {
             initial_mean: Some(bad),
             ..Config::default()
         };
-        assert!(MaEs::new(Simplex::new(4), &config, Variant::EpsMagEs).is_err());
+        assert!(MaEs::new(
+            Simplex::new(4),
+            &config,
+            &Limits::default(),
+            Variant::EpsMagEs
+        )
+        .is_err());
     }
 }
 
@@ -691,7 +728,9 @@ fn toy_failures(spec: &str) -> (usize, f64) {
     let mut worst = 0.5f64;
     for seed in 0..50u64 {
         let mut noise = RngNoise::seed_from_u64(seed);
-        let (r, _) = ma_es::driver::run(&problem, &config, &spec, seed, &mut noise).unwrap();
+        let control = Control::to_the_end(Limits::default());
+        let (r, _) =
+            ma_es::driver::run(&problem, &config, &control, &spec, seed, &mut noise).unwrap();
         if !(r.best.is_feasible() && r.best.objective() - 0.5 <= 1e-6) {
             failures += 1;
             worst = worst.max(r.best.objective());
@@ -735,11 +774,25 @@ fn ipop_restarts_keep_one_budget_and_absolute_checkpoints() {
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
     let spec: ma_es::ComponentSpec = "eps-mag-es:restarts=ipop".parse().unwrap();
     let config = Config {
-        record_dynamics: true,
         t_max: 50,
+        ..Config::default()
+    };
+    let limits = Limits {
+        record_dynamics: true,
         ..small(60_000)
     };
-    let run = || run_ipop(&p, &config, &spec, 9, &mut RngNoise::seed_from_u64(9)).unwrap();
+    let control = Control::to_the_end(limits.clone());
+    let run = || {
+        run_ipop(
+            &p,
+            &config,
+            &control,
+            &spec,
+            9,
+            &mut RngNoise::seed_from_u64(9),
+        )
+        .unwrap()
+    };
     let (r, history) = run();
     assert!(history.len() >= 2, "{history:?}");
     assert_eq!(history[0].lambda, 40);
@@ -783,7 +836,7 @@ fn ipop_restarts_keep_one_budget_and_absolute_checkpoints() {
         .windows(2)
         .all(|w| w[1].evaluations > w[0].evaluations && w[1].generation >= w[0].generation));
     // The first run is the single run up to its stall.
-    let single = MaEs::with_spec(&p, &config, &Variant::EpsMagEs.spec(), 9)
+    let single = MaEs::with_spec(&p, &config, &limits, &Variant::EpsMagEs.spec(), 9)
         .unwrap()
         .run(&mut RngNoise::seed_from_u64(9))
         .unwrap();
@@ -796,7 +849,7 @@ fn ipop_restarts_keep_one_budget_and_absolute_checkpoints() {
     // Same seed, same sequence.
     assert_eq!(run().0, r);
     // A spec with restarts is not a single run.
-    assert!(MaEs::with_spec(&p, &config, &spec, 9).is_err());
+    assert!(MaEs::with_spec(&p, &config, &limits, &spec, 9).is_err());
 }
 
 /// `polish=p%`: once at most p % of the budget is left, every further run starts at
@@ -809,11 +862,20 @@ fn polishing_runs_start_from_the_best_once_the_budget_runs_low() {
     let p = Suite::synthetic(5).problem(3, 10).unwrap();
     let config = Config {
         t_max: 50,
-        ..small(100_000)
+        ..Config::default()
     };
+    let control = Control::to_the_end(small(100_000));
     let run = |spec: &str| {
         let spec: ma_es::ComponentSpec = spec.parse().unwrap();
-        run_restarts(&p, &config, &spec, 9, &mut RngNoise::seed_from_u64(9)).unwrap()
+        run_restarts(
+            &p,
+            &config,
+            &control,
+            &spec,
+            9,
+            &mut RngNoise::seed_from_u64(9),
+        )
+        .unwrap()
     };
     let (plain, plain_history) = run("eps-mag-es:restarts=ipop");
     let (r, history) = run("eps-mag-es:restarts=ipop:polish=50%");
@@ -865,13 +927,21 @@ fn an_opening_ranking_ranks_the_first_run_only() {
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
     let config = Config {
         t_max: 50,
-        ..small(60_000)
+        ..Config::default()
     };
+    let control = Control::to_the_end(small(60_000));
     let run = |spec: &str| {
         let spec: ma_es::ComponentSpec = spec.parse().unwrap();
-        run_restarts(&p, &config, &spec, 9, &mut RngNoise::seed_from_u64(9))
-            .unwrap()
-            .1
+        run_restarts(
+            &p,
+            &config,
+            &control,
+            &spec,
+            9,
+            &mut RngNoise::seed_from_u64(9),
+        )
+        .unwrap()
+        .1
     };
     let al = run("eps-mag-es:ranking=augmented-lagrangian:restarts=ipop");
     let eps = run("eps-mag-es:restarts=ipop");
@@ -907,9 +977,20 @@ fn bipop_restarts_alternate_regimes_within_one_budget() {
     let spec: ma_es::ComponentSpec = "eps-mag-es:restarts=bipop".parse().unwrap();
     let config = Config {
         t_max: 50,
-        ..small(150_000)
+        ..Config::default()
     };
-    let go = |seed: u64| run(&p, &config, &spec, seed, &mut RngNoise::seed_from_u64(seed)).unwrap();
+    let control = Control::to_the_end(small(150_000));
+    let go = |seed: u64| {
+        run(
+            &p,
+            &config,
+            &control,
+            &spec,
+            seed,
+            &mut RngNoise::seed_from_u64(seed),
+        )
+        .unwrap()
+    };
     let (r, history) = go(9);
     println!(
         "BIPOP on C01 N = 10: {:?}",
@@ -999,16 +1080,22 @@ fn population_and_epsilon_end_rules_set_lambda_and_t() {
         Variant::EpsMagEs.spec()
     );
     // N = 10: λ = 4 + ⌊3 ln 10⌋ = 10; the budget 20 000 allows 2000 generations, T = 200.
-    let c = spec.configure(&small(20_000), 10).unwrap();
+    let c = spec.configure(&Config::default(), 10, 20_000).unwrap();
     assert_eq!((c.lambda, c.t_max), (Some(10), 200));
     // The run has that λ: 20 000 evaluations (repairs included) in at most 2000
     // generations of 10; λ = 40 takes at most 500.
     let generations = |spec: &ComponentSpec| {
-        MaEs::with_spec(Simplex::new(10), &small(20_000), spec, 1)
-            .unwrap()
-            .run(&mut RngNoise::seed_from_u64(1))
-            .unwrap()
-            .generations
+        MaEs::with_spec(
+            Simplex::new(10),
+            &Config::default(),
+            &small(20_000),
+            spec,
+            1,
+        )
+        .unwrap()
+        .run(&mut RngNoise::seed_from_u64(1))
+        .unwrap()
+        .generations
     };
     let (log, paper) = (generations(&spec), generations(&Variant::EpsMagEs.spec()));
     println!("Simplex N = 10: {log} generations with population=log, {paper} with λ = 4N");
@@ -1037,15 +1124,24 @@ fn the_tolfun_stall_restarts_a_flat_run_earlier() {
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
     let config = Config {
         t_max: 50,
-        ..small(60_000)
+        ..Config::default()
     };
+    let control = Control::to_the_end(small(60_000));
     let first = |spec: &str| {
         let spec: ma_es::ComponentSpec = spec.parse().unwrap();
         assert_eq!(
             spec.to_string().parse::<ma_es::ComponentSpec>().unwrap(),
             spec
         );
-        let (_, h) = run(&p, &config, &spec, 9, &mut RngNoise::seed_from_u64(9)).unwrap();
+        let (_, h) = run(
+            &p,
+            &config,
+            &control,
+            &spec,
+            9,
+            &mut RngNoise::seed_from_u64(9),
+        )
+        .unwrap();
         h[0]
     };
     let stagnation = first("eps-mag-es:restarts=ipop");
@@ -1070,9 +1166,18 @@ fn the_range_stall_is_relative() {
         let spec: ma_es::ComponentSpec = spec.parse().unwrap();
         let config = Config {
             t_max: 20,
-            ..small(40_000)
+            ..Config::default()
         };
-        let (_, h) = run(problem, &config, &spec, 5, &mut RngNoise::seed_from_u64(5)).unwrap();
+        let control = Control::to_the_end(small(40_000));
+        let (_, h) = run(
+            problem,
+            &config,
+            &control,
+            &spec,
+            5,
+            &mut RngNoise::seed_from_u64(5),
+        )
+        .unwrap();
         h[0]
     }
     // min c + Σ x² s.t. x₁ ≥ 1: optimum c + 1.

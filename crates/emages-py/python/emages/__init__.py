@@ -80,6 +80,7 @@ __all__ = [
     "VARIANTS",
     "STRATEGIES",
     "DEFAULT_VARIANT",
+    "NO_CONVERGENCE",
 ]
 
 #: The paper's seven variants (any of them, or ``PRESET:KEY=VALUE…`` with components
@@ -107,6 +108,11 @@ STRATEGIES = ("eps-mag-es-r",)
 #: ``variant="eps-mag-es"``.
 DEFAULT_VARIANT = "eps-mag-es-r"
 
+#: ``options`` that switch every convergence criterion off: the run goes to its budget
+#: (or generation limit), as the suites' protocols run (``ma_es::control``). Merge it
+#: with other options: ``options={**emages.NO_CONVERGENCE, "t_max": 100}``.
+NO_CONVERGENCE = {"tol_fun": 0.0, "tol_x": 0.0, "stagnation": 0}
+
 
 class OptimizeResult(dict):
     """The result of :func:`minimize`, a dict with attribute access (as scipy's).
@@ -123,7 +129,7 @@ class OptimizeResult(dict):
     feasible : bool
         Whether ``x`` satisfies every constraint.
     success : bool
-        ``feasible`` and a finite ``fun``.
+        ``feasible`` and a finite ``fun`` (errors raise instead of returning).
     g, h : ndarray
         The constraint values at ``x``.
     nfev, ngev : int
@@ -135,8 +141,18 @@ class OptimizeResult(dict):
         Generations.
     found_at : int
         The evaluation at which ``x`` was found.
+    status : int
+        Why the run stopped, as a number: 0 converged (``message`` ``tol_fun``,
+        ``tol_x``, ``stagnation``, ``target``, ``confirmed``), 1 at a limit (``budget``,
+        ``generation limit``), 2 stopped by the caller (``stopped``: a callback's
+        ``StopIteration``, :meth:`AskTell.stop`).
     message : str
-        Why the run stopped (``budget``, ``generation limit``).
+        Why the run stopped: ``tol_fun`` (the offspring's ``f`` and ``violation``
+        and the last generations' lowest lay within ``tol_fun``), ``tol_x`` (every
+        coordinate's step below ``tol_x``), ``stagnation`` (no improvement for the
+        stagnation window), ``target`` (a feasible ``fun <= target``), ``confirmed``
+        (with restarts: a restart converged to the best-so-far again), ``budget``,
+        ``generation limit`` or ``stopped``.
     seed : int
         The seed of the run (pass it again to repeat the run bit for bit).
     history : dict of ndarray
@@ -147,7 +163,7 @@ class OptimizeResult(dict):
         With ``restarts=ipop`` or ``bipop`` in the variant: one dict per run, in order,
         with ``start`` (evaluations before it), ``lambda``, ``sigma0``, ``large`` (the
         large-population regime), ``polish`` (it polished the best-so-far), ``t_max``, ``generations``, ``evaluations``, its
-        best ``fun`` and ``violation``, and ``termination`` (``stopped``: it stalled).
+        best ``fun`` and ``violation``, and ``termination`` (``stopped``: it stalled; or the convergence criterion that ended it).
         Empty for one run.
     """
 
@@ -158,7 +174,7 @@ class OptimizeResult(dict):
             raise AttributeError(name) from e
 
     def __repr__(self) -> str:
-        keys = ("x", "fun", "violation", "feasible", "nfev", "ngev", "nit", "message", "seed")
+        keys = ("x", "fun", "violation", "feasible", "nfev", "ngev", "nit", "status", "message", "seed")
         return "OptimizeResult(" + ", ".join(f"{k}={self.get(k)!r}" for k in keys) + ")"
 
 
@@ -241,7 +257,8 @@ def minimize(
     bounds : sequence of (low, high) pairs, or scipy.optimize.Bounds, optional
         The box; out-of-box candidates are reflected into it. ``None`` for an open side.
     budget : int, optional
-        Evaluations (default ``20000 * N``, the CEC's).
+        Evaluations at most (default ``20000 * N``, the CEC's); the run stops earlier
+        once it has converged (``options``: the convergence criteria).
     variant : str
         :data:`DEFAULT_VARIANT` (``"eps-mag-es-r"``, εMAg-ES-R: restarts and a polishing
         end), the paper's ``"eps-mag-es"`` or another of :data:`VARIANTS` and
@@ -256,8 +273,13 @@ def minimize(
         δ: an equality is satisfied when ``|h| <= δ``.
     options : dict, optional
         Any field of the strategy's configuration: ``lambda``, ``mu``, ``theta_p``,
-        ``theta_r``, ``t_max``, ``sigma_max``, ``max_generations``, … (see
-        ``ma_es::Config``); unknown keys are errors.
+        ``theta_r``, ``t_max``, ``sigma_max``, … (see ``ma_es::Config``); of the run's
+        limits: ``max_generations``, ``checkpoints``; and the convergence criteria
+        (``ma_es::control``), on by default: ``tol_fun`` (default ``1e-11``), ``tol_x``
+        (``1e-11``), ``stagnation`` (generations without improvement; default
+        ``100 + ceil(100 N**1.5 / lambda)``), ``target`` (stop once a feasible
+        ``fun <= target``; default none). A tolerance of 0 (``stagnation=0``) switches
+        that criterion off; all four off run to the budget. Unknown keys are errors.
     history : bool
         Record the per-generation history.
     executor : concurrent.futures.Executor, optional
@@ -362,7 +384,16 @@ def _finished(raw: dict, seed: int) -> OptimizeResult:
     res["seed"] = seed
     res["success"] = bool(res["feasible"] and math.isfinite(res["fun"]))
     res["message"] = res.pop("termination")
+    res["status"] = _STATUS.get(res["message"], 1)
     return res
+
+
+#: ``status`` of each ``message``: 0 converged, 1 at a limit, 2 stopped by the caller.
+_STATUS = {
+    "tol_fun": 0, "tol_x": 0, "stagnation": 0, "target": 0, "confirmed": 0,
+    "budget": 1, "generation limit": 1,
+    "stopped": 2,
+}
 
 
 class _Callables:

@@ -162,3 +162,18 @@ pub fn problems_arg(s: &str) -> Result<Problems, String> {
 pub fn variants_arg(s: &str) -> Result<Variants, String> {
     parse_variants(s).map(Variants)
 }
+
+/// The long help of a `--variants` option: `what` it takes, then every key of the
+/// component spec with its values (from [`ma_es::variant::SPEC_KEYS`]).
+#[must_use]
+pub fn variants_help(what: &str) -> String {
+    let mut help = format!(
+        "{what}\n\nA preset (eps-mag-es, eps-ma-es, eps-mag-es-wo, eps-mag-es-nl, eps-sag-es, \
+         lex-mag-es, lex-ma-es), the strategy eps-mag-es-r, or either with components changed: \
+         PRESET:KEY=VALUE…, e.g. eps-mag-es:step-size=median-success. The keys:\n"
+    );
+    for k in ma_es::variant::SPEC_KEYS {
+        help.push_str(&format!("\n  {}: {} — {}", k.name, (k.values)(), k.help));
+    }
+    help
+}

@@ -3,6 +3,7 @@
 
 use super::{Optimizer, Outcome, Task, TracePoint};
 use crate::error::StudyError;
+use ma_es::control::{Control, Convergence, Limits};
 use ma_es::noise::{FastNoise, RngNoise};
 use ma_es::{ComponentSpec, Components, Config, MaEs, MaEsError, Parameters, Variant};
 use std::sync::Arc;
@@ -55,13 +56,16 @@ impl std::fmt::Debug for MaEsComponents {
 pub struct MaEsOptimizer {
     components: MaEsComponents,
     kind: String,
-    /// The strategy's parameters. Its run-control fields — `budget`, `checkpoints`,
-    /// `record_dynamics` — belong to the harness, which sets them from each task (the
-    /// study's budget, checkpoints and dynamics problems); a configuration that sets
-    /// them itself is refused by [`Optimizer::validate`] rather than silently
-    /// overwritten. (`max_generations` stays the strategy's: a generation limit is
-    /// part of its definition, e.g. the CEC2020 study's.)
+    /// The strategy's parameters (its constants only: the budget, the checkpoints and
+    /// what is recorded come from each task — the study's budget, checkpoints and
+    /// dynamics problems).
     pub config: Config,
+    /// A generation limit of the optimizer's own (default `2000 N`; e.g. the CEC2020
+    /// study's).
+    pub max_generations: Option<usize>,
+    /// Convergence criteria (default: off, so that a run goes to the budget as the
+    /// suites' protocols say; a study may switch them on).
+    pub convergence: Convergence,
 }
 
 impl MaEsOptimizer {
@@ -78,6 +82,8 @@ impl MaEsOptimizer {
             kind: spec.to_string(),
             components: MaEsComponents::Spec(spec),
             config: Config::default(),
+            max_generations: None,
+            convergence: Convergence::off(),
         }
     }
 
@@ -117,6 +123,8 @@ impl MaEsOptimizer {
                 make: Arc::new(make),
             },
             config: Config::default(),
+            max_generations: None,
+            convergence: Convergence::off(),
         }
     }
 
@@ -124,6 +132,24 @@ impl MaEsOptimizer {
     #[must_use]
     pub fn with_config(self, config: Config) -> Self {
         Self { config, ..self }
+    }
+
+    /// The same optimizer with a generation limit of its own.
+    #[must_use]
+    pub fn with_max_generations(self, limit: usize) -> Self {
+        Self {
+            max_generations: Some(limit),
+            ..self
+        }
+    }
+
+    /// The same optimizer, stopping runs by these convergence criteria.
+    #[must_use]
+    pub fn with_convergence(self, convergence: Convergence) -> Self {
+        Self {
+            convergence,
+            ..self
+        }
     }
 
     /// Where its components come from.
@@ -139,45 +165,26 @@ impl Optimizer for MaEsOptimizer {
     }
 
     fn validate(&self, dim: usize) -> Result<(), StudyError> {
-        let c = &self.config;
-        let mut set_twice = Vec::new();
-        if let Some(b) = c.budget {
-            set_twice.push(format!("budget = {b} (the study's budget_per_dim sets it)"));
-        }
-        if !c.checkpoints.is_empty() {
-            set_twice.push(format!(
-                "checkpoints = {:?} (the study's checkpoint_fractions set them)",
-                c.checkpoints
-            ));
-        }
-        if c.record_dynamics {
-            set_twice
-                .push("record_dynamics = true (the study's dynamics_problems set it)".to_string());
-        }
-        if !set_twice.is_empty() {
-            return Err(StudyError::Invalid(format!(
-                "{}: the configuration sets run control the study owns: {}; leave it at the default",
-                self.kind,
-                set_twice.join(", ")
-            )));
-        }
+        // The budget's value does not matter here: the spec's rules only scale with it.
+        let budget = 20_000 * dim;
         let config = match &self.components {
-            MaEsComponents::Spec(spec) => spec.configure(&self.config, dim),
+            MaEsComponents::Spec(spec) => spec.configure(&self.config, dim, budget),
             MaEsComponents::Factory { .. } => Ok(self.config.clone()),
         };
         config
             .and_then(|c| c.resolve(dim))
+            .and_then(|_| self.convergence.validate())
             .map(|_| ())
-            .map_err(|e| StudyError::Invalid(e.to_string()))
+            .map_err(|e| StudyError::Invalid(format!("{}: {e}", self.kind)))
     }
 
     /// Runs the strategy, with the task's checkpoints (none if it asks for none).
     fn run(&self, task: &Task<'_>) -> Result<Outcome, StudyError> {
-        let config = Config {
+        let limits = Limits {
             budget: Some(task.budget),
-            record_dynamics: task.record_trace,
+            max_generations: self.max_generations,
             checkpoints: task.checkpoints.to_vec(),
-            ..self.config.clone()
+            record_dynamics: task.record_trace,
         };
         let mut fast;
         let mut exact;
@@ -190,14 +197,26 @@ impl Optimizer for MaEsOptimizer {
         };
         let (result, history) = match &self.components {
             MaEsComponents::Spec(spec) => {
-                ma_es::driver::run(&task.problem, &config, spec, task.seed, noise)?
+                let control = Control {
+                    limits,
+                    convergence: self.convergence,
+                };
+                ma_es::driver::run(
+                    &task.problem,
+                    &self.config,
+                    &control,
+                    spec,
+                    task.seed,
+                    noise,
+                )?
             }
             MaEsComponents::Factory { make, .. } => {
-                let params = config
-                    .resolve(task.problem.dim())
-                    .map_err(MaEsError::from)?;
+                let dim = task.problem.dim();
+                let params = self.config.resolve(dim).map_err(MaEsError::from)?;
+                let limits = limits.resolve(dim).map_err(MaEsError::from)?;
                 let components = make(&params, task.seed)?;
-                let r = MaEs::with_components(task.problem, params, components)?.run(noise)?;
+                let r =
+                    MaEs::with_components(task.problem, params, limits, components)?.run(noise)?;
                 (r, Vec::new())
             }
         };

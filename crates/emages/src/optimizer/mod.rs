@@ -191,6 +191,12 @@ impl From<Termination> for StopReason {
             Termination::Budget => Self::Budget,
             Termination::GenerationLimit => Self::IterationLimit,
             Termination::Observer => Self::Interrupted,
+            // The convergence criteria's names (ma_es::control), as pycma's words.
+            Termination::TolFun => Self::Other("tolfun".into()),
+            Termination::TolX => Self::Other("tolx".into()),
+            Termination::Stagnation => Self::Other("stagnation".into()),
+            Termination::Target => Self::Other("target".into()),
+            Termination::Confirmed => Self::Other("confirmed".into()),
         }
     }
 }

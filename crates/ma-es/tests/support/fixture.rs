@@ -7,6 +7,7 @@
 //! [`reals`] reads them back as floats.
 #![allow(dead_code)] // each includer uses a part
 
+use ma_es::control::Limits;
 use ma_es::observer::GenerationReport;
 use ma_es::{BackCalculationSolver, Config, Variant};
 use serde::Deserialize;
@@ -37,22 +38,29 @@ impl Header {
     }
 
     /// The run's configuration: every default of REFERENCE.md §5 with the header's λ,
-    /// μ, σ0, budget and generation limit.
+    /// μ and σ0.
     pub fn config(&self, back_calculation: BackCalculationSolver) -> Config {
         Config {
             lambda: Some(self.lambda),
             mu: Some(self.mu),
             sigma0: self.sigma0,
+            back_calculation,
+            ..Config::default()
+        }
+    }
+
+    /// The run's limits: the header's budget and generation limit, and the CEC
+    /// checkpoints of the reference (REFERENCE.md §5, step 14): ⌈f · budget⌉ for
+    /// f = 10, 50, 100 %.
+    pub fn limits(&self) -> Limits {
+        Limits {
             budget: Some(self.budget),
             max_generations: Some(self.generations),
-            back_calculation,
-            // The CEC checkpoints of the reference (REFERENCE.md §5, step 14):
-            // ⌈f · budget⌉ for f = 10, 50, 100 %.
             checkpoints: [0.1, 0.5, 1.0]
                 .iter()
                 .map(|f| (f * self.budget as f64).ceil() as usize)
                 .collect(),
-            ..Config::default()
+            record_dynamics: false,
         }
     }
 }
