@@ -16,10 +16,10 @@ use constraint_handling::ordering::{rank_epsilon_level_into, rank_into, EpsilonL
 use constraint_handling::ConstrainedProblem;
 use criterion::{black_box, criterion_group, BenchmarkId, Criterion, Throughput};
 use ma_es::adaptation::{MaUpdate, MatrixAdaptation, UpdateInput};
-use ma_es::config::BackCalculationSolver;
 use ma_es::control::Limits;
 use ma_es::linalg::SquareSolver;
 use ma_es::noise::{FastNoise, NoiseSource, RngNoise};
+use ma_es::BackCalculationSolver;
 use ma_es::{Config, MaEs, Variant};
 use ndarray::linalg::general_mat_vec_mul;
 use ndarray::{s, Array1, Array2, ShapeBuilder};

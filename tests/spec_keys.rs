@@ -69,6 +69,10 @@ fn every_key_names_its_values_and_round_trips() {
         "eps-mag-es:eps-end=5%",
         "eps-mag-es:polish=25%",
         "eps-mag-es:opening=augmented-lagrangian",
+        "eps-mag-es:tol-fun=1e-8",
+        "eps-mag-es:tol-x=0",
+        "eps-mag-es:target=-43.5",
+        "eps-mag-es:stagnation=0",
     ] {
         let spec: ComponentSpec = text.parse().unwrap();
         let printed = spec.to_string();

@@ -50,10 +50,15 @@ def solved(fun, g, best):
     return max(g) <= 0 and fun - best <= 1e-6 * max(1.0, abs(best))
 
 
+def quality(fun, g, best):
+    """(f − f*, the largest constraint value: > 0 is infeasible)."""
+    return fun - best, max(g)
+
+
 def ours(f, g, x0, best, seed, variant):
     r = emages.minimize(f, x0=x0, sigma0=1.0, ineq=g, seed=seed, budget=20_000,
                         history=False, variant=variant)
-    return r.evaluations, r.message, solved(r.fun, g(r.x), best)
+    return r.evaluations, r.message, solved(r.fun, g(r.x), best), quality(r.fun, g(r.x), best)
 
 
 def pycma(f, g, x0, best, seed):
@@ -66,15 +71,15 @@ def pycma(f, g, x0, best, seed):
     x, es = cma.fmin_con2(counted, x0, 1.0, constraints=g,
                           options={"seed": seed + 1, "verbose": -9, "maxfevals": 20_000})
     stop = ",".join(es.stop().keys()) if es is not None else "?"
-    return evals[0], stop, solved(f(x), g(x), best)
+    return evals[0], stop, solved(f(x), g(x), best), quality(f(x), g(x), best)
 
 
 def main():
     print(f"emages {emages.__version__}, cma {cma.__version__}, kernel {emages.kernel()}")
     for name, f, g, x0, best in PROBLEMS:
         print(f"\n{name}: budget 20 000, sigma0 = 1, x0 = {x0}, seeds 0–9")
-        print("| solver | evaluations (min–median–max) | stopped by | solved |")
-        print("|---|---|---|---|")
+        print("| solver | evaluations (min–median–max) | stopped by | solved | median f − f* | largest g (median) |")
+        print("|---|---|---|---|---|---|")
         for label, run in [
             ("emages.minimize (εMAg-ES-R, default)", lambda s: ours(f, g, x0, best, s, "eps-mag-es-r")),
             ("emages.minimize, variant=\"eps-mag-es\"", lambda s: ours(f, g, x0, best, s, "eps-mag-es")),
@@ -87,8 +92,11 @@ def main():
             for r in rows:
                 stops[r[1]] = stops.get(r[1], 0) + 1
             why = ", ".join(f"{k} {v}" for k, v in sorted(stops.items()))
+            gap = float(np.median([r[3][0] for r in rows]))
+            worst_g = float(np.median([r[3][1] for r in rows]))
             print(f"| {label} | {ev[0]}–{int(np.median(ev))}–{ev[-1]} | {why} | "
-                  f"{sum(r[2] for r in rows)}/10 | ({time.perf_counter() - t:.1f} s)")
+                  f"{sum(r[2] for r in rows)}/10 | {gap:.1e} | {worst_g:.1e} |"
+                  f"  ({time.perf_counter() - t:.1f} s)")
 
 
 if __name__ == "__main__":

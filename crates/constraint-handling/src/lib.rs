@@ -59,6 +59,7 @@ pub mod incumbent;
 #[cfg(feature = "linalg")]
 pub mod linalg;
 pub mod ordering;
+pub mod parallel;
 pub mod problem;
 pub mod quality;
 pub mod reflection;

@@ -184,6 +184,17 @@ pub trait ConstrainedProblem {
         self.evaluate_batch(points, objectives, constraints)
     }
 
+    /// The problem as one that may be evaluated from several threads at once, if its
+    /// evaluation is expensive enough for that to pay (a simulation: a millisecond or
+    /// more per point). An expensive problem that is `Sync` declares itself by
+    /// returning `Some(self)`; the drivers (`ma_es::driver::run`, the harness, Python's
+    /// `minimize` on a Rust problem) then evaluate each request's points on all cores
+    /// ([`crate::parallel::Parallel`]), with the same values, so the same run. The
+    /// default, `None`: one thread, in the caller's.
+    fn as_expensive(&self) -> Option<&(dyn ConstrainedProblem + Sync)> {
+        None
+    }
+
     /// Checks the lengths of a point and a constraint buffer against the problem.
     ///
     /// # Errors
@@ -315,6 +326,9 @@ macro_rules! forward_problem {
                 constraints: ArrayViewMut2<'_, f64>,
             ) -> Result<(), ProblemError> {
                 (**self).evaluate_constraints_batch(points, objectives, constraints)
+            }
+            fn as_expensive(&self) -> Option<&(dyn ConstrainedProblem + Sync)> {
+                (**self).as_expensive()
             }
         }
     )*};

@@ -69,3 +69,10 @@ def test_ask_and_tell_ends_once_converged():
     r = es.result()
     assert r.status == 0 and r.evaluations < 20_000 and abs(r.fun + 44.0) < 1e-6, r
     assert r.x == pytest.approx(solve(seed=2).x, abs=0.0)
+
+
+def test_the_variant_string_sets_criteria_too():
+    off = solve(seed=3, variant="eps-mag-es-r:tol-fun=0:tol-x=0:stagnation=0")
+    to_budget = solve(seed=3, options=emages.NO_CONVERGENCE)
+    assert (off.message, off.fun, off.evaluations) == (to_budget.message, to_budget.fun, to_budget.evaluations)
+    assert solve(seed=3, variant="eps-mag-es-r:target=-43.9").message == "target"

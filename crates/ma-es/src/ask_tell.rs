@@ -43,8 +43,8 @@ use crate::noise::NoiseSource;
 use crate::observer::{GenerationReport, Observer};
 use crate::restarts::{merge, shift, NextRun, Plan, RestartRecord, Stall};
 use crate::result::{RunResult, Termination};
+use crate::spec::{ComponentSpec, Components, EpsilonEnd, Polish, RestartKind};
 use crate::strategy::{single_run, Batching, Request, Strategy, Told};
-use crate::variant::{ComponentSpec, Components, EpsilonEnd, Polish, RestartKind};
 use crate::MaEsError;
 use constraint_handling::ordering::improves_best_so_far;
 use constraint_handling::problem::ProblemShape;
@@ -146,7 +146,7 @@ impl<N: NoiseSource> AskTell<N> {
         noise: N,
         batching: Batching,
     ) -> Result<Self, MaEsError> {
-        control.convergence.validate()?;
+        spec.convergence.apply(control.convergence).validate()?;
         let dim = shape.dim();
         let limits = control.limits.resolve(dim)?;
         let mut es = Self {
@@ -154,7 +154,7 @@ impl<N: NoiseSource> AskTell<N> {
             batching,
             current: None,
             sequence: None,
-            convergence: control.convergence,
+            convergence: spec.convergence.apply(control.convergence),
             monitor: None,
             review: false,
             stopped: false,

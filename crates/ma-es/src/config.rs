@@ -333,7 +333,7 @@ impl Config {
 /// The logarithmic recombination weights `w_i = (ln(μ + ½) − ln i) / Σ_j (ln(μ + ½) − ln j)`.
 ///
 /// ```
-/// let w = ma_es::config::log_weights(3);
+/// let w = ma_es::log_weights(3);
 /// assert!((w.iter().sum::<f64>() - 1.0).abs() < 1e-15);
 /// assert!(w[0] > w[1] && w[1] > w[2]);
 /// ```

@@ -8,9 +8,10 @@ use crate::noise::NoiseSource;
 use crate::observer::{NoObserver, Observer};
 use crate::restarts::RestartRecord;
 use crate::result::RunResult;
+use crate::spec::ComponentSpec;
 use crate::strategy::Batching;
-use crate::variant::ComponentSpec;
 use crate::MaEsError;
+use constraint_handling::parallel::Parallel;
 use constraint_handling::problem::ProblemShape;
 use constraint_handling::ConstrainedProblem;
 
@@ -21,7 +22,10 @@ use crate::observer::GenerationReport;
 /// ([`crate::restarts`]), within `control`'s limits and until its convergence criteria
 /// say stop ([`crate::control`]); returns the result, merged over the runs, and the
 /// runs. Without restarts it is one run of [`crate::MaEs::with_spec`] and an empty
-/// history. The evaluations come in the reference's order ([`Batching::Offspring`]);
+/// history. A problem that declares itself expensive
+/// ([`ConstrainedProblem::as_expensive`]) has each request's points evaluated on all
+/// cores ([`Parallel`]; the repair's points of a generation in one request each,
+/// [`Batching::Generation`]), with the values, and so the run, of one thread. The evaluations come in the reference's order ([`Batching::Offspring`]);
 /// [`AskTell`] runs the same sequence driven by ask and tell.
 ///
 /// ```
@@ -74,6 +78,13 @@ pub fn run_observed<P: ConstrainedProblem>(
     noise: &mut dyn NoiseSource,
     observer: &mut dyn Observer,
 ) -> Result<(RunResult, Vec<RestartRecord>), MaEsError> {
+    let expensive = problem.as_expensive();
+    // The reference's order of evaluations (which COCO's logs record); an expensive
+    // problem gets each generation's repair in two requests instead, to spread them.
+    let batching = match expensive {
+        Some(_) => Batching::Generation,
+        None => Batching::Offspring,
+    };
     let mut es = AskTell::with_batching(
         ProblemShape::of(problem)?,
         config,
@@ -81,8 +92,13 @@ pub fn run_observed<P: ConstrainedProblem>(
         spec,
         seed,
         noise,
-        Batching::Offspring,
+        batching,
     )?;
-    let result = es.run_observed(problem, observer)?;
+    // An expensive problem's requests are spread over the cores: the same values, so
+    // the same run.
+    let result = match expensive {
+        Some(p) => es.run_observed(&Parallel::on_all_cores(p), observer)?,
+        None => es.run_observed(problem, observer)?,
+    };
     Ok((result, es.restarts().to_vec()))
 }

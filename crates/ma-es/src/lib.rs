@@ -18,7 +18,7 @@
 //! [`Variant`] names the seven presets (`eps-mag-es`, `eps-ma-es`, `eps-mag-es-wo`,
 //! `eps-mag-es-nl`, `eps-sag-es`, `lex-mag-es`, `lex-ma-es`); a [`ComponentSpec`]
 //! composes any other combination as data (serde, or the text form
-//! `eps-mag-es:step-size=median-success`), and [`variant::Components`] takes
+//! `eps-mag-es:step-size=median-success`), and [`Components`] takes
 //! hand-written implementations of the traits.
 //!
 //! The strategy works for any [`ConstrainedProblem`]; it does not depend on the CEC
@@ -54,7 +54,7 @@
 //!
 //! # Ask and tell
 //!
-//! A run in progress is a value: [`Strategy`] (one run) and [`ask_tell::AskTell`]
+//! A run in progress is a value: [`strategy::Strategy`] (one run) and [`ask_tell::AskTell`]
 //! (everything a [`ComponentSpec`] runs, restarts included) hand out the points they
 //! want evaluated with `ask()` and take the values with `tell()`, so the caller
 //! evaluates them where it likes — a thread pool, other processes, a cluster — and can
@@ -67,7 +67,7 @@
 //! a run goes and what it records ([`control::Limits`]: budget, generation limit,
 //! checkpoints, dynamics) and when it has converged ([`control::Convergence`]:
 //! `tol_fun`, `tol_x`, `stagnation`, `target`) are the driver's: [`control::Control`].
-//! [`MaEs`] and [`Strategy`] run the paper's loop within their limits; the
+//! [`MaEs`] and [`strategy::Strategy`] run the paper's loop within their limits; the
 //! convergence criteria and restarts are [`ask_tell::AskTell`]'s.
 //!
 //! # Reproducibility
@@ -85,7 +85,7 @@ extern crate openblas_src as _;
 pub mod adaptation;
 pub mod ask_tell;
 pub mod back_calculation;
-pub mod config;
+mod config;
 pub mod control;
 pub mod driver;
 pub mod linalg;
@@ -94,18 +94,45 @@ pub mod observer;
 pub mod ranking;
 pub mod repair;
 pub mod restarts;
-pub mod result;
+mod result;
+mod runner;
 mod saved;
+mod spec;
 pub mod step_size;
 pub mod strategy;
-pub mod variant;
 
-pub use config::{BackCalculationSolver, Config, ConfigError, Parameters};
+// One path per item: the headline types at the root, the rest in their modules.
+pub use config::{log_weights, BackCalculationSolver, Config, ConfigError, Parameters};
 pub use constraint_handling::ConstrainedProblem;
 pub use constraint_handling::{Checkpoint, Fitness, Snapshot};
 pub use result::{BestSoFar, DynamicsRecord, RunResult, Termination};
-pub use strategy::{MaEs, Strategy};
-pub use variant::{ComponentSpec, Components, Variant};
+pub use runner::MaEs;
+pub use spec::{ComponentSpec, Components, Variant};
+
+pub mod variant {
+    //! The components of a strategy and the paper's seven variants as presets.
+    //!
+    //! | preset | label | repair | back-calculation | σ cap | `M` adaptation | ordering |
+    //! |---|---|---|---|---|---|---|
+    //! | `eps-mag-es` | εMAg-ES | yes | `M⁺` | yes | yes | ε-level |
+    //! | `eps-ma-es` | εMA-ES | no | `M⁺` | yes | yes | ε-level |
+    //! | `eps-mag-es-wo` | εMAg-ES w/o | yes | no | yes | yes | ε-level |
+    //! | `eps-mag-es-nl` | εMAg-ES nl | yes | `M⁺` | **no** | yes | ε-level |
+    //! | `eps-sag-es` | εSAg-ES | yes | `M⁺ = I` | yes | **no** | ε-level |
+    //! | `lex-mag-es` | lexMAg-ES | yes | `M⁺` | yes | yes | lexicographic |
+    //! | `lex-ma-es` | lexMA-ES | no | `M⁺` | yes | yes | lexicographic |
+    //!
+    //! Every preset adapts σ by CSA and ranks by the ε-level order with its schedule's
+    //! threshold. A [`crate::ComponentSpec`] is data (serde, and the text form
+    //! `PRESET[:KEY=VALUE]…`, e.g. `eps-mag-es:step-size=median-success`), so a study can
+    //! select any combination by name and record it; [`crate::Components`] holds the objects,
+    //! built from a spec or by hand.
+    pub use crate::spec::{
+        spec_keys_markdown, BackCalculationKind, ConvergenceOverrides, EpsilonEnd, OrderingKind,
+        Polish, PopulationKind, RankingKind, RestartKind, SpecError, SpecKey, SpecNumber,
+        StallKind, StepSizeKind, UnknownVariant, SPEC_KEYS, STRATEGIES,
+    };
+}
 
 use constraint_handling::epsilon::ScheduleError;
 use constraint_handling::ordering::RankingError;

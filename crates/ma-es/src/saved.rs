@@ -11,10 +11,10 @@ use crate::ranking::{
     PopulationRanking, StochasticRanking,
 };
 use crate::repair::{NoRepair, PeriodicRepair, Repair};
+use crate::spec::Components;
 use crate::step_size::{
     CappedSigma, ConstantSigma, Csa, MedianSuccessRule, SigmaCap, StepSizeRule, UncappedSigma,
 };
-use crate::variant::Components;
 use constraint_handling::epsilon::{EpsilonDecay, EpsilonSchedule, ZeroEpsilon};
 use serde::{de, ser, Deserialize, Deserializer, Serialize, Serializer};
 use std::any::Any;

@@ -194,3 +194,89 @@ fn impossible_criteria_are_errors() {
     assert_eq!((c.tol_fun, c.tol_x), (1e-8, 1e-11));
     assert!(serde_json::from_str::<Convergence>(r#"{"tolfun": 1e-8}"#).is_err());
 }
+
+/// The spec's keys set criteria over the driver's: a run to the budget stops by the
+/// spec's `tol-fun`, and a spec that switches all off runs a converging driver to the
+/// budget; the criteria print in the spec's canonical text.
+#[test]
+fn spec_keys_set_criteria_over_the_drivers() {
+    let p = half_plane();
+    let (r, _) = run(&p, "eps-mag-es:tol-fun=1e-9", Convergence::off(), 1);
+    assert_eq!(r.termination, Termination::TolFun);
+    let off = "eps-mag-es:tol-fun=0:tol-x=0:stagnation=0";
+    let (r, _) = run(&p, off, Convergence::default(), 1);
+    let (to_budget, _) = run(&p, "eps-mag-es", Convergence::off(), 1);
+    assert_eq!(r, to_budget);
+    let spec: ComponentSpec = "eps-mag-es-r:tol-fun=1e-8:target=-3.5".parse().unwrap();
+    assert_eq!(
+        spec.to_string(),
+        "eps-mag-es:restarts=bipop:stall=range:eps-end=10%:polish=50%:tol-fun=1e-8:target=-3.5"
+    );
+    assert_eq!(spec.convergence.apply(Convergence::off()).tol_fun, 1e-8);
+    assert!("eps-mag-es:tol-fun=-1".parse::<ComponentSpec>().is_err());
+}
+
+/// A problem that declares itself expensive has each request spread over the cores by
+/// `driver::run`, with the result of one thread, bit for bit.
+#[test]
+fn an_expensive_problem_is_evaluated_on_all_cores_with_the_same_result() {
+    use constraint_handling::ProblemError;
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    struct Simulation {
+        expensive: bool,
+        threads: Mutex<HashSet<std::thread::ThreadId>>,
+    }
+    impl ConstrainedProblem for Simulation {
+        fn dim(&self) -> usize {
+            4
+        }
+        fn num_inequalities(&self) -> usize {
+            1
+        }
+        fn num_equalities(&self) -> usize {
+            1
+        }
+        fn lower_bounds(&self) -> &[f64] {
+            &[-5.0; 4]
+        }
+        fn upper_bounds(&self) -> &[f64] {
+            &[5.0; 4]
+        }
+        fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+            self.check_buffers(x, c)?;
+            self.threads
+                .lock()
+                .unwrap()
+                .insert(std::thread::current().id());
+            c[0] = 1.0 - x[0] - x[1];
+            c[1] = x[2] - x[3] * x[3];
+            Ok(x.iter()
+                .map(|v| (v - 0.3).powi(2))
+                .sum::<f64>()
+                .sqrt()
+                .exp())
+        }
+        fn as_expensive(&self) -> Option<&(dyn ConstrainedProblem + Sync)> {
+            self.expensive
+                .then_some(self as &(dyn ConstrainedProblem + Sync))
+        }
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut results = Vec::new();
+    for expensive in [false, true] {
+        let p = Simulation {
+            expensive,
+            threads: Mutex::new(HashSet::new()),
+        };
+        results.push(run(&p, "eps-mag-es-r", Convergence::default(), 4));
+        let used = p.threads.lock().unwrap().len();
+        println!("expensive = {expensive}: evaluated on {used} thread(s), {cores} core(s)");
+        if expensive && cores > 1 {
+            assert!(used > 1, "{used} threads");
+        } else if !expensive {
+            assert_eq!(used, 1);
+        }
+    }
+    assert_eq!(results[0], results[1]);
+}

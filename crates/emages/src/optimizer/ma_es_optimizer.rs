@@ -3,6 +3,7 @@
 
 use super::{Optimizer, Outcome, Task, TracePoint};
 use crate::error::StudyError;
+use constraint_handling::parallel::Parallel;
 use ma_es::control::{Control, Convergence, Limits};
 use ma_es::noise::{FastNoise, RngNoise};
 use ma_es::{ComponentSpec, Components, Config, MaEs, MaEsError, Parameters, Variant};
@@ -173,7 +174,10 @@ impl Optimizer for MaEsOptimizer {
         };
         config
             .and_then(|c| c.resolve(dim))
-            .and_then(|_| self.convergence.validate())
+            .and_then(|_| match &self.components {
+                MaEsComponents::Spec(spec) => spec.convergence.apply(self.convergence).validate(),
+                MaEsComponents::Factory { .. } => self.convergence.validate(),
+            })
             .map(|_| ())
             .map_err(|e| StudyError::Invalid(format!("{}: {e}", self.kind)))
     }
@@ -215,8 +219,19 @@ impl Optimizer for MaEsOptimizer {
                 let params = self.config.resolve(dim).map_err(MaEsError::from)?;
                 let limits = limits.resolve(dim).map_err(MaEsError::from)?;
                 let components = make(&params, task.seed)?;
-                let r =
-                    MaEs::with_components(task.problem, params, limits, components)?.run(noise)?;
+                // An expensive problem's populations are spread over the cores, as
+                // `driver::run` spreads them for a spec.
+                let r = match task.problem.as_expensive() {
+                    Some(p) => MaEs::with_components(
+                        Parallel::on_all_cores(p),
+                        params,
+                        limits,
+                        components,
+                    )?
+                    .run(noise)?,
+                    None => MaEs::with_components(task.problem, params, limits, components)?
+                        .run(noise)?,
+                };
                 (r, Vec::new())
             }
         };

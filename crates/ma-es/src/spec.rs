@@ -1,26 +1,12 @@
-//! The components of a strategy and the paper's seven variants as presets.
-//!
-//! | preset | label | repair | back-calculation | σ cap | `M` adaptation | ordering |
-//! |---|---|---|---|---|---|---|
-//! | `eps-mag-es` | εMAg-ES | yes | `M⁺` | yes | yes | ε-level |
-//! | `eps-ma-es` | εMA-ES | no | `M⁺` | yes | yes | ε-level |
-//! | `eps-mag-es-wo` | εMAg-ES w/o | yes | no | yes | yes | ε-level |
-//! | `eps-mag-es-nl` | εMAg-ES nl | yes | `M⁺` | **no** | yes | ε-level |
-//! | `eps-sag-es` | εSAg-ES | yes | `M⁺ = I` | yes | **no** | ε-level |
-//! | `lex-mag-es` | lexMAg-ES | yes | `M⁺` | yes | yes | lexicographic |
-//! | `lex-ma-es` | lexMA-ES | no | `M⁺` | yes | yes | lexicographic |
-//!
-//! Every preset adapts σ by CSA and ranks by the ε-level order with its schedule's
-//! threshold. A [`ComponentSpec`] is data (serde, and the text form
-//! `PRESET[:KEY=VALUE]…`, e.g. `eps-mag-es:step-size=median-success`), so a study can
-//! select any combination by name and record it; [`Components`] holds the objects,
-//! built from a spec or by hand.
+//! The definitions behind [`crate::variant`] and the root's [`crate::ComponentSpec`],
+//! [`crate::Components`] and [`crate::Variant`].
 
 use crate::adaptation::{FrozenMatrix, MaUpdate, MatrixAdaptation};
 use crate::back_calculation::{
     BackCalculation, IdentityBackCalculation, NoBackCalculation, PseudoInverseBackCalculation,
 };
 use crate::config::{Config, ConfigError, Parameters};
+use crate::control::Convergence;
 use crate::ranking::{
     AugmentedLagrangianRanking, ByConstraintKindRanking, EpsilonLevelRanking, ObjectiveRanking,
     PopulationRanking, StochasticRanking, STOCHASTIC_RANKING_P_F,
@@ -231,6 +217,90 @@ pub struct ComponentSpec {
     /// augmented Lagrangian opens, and the ε-level order ranks the restarts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opening: Option<RankingKind>,
+    /// Convergence criteria set by the spec, over the driver's (none when absent
+    /// from a serialised spec: the driver's criteria, [`crate::control`]).
+    #[serde(default, skip_serializing_if = "ConvergenceOverrides::is_empty")]
+    pub convergence: ConvergenceOverrides,
+}
+
+/// Convergence criteria a [`ComponentSpec`] sets (`tol-fun=1e-8`, …): each `Some`
+/// replaces the driver's value of that criterion ([`Convergence`]), so a study whose
+/// runs go to the budget can stop them, and `minimize`'s defaults can be changed in
+/// the variant string.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ConvergenceOverrides {
+    /// [`Convergence::tol_fun`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tol_fun: Option<SpecNumber>,
+    /// [`Convergence::tol_x`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tol_x: Option<SpecNumber>,
+    /// [`Convergence::target`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<SpecNumber>,
+    /// [`Convergence::stagnation`] (`Some(0)`: off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stagnation: Option<usize>,
+}
+
+impl ConvergenceOverrides {
+    /// No criterion set.
+    pub const NONE: Self = Self {
+        tol_fun: None,
+        tol_x: None,
+        target: None,
+        stagnation: None,
+    };
+
+    /// Whether none is set.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        *self == Self::NONE
+    }
+
+    /// The driver's criteria `base` with these set over them.
+    #[must_use]
+    pub fn apply(&self, base: Convergence) -> Convergence {
+        Convergence {
+            tol_fun: self.tol_fun.map_or(base.tol_fun, |v| v.0),
+            tol_x: self.tol_x.map_or(base.tol_x, |v| v.0),
+            target: self.target.map_or(base.target, |v| Some(v.0)),
+            stagnation: self.stagnation.or(base.stagnation),
+        }
+    }
+}
+
+/// A number in a [`ComponentSpec`] (a tolerance, a target), compared and hashed by its
+/// bits so that specs stay `Eq` and `Hash`; printed as it parses back.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SpecNumber(pub f64);
+
+impl PartialEq for SpecNumber {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_bits() == other.0.to_bits()
+    }
+}
+
+impl Eq for SpecNumber {}
+
+impl std::hash::Hash for SpecNumber {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.to_bits().hash(state);
+    }
+}
+
+impl fmt::Display for SpecNumber {
+    /// The shortest text that parses back to the same number: `1e-11`, `-43.5`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        if v == 0.0 || (1e-4..1e6).contains(&v.abs()) {
+            write!(f, "{v}")
+        } else {
+            write!(f, "{v:e}")
+        }
+    }
 }
 
 impl ComponentSpec {
@@ -526,7 +596,65 @@ pub const SPEC_KEYS: &[SpecKey] = &[
             Some(())
         },
     },
+    SpecKey {
+        name: "tol-fun",
+        help: "stop once converged in f and ν̄ (ma_es::control; default: the driver's)",
+        values: || "driver or a tolerance ≥ 0 (0: off), e.g. 1e-11".into(),
+        get: |s| number(s.convergence.tol_fun),
+        set: |s, v| tolerance(v).map(|t| s.convergence.tol_fun = t),
+    },
+    SpecKey {
+        name: "tol-x",
+        help: "stop once every coordinate's step σ √((M Mᵀ)_ii) is below it",
+        values: || "driver or a tolerance ≥ 0 (0: off), e.g. 1e-11".into(),
+        get: |s| number(s.convergence.tol_x),
+        set: |s, v| tolerance(v).map(|t| s.convergence.tol_x = t),
+    },
+    SpecKey {
+        name: "target",
+        help: "stop once a feasible best-so-far reaches f ≤ target",
+        values: || "driver or a number".into(),
+        get: |s| number(s.convergence.target),
+        set: |s, v| {
+            s.convergence.target = match v {
+                "driver" => None,
+                v => Some(SpecNumber(v.parse::<f64>().ok().filter(|t| !t.is_nan())?)),
+            };
+            Some(())
+        },
+    },
+    SpecKey {
+        name: "stagnation",
+        help: "stop after this many generations without improvement (once ε = 0)",
+        values: || "driver or a number of generations (0: off)".into(),
+        get: |s| {
+            s.convergence
+                .stagnation
+                .map_or(Cow::Borrowed("driver"), |g| Cow::Owned(g.to_string()))
+        },
+        set: |s, v| {
+            s.convergence.stagnation = match v {
+                "driver" => None,
+                v => Some(v.parse().ok()?),
+            };
+            Some(())
+        },
+    },
 ];
+
+/// A spec number's text, `driver` for none.
+fn number(v: Option<SpecNumber>) -> Cow<'static, str> {
+    v.map_or(Cow::Borrowed("driver"), |v| Cow::Owned(v.to_string()))
+}
+
+/// `driver` (none) or a finite tolerance ≥ 0.
+fn tolerance(text: &str) -> Option<Option<SpecNumber>> {
+    if text == "driver" {
+        return Some(None);
+    }
+    let v: f64 = text.parse().ok()?;
+    (v.is_finite() && v >= 0.0).then_some(Some(SpecNumber(v)))
+}
 
 /// The keys as a Markdown table (key, values, what it chooses), for the docs and the
 /// command lines' help.
@@ -602,7 +730,8 @@ impl FromStr for ComponentSpec {
 ///   which commit froze it.
 ///
 /// ```
-/// use ma_es::variant::{ComponentSpec, RestartKind, STRATEGIES};
+/// use ma_es::variant::{RestartKind, STRATEGIES};
+/// use ma_es::ComponentSpec;
 /// let r: ComponentSpec = "eps-mag-es-r".parse().unwrap();
 /// assert_eq!(r.restarts, RestartKind::Bipop);
 /// assert_eq!(r.to_string(), STRATEGIES[0].2);
@@ -803,6 +932,7 @@ impl Variant {
             stall: StallKind::Stagnation,
             polish: Polish::Off,
             opening: None,
+            convergence: ConvergenceOverrides::NONE,
         };
         match self {
             Self::EpsMagEs => full,
