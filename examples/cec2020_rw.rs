@@ -27,16 +27,17 @@
 //! at 10 %, 20 %, …, 100 % of the budget, a 10 × 25 matrix of checkpoints × trials). `--score DIR…` scores every entry in the folders
 //! together, as the organisers' `Score.m` does, and prints the ranking.
 
-use bench_stats::cec2020::{dimension_weight, score, Entry, Score};
+use bench_stats::cec2020::{dimension_weight, score, Entry};
 use clap::Parser;
 use emages::cli::{main_with, problems_arg, variants_arg, variants_help, Problems, Variants};
 use emages::optimizer::MaEsOptimizer;
-use emages::study::store::load_runs;
+use emages::study::cec2020;
+use emages::study::status::complete_in;
+use emages::study::store::{load_runs, runs_files};
 use emages::study::{pin_blas_to_one_thread, Shard, StudyConfig, StudySpec};
 use emages::suites::{Cec2020RwSuite, Suite};
 use emages::StudyError;
 use ma_es::Config;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -119,8 +120,6 @@ fn main() -> ExitCode {
     main_with(run)
 }
 
-const CHECKPOINTS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
-
 fn run(args: &Args) -> Result<(), StudyError> {
     if let Some(dirs) = &args.score {
         return print_score(
@@ -188,7 +187,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
                 shard: args.shard,
                 threads: args.threads,
                 progress: !args.no_progress,
-                checkpoint_fractions: CHECKPOINTS.to_vec(),
+                checkpoint_fractions: cec2020::CHECKPOINTS.to_vec(),
                 ..StudySpec::new(
                     suite.clone() as Arc<dyn Suite>,
                     *dim,
@@ -219,7 +218,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
     // a group whose runs are all recorded (by any part, e.g. archived shards) is done
     let mut pending_specs = Vec::new();
     for spec in &specs {
-        if !archived_and_complete(spec, &group_dir(&args.out, spec.dim))? {
+        if !complete_in(spec, &group_dir(&args.out, spec.dim))? {
             pending_specs.push(spec);
         }
     }
@@ -262,38 +261,6 @@ fn run(args: &Args) -> Result<(), StudyError> {
     Ok(())
 }
 
-/// Whether a group needs no run of this process: every run of this process's part is
-/// recorded in some runs file of the group (this part's, another part's — a study run in
-/// shards and then resumed without — plain or archived). An archived part of this
-/// process with runs missing is an error that says how to resume it.
-fn archived_and_complete(spec: &StudySpec, dir: &Path) -> Result<bool, StudyError> {
-    let mut done: std::collections::HashSet<(String, usize, usize)> =
-        std::collections::HashSet::new();
-    for file in runs_files(dir)? {
-        done.extend(
-            load_runs(&file)?
-                .into_iter()
-                .map(|r| (r.config, r.problem, r.run)),
-        );
-    }
-    let missing = spec
-        .jobs()
-        .iter()
-        .filter(|j| !done.contains(&(spec.configs[j.config].label.clone(), j.problem, j.run)))
-        .count();
-    if missing == 0 {
-        return Ok(true);
-    }
-    let files = spec.files(dir);
-    if files.readable_runs() != files.runs {
-        return Err(StudyError::Invalid(format!(
-            "{} is archived (read-only) but lacks {missing} runs of this part; decompress it and its dynamics file (gunzip) to resume",
-            files.compressed_runs().display()
-        )));
-    }
-    Ok(false)
-}
-
 /// The ε schedule's end for a problem of dimension `dim` and budget `budget`.
 fn t_max_for(choice: &str, dim: usize, budget: usize) -> Result<usize, StudyError> {
     let paper = Config::default().t_max;
@@ -322,29 +289,6 @@ fn labels(suite: &Cec2020RwSuite, ids: &[usize]) -> String {
         .join(", ")
 }
 
-/// Every runs file of a group folder (plain or compressed, whole study or shards).
-fn runs_files(dir: &Path) -> Result<Vec<PathBuf>, StudyError> {
-    let Ok(listing) = std::fs::read_dir(dir) else {
-        return Ok(Vec::new());
-    };
-    let mut files: Vec<PathBuf> = listing
-        .filter_map(Result::ok)
-        .map(|d| d.path())
-        .filter(|p| {
-            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-                n.starts_with("runs") && (n.ends_with(".jsonl") || n.ends_with(".jsonl.gz"))
-            })
-        })
-        .collect();
-    files.sort();
-    // a plain file and its compressed copy hold the same runs: keep one
-    files.dedup_by(|b, a| {
-        b.as_os_str().to_string_lossy().trim_end_matches(".gz")
-            == a.as_os_str().to_string_lossy().trim_end_matches(".gz")
-    });
-    Ok(files)
-}
-
 fn write_entry(
     args: &Args,
     suite: &Cec2020RwSuite,
@@ -352,53 +296,14 @@ fn write_entry(
     label: &str,
 ) -> Result<(), StudyError> {
     let all = suite.problems();
-    let mut finals: BTreeMap<usize, BTreeMap<usize, (f64, f64)>> = BTreeMap::new();
-    // the best solution's (f, ν) at 10 %, 20 %, …, 100 % of the budget, per problem and run
-    let mut trajectories: BTreeMap<usize, BTreeMap<usize, Vec<(f64, f64)>>> = BTreeMap::new();
-    for r in study_records(args, suite, specs, label)? {
-        let last = r
-            .checkpoints
-            .iter()
-            .find(|c| c.fraction == 1.0)
-            .map_or(r.best, |c| c.checkpoint.best);
-        finals
-            .entry(r.problem)
-            .or_default()
-            .insert(r.run, (last.objective(), last.violation()));
-        let at: Vec<(f64, f64)> = CHECKPOINTS
-            .iter()
-            .map(|&fr| {
-                r.checkpoints
-                    .iter()
-                    .find(|c| c.fraction == fr)
-                    .map_or((f64::NAN, f64::NAN), |c| {
-                        (c.checkpoint.best.objective(), c.checkpoint.best.violation())
-                    })
-            })
-            .collect();
-        trajectories.entry(r.problem).or_default().insert(r.run, at);
-    }
-    let mut missing = Vec::new();
-    let runs: Vec<Vec<(f64, f64)>> = all
-        .iter()
-        .map(|p| {
-            let done = finals.get(p);
-            (0..args.runs)
-                .map(|r| match done.and_then(|d| d.get(&r)) {
-                    Some(&v) => v,
-                    None => {
-                        missing.push((*p, r));
-                        (f64::NAN, f64::NAN)
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    if !missing.is_empty() {
-        let problems: std::collections::BTreeSet<usize> = missing.iter().map(|m| m.0).collect();
+    let rows = study_records(args, suite, specs, label)?;
+    let collected = cec2020::collect(&rows, &all, args.runs);
+    if !collected.missing.is_empty() {
+        let problems: std::collections::BTreeSet<usize> =
+            collected.missing.iter().map(|m| m.0).collect();
         let msg = format!(
             "{} of {} runs of {label} are missing (problems {})",
-            missing.len(),
+            collected.missing.len(),
             all.len() * args.runs,
             labels(suite, &problems.into_iter().collect::<Vec<_>>())
         );
@@ -409,37 +314,16 @@ fn write_entry(
         }
         emages::say!("warning: {msg}; their values are NaN in the entry");
     }
-    let entry = Entry::from_runs(
-        &args.name,
-        all.iter().map(|&p| suite.label(p)).collect(),
-        runs,
-    )?;
+    let names: Vec<String> = all.iter().map(|&p| suite.label(p)).collect();
+    let entry = Entry::from_runs(&args.name, names.clone(), collected.finals.clone())?;
     let dir = args.out.join("entry");
     std::fs::create_dir_all(&dir).map_err(|e| StudyError::io(&dir, e))?;
     entry.write(&dir)?;
-    // the guidelines' submission format: per problem "NAME RCxx F.txt" and "… CV.txt",
-    // a 10 × 25 matrix (checkpoints × trials)
     let submission = dir.join("submission");
     std::fs::create_dir_all(&submission).map_err(|e| StudyError::io(&submission, e))?;
-    for &p in &all {
-        for (suffix, pick) in [("F", 0usize), ("CV", 1)] {
-            let mut text = String::new();
-            for c in 0..CHECKPOINTS.len() {
-                let row: Vec<String> = (0..args.runs)
-                    .map(|r| {
-                        let v = trajectories
-                            .get(&p)
-                            .and_then(|t| t.get(&r))
-                            .map_or(f64::NAN, |t| if pick == 0 { t[c].0 } else { t[c].1 });
-                        format!("{v:e}")
-                    })
-                    .collect();
-                text.push_str(&row.join(" "));
-                text.push('\n');
-            }
-            let path = submission.join(format!("{} {} {suffix}.txt", args.name, suite.label(p)));
-            std::fs::write(&path, text).map_err(|e| StudyError::io(&path, e))?;
-        }
+    for (name, text) in cec2020::submission_files(&args.name, &names, &collected) {
+        let path = submission.join(name);
+        std::fs::write(&path, text).map_err(|e| StudyError::io(&path, e))?;
     }
     emages::show!(
         "entry {} ({label}, {} runs per problem) in {}/, the guidelines' per-problem files (f and ν at every tenth of the budget, 10 × {} each) in {}/",
@@ -477,23 +361,7 @@ fn print_score(
         }
         None => (0..catalog.len()).collect(),
     };
-    for e in &mut entries {
-        if e.problems.len() != catalog.len() {
-            return Err(StudyError::Invalid(format!(
-                "entry {} has {} problems, the suite {}",
-                e.name,
-                e.problems.len(),
-                catalog.len()
-            )));
-        }
-        let pick = |cols: &[Vec<f64>]| chosen.iter().map(|&k| cols[k].clone()).collect::<Vec<_>>();
-        *e = Entry::new(
-            e.name.clone(),
-            chosen.iter().map(|&k| e.problems[k].clone()).collect(),
-            pick(&e.f),
-            pick(&e.cv),
-        )?;
-    }
+    cec2020::restrict(&mut entries, &chosen)?;
     let mut names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
     names.sort_unstable();
     if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
@@ -508,125 +376,16 @@ fn print_score(
         .collect();
     let mut scores = score(&entries, &weights, 12)?;
     scores.sort_by_key(|s| s.rank);
-    let mut table = ranking_table(&scores);
+    let mut table = cec2020::ranking_table(&scores);
     if !versus.is_empty() {
         table.push('\n');
-        table.push_str(&class_comparison(&entries, &chosen, ours, versus)?);
+        table.push_str(&cec2020::class_comparison(&entries, &chosen, ours, versus)?);
     }
     emages::show!("{table}");
     if let Some(path) = markdown {
         std::fs::write(path, &table).map_err(|e| StudyError::io(path, e))?;
     }
     Ok(())
-}
-
-fn ranking_table(scores: &[Score]) -> String {
-    let mut t = String::from(
-        "| place | algorithm | best | mean | median | total |\n|---:|---|---:|---:|---:|---:|\n",
-    );
-    for s in scores {
-        t.push_str(&format!(
-            "| {} | {} | {:.4} | {:.4} | {:.4} | {:.4} |\n",
-            s.rank, s.name, s.best, s.mean, s.median, s.total
-        ));
-    }
-    t
-}
-
-/// Whether a run `(f, ν)` reaches the best-known value `f*`: feasible and
-/// `f ≤ f* + 10⁻⁴ · max(1, |f*|)`.
-fn reaches(f: f64, v: f64, best_known: f64) -> bool {
-    v == 0.0 && f <= best_known + 1e-4 * best_known.abs().max(1.0)
-}
-
-/// Per problem class: `ours` against each of `versus` (rank-sum test over the runs,
-/// the competition's order; `+` where ours is better), and how many problems each
-/// algorithm's best and median run solve to the best-known value.
-fn class_comparison(
-    entries: &[Entry],
-    chosen: &[usize],
-    ours: &str,
-    versus: &[String],
-) -> Result<String, StudyError> {
-    use bench_stats::pairwise::{compare, Significance, Tally};
-    use bench_stats::Snapshot;
-    use cec2020_rw::Class;
-    let find = |name: &str| {
-        entries.iter().find(|e| e.name == name).ok_or_else(|| {
-            StudyError::Invalid(format!("no entry called {name} among the scored ones"))
-        })
-    };
-    let base = find(ours)?;
-    let others = versus
-        .iter()
-        .map(|n| find(n))
-        .collect::<Result<Vec<_>, _>>()?;
-    let runs = |e: &Entry, k: usize| -> Vec<Snapshot> {
-        e.f[k]
-            .iter()
-            .zip(&e.cv[k])
-            .map(|(&f, &v)| Snapshot::new(f, v))
-            .collect()
-    };
-    let catalog = cec2020_rw::catalog::all();
-    let mut t = format!(
-        "{ours} against each entry per problem class: problems where {ours} is better / equal / worse (Wilcoxon rank-sum over the runs, α = 0.05, feasible runs by f, infeasible ones by ν, CEC ranking); and problems whose best / median run reaches the best-known value f* of the guidelines (feasible, f ≤ f* + 1e-4·max(1, |f*|)).\n\n| class | problems |"
-    );
-    for o in &others {
-        t.push_str(&format!(" vs {} |", o.name));
-    }
-    for e in std::iter::once(base).chain(others.iter().copied()) {
-        t.push_str(&format!(" f* reached: {} |", e.name));
-    }
-    t.push_str("\n|---|---:|");
-    for _ in 0..(2 * others.len() + 1) {
-        t.push_str("---:|");
-    }
-    t.push('\n');
-    // columns of the (restricted) entries, by class
-    let mut rows: Vec<(String, Vec<(usize, usize)>)> = Class::ALL
-        .iter()
-        .map(|&c| {
-            let cols = chosen
-                .iter()
-                .enumerate()
-                .filter(|(_, &k)| catalog[k].class() == c)
-                .map(|(col, &k)| (col, k))
-                .collect();
-            (c.name().to_string(), cols)
-        })
-        .filter(|(_, cols): &(String, Vec<(usize, usize)>)| !cols.is_empty())
-        .collect();
-    rows.push(("all".into(), chosen.iter().copied().enumerate().collect()));
-    for (name, ks) in rows {
-        t.push_str(&format!("| {name} | {} |", ks.len()));
-        for o in &others {
-            let verdicts = ks
-                .iter()
-                .map(|&(k, _)| {
-                    compare(
-                        &runs(base, k),
-                        &runs(o, k),
-                        Significance::RankSum { alpha: 0.05 },
-                    )
-                    .map(|c| c.total)
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            t.push_str(&format!(" {} |", Tally::of(verdicts)));
-        }
-        for e in std::iter::once(base).chain(others.iter().copied()) {
-            let (mut best, mut median) = (0, 0);
-            for &(k, id) in &ks {
-                let fstar = catalog[id].best_known;
-                best += usize::from(reaches(e.f[k][0], e.cv[k][0], fstar));
-                let m = e.runs() / 2;
-                median += usize::from(reaches(e.f[k][m], e.cv[k][m], fstar));
-            }
-            t.push_str(&format!(" {best} / {median} |"));
-        }
-        t.push('\n');
-    }
-    Ok(t)
 }
 
 /// Every run record of `label` in the study folder.
@@ -655,7 +414,6 @@ fn print_costs(
     specs: &[StudySpec],
     label: &str,
 ) -> Result<(), StudyError> {
-    use cec2020_rw::Class;
     let rows = study_records(args, suite, specs, label)?;
     if rows.is_empty() {
         return Err(StudyError::Invalid(format!(
@@ -663,70 +421,6 @@ fn print_costs(
             args.out.display()
         )));
     }
-    let mut t = String::from(
-        "| class | dimensions | runs | wall time per run: median | slowest problem (median) | CPU time |\n|---|---|---:|---:|---|---:|\n",
-    );
-    let mut classes: Vec<(String, Vec<usize>)> = Class::ALL
-        .iter()
-        .map(|&c| {
-            let ids = cec2020_rw::catalog::all()
-                .iter()
-                .filter(|p| p.class() == c)
-                .map(|p| p.id)
-                .collect();
-            (c.name().to_string(), ids)
-        })
-        .collect();
-    classes.push(("all".into(), suite.problems()));
-    let median = |mut v: Vec<f64>| -> f64 {
-        v.sort_by(f64::total_cmp);
-        let n = v.len();
-        if n == 0 {
-            f64::NAN
-        } else if n % 2 == 1 {
-            v[n / 2]
-        } else {
-            0.5 * (v[n / 2 - 1] + v[n / 2])
-        }
-    };
-    for (name, ids) in classes {
-        let of: Vec<&emages::study::store::RunRow> =
-            rows.iter().filter(|r| ids.contains(&r.problem)).collect();
-        if of.is_empty() {
-            continue;
-        }
-        let dims: Vec<usize> = ids
-            .iter()
-            .filter_map(|&p| cec2020_rw::catalog::info(p).map(|i| i.dim))
-            .collect();
-        let (lo, hi) = (
-            dims.iter().min().copied().unwrap_or(0),
-            dims.iter().max().copied().unwrap_or(0),
-        );
-        let slowest = ids
-            .iter()
-            .map(|&p| {
-                let s: Vec<f64> = of
-                    .iter()
-                    .filter(|r| r.problem == p)
-                    .map(|r| r.seconds)
-                    .collect();
-                (p, median(s))
-            })
-            .filter(|(_, m)| m.is_finite())
-            .max_by(|a, b| a.1.total_cmp(&b.1));
-        let cpu: f64 = of.iter().map(|r| r.seconds).sum();
-        t.push_str(&format!(
-            "| {name} | {lo}–{hi} | {} | {:.2} s | {} | {:.2} h |\n",
-            of.len(),
-            median(of.iter().map(|r| r.seconds).collect()),
-            slowest.map_or("–".into(), |(p, m)| format!(
-                "{} ({m:.1} s)",
-                suite.label(p)
-            )),
-            cpu / 3600.0
-        ));
-    }
-    emages::show!("{t}");
+    emages::show!("{}", cec2020::cost_table(&rows));
     Ok(())
 }

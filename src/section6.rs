@@ -239,17 +239,7 @@ pub fn studies(
         } else {
             continue;
         };
-        let mut files: Vec<PathBuf> = std::fs::read_dir(e.path())
-            .map_err(|err| StudyError::io(&e.path(), err))?
-            .filter_map(Result::ok)
-            .map(|f| f.path())
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("runs") && n.contains(".jsonl"))
-            })
-            .collect();
-        files.sort();
+        let files = emages::study::store::runs_files(&e.path())?;
         if !files.is_empty() {
             found.push((seed, files));
         }

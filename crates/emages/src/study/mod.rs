@@ -15,6 +15,7 @@
 //! Every run is determined by its seed, derived from `(base seed, configuration label,
 //! problem, dimension, run)`; thread count, shard and order of execution do not enter.
 
+pub mod cec2020;
 pub mod coco;
 mod dataset;
 mod platform;

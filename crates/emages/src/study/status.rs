@@ -296,3 +296,39 @@ impl fmt::Display for StudyStatus {
         writeln!(f)
     }
 }
+
+/// Whether every run of `spec` (its shard's, if it is one) is recorded in some runs file
+/// of `dir` ([`crate::study::store::runs_files`]: this part's, another part's — a study
+/// run in shards, then resumed without — plain or archived), so that nothing needs to
+/// run. An archived (compressed) runs file of this part that lacks runs is an error
+/// that says how to resume it.
+///
+/// # Errors
+/// I/O and record errors; [`StudyError::Invalid`] for an archived part with runs
+/// missing.
+pub fn complete_in(spec: &StudySpec, dir: &Path) -> Result<bool, StudyError> {
+    let mut done: HashSet<(String, usize, usize)> = HashSet::new();
+    for file in crate::study::store::runs_files(dir)? {
+        done.extend(
+            load_runs(&file)?
+                .into_iter()
+                .map(|r| (r.config, r.problem, r.run)),
+        );
+    }
+    let missing = spec
+        .jobs()
+        .iter()
+        .filter(|j| !done.contains(&(spec.configs[j.config].label.clone(), j.problem, j.run)))
+        .count();
+    if missing == 0 {
+        return Ok(true);
+    }
+    let files = spec.files(dir);
+    if files.readable_runs() != files.runs {
+        return Err(StudyError::Invalid(format!(
+            "{} is archived (read-only) but lacks {missing} runs of this part; decompress it and its dynamics file (gunzip) to resume",
+            files.compressed_runs().display()
+        )));
+    }
+    Ok(false)
+}

@@ -356,6 +356,35 @@ fn read_lines<T: for<'de> Deserialize<'de>>(
     }
 }
 
+/// Every runs file in the folder `dir` (`runs.jsonl`, shards `runs.shard-1-of-4.jsonl`,
+/// each plain or compressed `.gz`), sorted; a plain file and its compressed copy hold
+/// the same runs, so only one of the two is listed. A missing folder holds none.
+///
+/// # Errors
+/// I/O errors reading the folder.
+pub fn runs_files(dir: &Path) -> Result<Vec<PathBuf>, StudyError> {
+    let listing = match std::fs::read_dir(dir) {
+        Ok(listing) => listing,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(StudyError::io(dir, e)),
+    };
+    let mut files: Vec<PathBuf> = listing
+        .filter_map(Result::ok)
+        .map(|d| d.path())
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                n.starts_with("runs") && (n.ends_with(".jsonl") || n.ends_with(".jsonl.gz"))
+            })
+        })
+        .collect();
+    files.sort();
+    files.dedup_by(|b, a| {
+        b.as_os_str().to_string_lossy().trim_end_matches(".gz")
+            == a.as_os_str().to_string_lossy().trim_end_matches(".gz")
+    });
+    Ok(files)
+}
+
 /// Loads the run records of a results file.
 ///
 /// # Errors
@@ -469,6 +498,37 @@ fn write_record<T: Serialize>(out: &mut impl Write, row: &T) -> std::io::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every runs file of a folder, shards and archives included, once each; other
+    /// files and a missing folder give none.
+    #[test]
+    fn runs_files_lists_each_file_once() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [
+            "runs.jsonl",
+            "runs.jsonl.gz",
+            "runs.shard-2-of-2.jsonl.gz",
+            "runs.shard-1-of-2.jsonl",
+            "dynamics.jsonl",
+            "notes.md",
+        ] {
+            std::fs::write(dir.path().join(name), "").unwrap();
+        }
+        let names: Vec<String> = runs_files(dir.path())
+            .unwrap()
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "runs.jsonl",
+                "runs.shard-1-of-2.jsonl",
+                "runs.shard-2-of-2.jsonl.gz"
+            ]
+        );
+        assert!(runs_files(&dir.path().join("none")).unwrap().is_empty());
+    }
 
     /// A disk that fills up after `room` bytes.
     struct FullDisk {
