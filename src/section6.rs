@@ -471,12 +471,25 @@ pub fn block(
     studies: &[(u64, Rankings)],
     replicates: &[Rankings],
 ) -> Result<String, StudyError> {
+    let first = agreeing(studies, replicates)?;
+    let mut out = per_value_table(param, dim, studies, first, replicates).to_markdown();
+    out.push('\n');
+    out.push_str(&statements_table(param, dim, studies, replicates).to_markdown());
+    let _ = writeln!(out);
+    Ok(out)
+}
+
+/// The first study, once the studies rank the same values and replicates (if any)
+/// stand beside one study only.
+fn agreeing<'s>(
+    studies: &'s [(u64, Rankings)],
+    replicates: &[Rankings],
+) -> Result<&'s Rankings, StudyError> {
     if studies.len() > 1 && !replicates.is_empty() {
         return Err(StudyError::Invalid(
             "bootstrap replicates stand in for seeds: give one study with them".into(),
         ));
     }
-    let boot = !replicates.is_empty();
     let Some((_, first)) = studies.first() else {
         return Err(StudyError::Invalid("no studies".into()));
     };
@@ -485,9 +498,21 @@ pub fn block(
             "the seeds' studies rank different values".into(),
         ));
     }
+    Ok(first)
+}
+
+/// The average ranks and first places of every value in every seed, under both
+/// rankings (the first table of [`block`]).
+fn per_value_table(
+    param: Parameter,
+    dim: usize,
+    studies: &[(u64, Rankings)],
+    first: &Rankings,
+    replicates: &[Rankings],
+) -> Table {
+    let boot = !replicates.is_empty();
     let seeds: Vec<String> = studies.iter().map(|(s, _)| s.to_string()).collect();
     let sym = param.symbol();
-    let mut out = String::new();
     let mut per_value = Table::new([
         sym.to_string(),
         "exact: average rank".into(),
@@ -555,8 +580,19 @@ pub fn block(
             first.problems.len()
         )
     });
-    out.push_str(&per_value.to_markdown());
-    out.push('\n');
+    per_value
+}
+
+/// Every statement of the paper with its figure, the per-seed values, their range and
+/// whether it holds (the second table of [`block`]).
+fn statements_table(
+    param: Parameter,
+    dim: usize,
+    studies: &[(u64, Rankings)],
+    replicates: &[Rankings],
+) -> Table {
+    let boot = !replicates.is_empty();
+    let sym = param.symbol();
     let (columns, title) = if boot {
         (
             [
@@ -595,42 +631,9 @@ pub fn block(
             (|r: &Rankings| &r.exact) as fn(&Rankings) -> &Scores,
             |r: &Rankings| &r.significance,
         ] {
-            let v: Vec<usize> = studies
-                .iter()
-                .filter_map(|(_, r)| st.measure.of(&r.values, &r.problems, pick(r)))
-                .collect();
-            let shown = v
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(" / ");
-            if boot {
-                let b: Vec<usize> = replicates
-                    .iter()
-                    .filter_map(|r| st.measure.of(&r.values, &r.problems, pick(r)))
-                    .collect();
-                row.push(format!("{shown} ({})", span(quantile_range(&b, 0.05))));
-                let verdict = match v.first() {
-                    Some(&x) if x == st.paper => "**holds**",
-                    Some(&x) => {
-                        let (lo, hi) = two_study_range(&b, 0.05);
-                        let gap = st.paper as i64 - x as i64;
-                        if b.len() == replicates.len() && lo <= gap && gap <= hi {
-                            "within noise"
-                        } else {
-                            "does not hold"
-                        }
-                    }
-                    None => "does not hold",
-                };
-                row.push(verdict.to_string());
-            } else {
-                let inside = !v.is_empty()
-                    && v.iter().min().is_some_and(|&a| a <= st.paper)
-                    && v.iter().max().is_some_and(|&b| st.paper <= b);
-                row.push(format!("{shown} ({})", range(&v)));
-                row.push(if inside { "**holds**" } else { "does not hold" }.to_string());
-            }
+            let [measured, verdict] = judge(&st, pick, studies, replicates);
+            row.push(measured);
+            row.push(verdict);
         }
         t.push(row);
     }
@@ -641,9 +644,55 @@ pub fn block(
     } else {
         t.note("\"holds\": the paper's figure lies inside the range over the seeds (ranks and positions: 1 = best); the range is this study's seed-to-seed spread, which the paper's own single study also has.");
     }
-    out.push_str(&t.to_markdown());
-    let _ = writeln!(out);
-    Ok(out)
+    t
+}
+
+/// One statement under one ranking (`pick`): the measured values with their range, and
+/// the verdict — against the seeds' range, or (one study with replicates) exact or
+/// within the noise of two studies.
+fn judge(
+    st: &Statement,
+    pick: fn(&Rankings) -> &Scores,
+    studies: &[(u64, Rankings)],
+    replicates: &[Rankings],
+) -> [String; 2] {
+    let v: Vec<usize> = studies
+        .iter()
+        .filter_map(|(_, r)| st.measure.of(&r.values, &r.problems, pick(r)))
+        .collect();
+    let shown = v
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" / ");
+    if replicates.is_empty() {
+        let inside = !v.is_empty()
+            && v.iter().min().is_some_and(|&a| a <= st.paper)
+            && v.iter().max().is_some_and(|&b| st.paper <= b);
+        let verdict = if inside { "**holds**" } else { "does not hold" };
+        return [format!("{shown} ({})", range(&v)), verdict.to_string()];
+    }
+    let b: Vec<usize> = replicates
+        .iter()
+        .filter_map(|r| st.measure.of(&r.values, &r.problems, pick(r)))
+        .collect();
+    let verdict = match v.first() {
+        Some(&x) if x == st.paper => "**holds**",
+        Some(&x) => {
+            let (lo, hi) = two_study_range(&b, 0.05);
+            let gap = st.paper as i64 - x as i64;
+            if b.len() == replicates.len() && lo <= gap && gap <= hi {
+                "within noise"
+            } else {
+                "does not hold"
+            }
+        }
+        None => "does not hold",
+    };
+    [
+        format!("{shown} ({})", span(quantile_range(&b, 0.05))),
+        verdict.to_string(),
+    ]
 }
 
 #[cfg(test)]
