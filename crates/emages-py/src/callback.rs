@@ -8,7 +8,7 @@
 //! (or a Ctrl-C) stops the run and is re-raised as it was.
 
 use crate::convert::float_array_with_shape;
-use crate::declared::{answered_in_batches, Declared};
+use constraint_handling::problem::ProblemShape;
 use constraint_handling::ProblemError;
 use ndarray::{Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
@@ -38,7 +38,7 @@ pub enum Callables {
 pub struct CallbackProblem {
     callables: Callables,
     vectorized: bool,
-    declared: Declared,
+    shape: ProblemShape,
     f_evaluations: Cell<usize>,
     g_evaluations: Cell<usize>,
     error: RefCell<Option<PyErr>>,
@@ -49,12 +49,12 @@ pub struct CallbackProblem {
 const RAISED: &str = "a Python callable raised an exception";
 
 impl CallbackProblem {
-    /// The problem of `callables` on the box, constraints and margin `declared`.
-    pub fn new(callables: Callables, vectorized: bool, declared: Declared) -> Self {
+    /// The problem of `callables` on the box, constraints and margin of `shape`.
+    pub fn new(callables: Callables, vectorized: bool, shape: ProblemShape) -> Self {
         Self {
             callables,
             vectorized,
-            declared,
+            shape,
             f_evaluations: Cell::new(0),
             g_evaluations: Cell::new(0),
             error: RefCell::new(None),
@@ -183,10 +183,10 @@ impl CallbackProblem {
         single: bool,
         constraints: &mut ArrayViewMut2<'_, f64>,
     ) -> PyResult<()> {
-        if self.declared.constrained() {
+        if self.shape.num_constraints() > 0 {
             self.g_evaluations.set(self.g_evaluations.get() + k);
         }
-        let (l, m) = (self.declared.l, self.declared.m);
+        let (l, m) = (self.shape.inequalities, self.shape.equalities);
         read_matrix(
             g,
             k,
@@ -299,4 +299,56 @@ fn read_matrix(
     Ok(())
 }
 
-answered_in_batches!(CallbackProblem);
+/// One point is a batch of one; a batch is checked for its shapes first; the repair's
+/// Jacobian probes ask for the constraints only.
+impl constraint_handling::ConstrainedProblem for CallbackProblem {
+    fn dim(&self) -> usize {
+        self.shape.dim()
+    }
+    fn num_inequalities(&self) -> usize {
+        self.shape.inequalities
+    }
+    fn num_equalities(&self) -> usize {
+        self.shape.equalities
+    }
+    fn lower_bounds(&self) -> &[f64] {
+        &self.shape.lower
+    }
+    fn upper_bounds(&self) -> &[f64] {
+        &self.shape.upper
+    }
+    fn equality_margin(&self) -> f64 {
+        self.shape.equality_margin
+    }
+    fn evaluate(
+        &self,
+        x: &[f64],
+        constraints: &mut [f64],
+    ) -> Result<f64, constraint_handling::ProblemError> {
+        constraint_handling::ConstrainedProblem::check_buffers(self, x, constraints)?;
+        let point = ndarray::ArrayView2::from_shape((x.len(), 1), x).expect("n × 1");
+        let mut f = [0.0];
+        let c =
+            ndarray::ArrayViewMut2::from_shape((constraints.len(), 1), constraints).expect("c × 1");
+        self.answer(point, ndarray::ArrayViewMut1::from(&mut f[..]), c, false)?;
+        Ok(f[0])
+    }
+    fn evaluate_batch(
+        &self,
+        points: ndarray::ArrayView2<'_, f64>,
+        objectives: ndarray::ArrayViewMut1<'_, f64>,
+        constraints: ndarray::ArrayViewMut2<'_, f64>,
+    ) -> Result<(), constraint_handling::ProblemError> {
+        constraint_handling::problem::check_batch_shapes(self, &points, &objectives, &constraints)?;
+        self.answer(points, objectives, constraints, false)
+    }
+    fn evaluate_constraints_batch(
+        &self,
+        points: ndarray::ArrayView2<'_, f64>,
+        objectives: ndarray::ArrayViewMut1<'_, f64>,
+        constraints: ndarray::ArrayViewMut2<'_, f64>,
+    ) -> Result<(), constraint_handling::ProblemError> {
+        constraint_handling::problem::check_batch_shapes(self, &points, &objectives, &constraints)?;
+        self.answer(points, objectives, constraints, true)
+    }
+}

@@ -7,7 +7,6 @@
 mod asktell;
 mod callback;
 mod convert;
-mod declared;
 mod error;
 mod problems;
 mod stats;

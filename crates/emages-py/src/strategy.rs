@@ -4,9 +4,9 @@
 //! every call of a callable.
 
 use crate::callback::{Callables, CallbackProblem};
-use crate::declared::Declared;
 use crate::error::to_py;
 use crate::problems::native;
+use constraint_handling::problem::ProblemShape;
 use constraint_handling::ConstrainedProblem;
 use ma_es::control::{Control, Convergence, Limits};
 use ma_es::driver;
@@ -265,14 +265,9 @@ pub fn run_callbacks<'py>(
     } else {
         Callables::Separate { fun, ineq, eq }
     };
-    let declared = Declared {
-        lower,
-        upper,
-        l: n_ineq,
-        m: n_eq,
-        margin,
-    };
-    let problem = CallbackProblem::new(callables, vectorized, declared);
+    let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
+    shape.equality_margin = margin;
+    let problem = CallbackProblem::new(callables, vectorized, shape);
     let (problem, outcome) = drive(py, problem, &config, &control, &spec, seed);
     // The callable's own exception first, as it was raised.
     if let Some(e) = problem.take_error() {
