@@ -350,6 +350,8 @@ impl<N: NoiseSource> AskTell<N> {
             return Ok(());
         }
         let (last, ending) = self.end_run();
+        // A caller's stop is reported as such, whatever the run reached.
+        let ending = ending.filter(|_| !stopped);
         if last || stopped || ending.is_some() {
             self.finish(ending);
             return Ok(());

@@ -280,3 +280,35 @@ fn an_expensive_problem_is_evaluated_on_all_cores_with_the_same_result() {
     }
     assert_eq!(results[0], results[1]);
 }
+
+/// A caller's stop is reported as a stop, even where the run it ends has found the
+/// sequence's best again (which would have confirmed it).
+#[test]
+fn a_callers_stop_is_not_a_confirmation() {
+    use constraint_handling::problem::ProblemShape;
+    use ma_es::ask_tell::AskTell;
+    let p = half_plane();
+    let spec: ComponentSpec = "eps-mag-es-r".parse().unwrap();
+    let control = Control::new(Limits::budget(80_000));
+    let mut es = AskTell::new(
+        ProblemShape::of(&p).unwrap(),
+        &Config::default(),
+        &control,
+        &spec,
+        0,
+        RngNoise::seed_from_u64(0),
+    )
+    .unwrap();
+    let mut stopped = false;
+    while es.step(&p).unwrap() {
+        if let [first] = es.restarts() {
+            let now = es.report().best.snapshot.fitness;
+            if now.violation == 0.0 && (now.objective - first.best.objective).abs() <= 1e-11 {
+                es.stop();
+                stopped = true;
+            }
+        }
+    }
+    assert!(stopped, "the second run found the first one's best");
+    assert_eq!(es.result().termination, Termination::Observer);
+}
