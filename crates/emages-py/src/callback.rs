@@ -8,7 +8,8 @@
 //! (or a Ctrl-C) stops the run and is re-raised as it was.
 
 use crate::convert::float_array_with_shape;
-use constraint_handling::problem::ProblemShape;
+use constraint_handling::problem::{check_batch_shapes, ProblemShape};
+use constraint_handling::ConstrainedProblem;
 use constraint_handling::ProblemError;
 use ndarray::{Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
@@ -301,7 +302,7 @@ fn read_matrix(
 
 /// One point is a batch of one; a batch is checked for its shapes first; the repair's
 /// Jacobian probes ask for the constraints only.
-impl constraint_handling::ConstrainedProblem for CallbackProblem {
+impl ConstrainedProblem for CallbackProblem {
     fn dim(&self) -> usize {
         self.shape.dim()
     }
@@ -320,35 +321,30 @@ impl constraint_handling::ConstrainedProblem for CallbackProblem {
     fn equality_margin(&self) -> f64 {
         self.shape.equality_margin
     }
-    fn evaluate(
-        &self,
-        x: &[f64],
-        constraints: &mut [f64],
-    ) -> Result<f64, constraint_handling::ProblemError> {
-        constraint_handling::ConstrainedProblem::check_buffers(self, x, constraints)?;
-        let point = ndarray::ArrayView2::from_shape((x.len(), 1), x).expect("n × 1");
+    fn evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
+        self.check_buffers(x, constraints)?;
+        let point = ArrayView2::from_shape((x.len(), 1), x).expect("n × 1");
         let mut f = [0.0];
-        let c =
-            ndarray::ArrayViewMut2::from_shape((constraints.len(), 1), constraints).expect("c × 1");
-        self.answer(point, ndarray::ArrayViewMut1::from(&mut f[..]), c, false)?;
+        let c = ArrayViewMut2::from_shape((constraints.len(), 1), constraints).expect("c × 1");
+        self.answer(point, ArrayViewMut1::from(&mut f[..]), c, false)?;
         Ok(f[0])
     }
     fn evaluate_batch(
         &self,
-        points: ndarray::ArrayView2<'_, f64>,
-        objectives: ndarray::ArrayViewMut1<'_, f64>,
-        constraints: ndarray::ArrayViewMut2<'_, f64>,
-    ) -> Result<(), constraint_handling::ProblemError> {
-        constraint_handling::problem::check_batch_shapes(self, &points, &objectives, &constraints)?;
+        points: ArrayView2<'_, f64>,
+        objectives: ArrayViewMut1<'_, f64>,
+        constraints: ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        check_batch_shapes(self, &points, &objectives, &constraints)?;
         self.answer(points, objectives, constraints, false)
     }
     fn evaluate_constraints_batch(
         &self,
-        points: ndarray::ArrayView2<'_, f64>,
-        objectives: ndarray::ArrayViewMut1<'_, f64>,
-        constraints: ndarray::ArrayViewMut2<'_, f64>,
-    ) -> Result<(), constraint_handling::ProblemError> {
-        constraint_handling::problem::check_batch_shapes(self, &points, &objectives, &constraints)?;
+        points: ArrayView2<'_, f64>,
+        objectives: ArrayViewMut1<'_, f64>,
+        constraints: ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        check_batch_shapes(self, &points, &objectives, &constraints)?;
         self.answer(points, objectives, constraints, true)
     }
 }

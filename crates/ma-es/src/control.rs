@@ -195,8 +195,8 @@ impl Convergence {
         let lambda = lambda.max(1);
         let stagnation = self
             .stagnation
-            .unwrap_or(100 + (100.0 * (dim as f64).powf(1.5) / lambda as f64).ceil() as usize);
-        let history = 10 + (30 * dim).div_ceil(lambda);
+            .unwrap_or_else(|| stagnation_window(dim, lambda));
+        let history = history_window(dim, lambda);
         Monitor {
             criteria: *self,
             stagnation,
@@ -206,6 +206,16 @@ impl Convergence {
             last_improvement: 0,
         }
     }
+}
+
+/// pycma's `tolstagnation`: `100 + ⌈100 N^{3/2} / λ⌉` generations.
+pub(crate) fn stagnation_window(dim: usize, lambda: usize) -> usize {
+    100 + (100.0 * (dim as f64).powf(1.5) / lambda.max(1) as f64).ceil() as usize
+}
+
+/// pycma's `tolfun` history: the last `10 + ⌈30 N / λ⌉` generations.
+pub(crate) fn history_window(dim: usize, lambda: usize) -> usize {
+    10 + (30 * dim).div_ceil(lambda.max(1))
 }
 
 /// The run control an [`crate::ask_tell::AskTell`] or [`crate::driver::run`] gets:

@@ -40,7 +40,7 @@
 //! - **Checkpoints** stay absolute evaluation counts: each holds the best over all
 //!   runs up to it. `found_at` counts from the start of the whole run.
 
-use crate::control::Ring;
+use crate::control::{history_window, stagnation_window, Ring};
 use crate::observer::{GenerationReport, Observer};
 use crate::result::{RunResult, Termination};
 use crate::variant::{RestartKind, StallKind};
@@ -106,9 +106,9 @@ impl Stall {
     #[must_use]
     pub fn new(kind: StallKind, dim: usize, lambda: usize, sigma0: f64) -> Self {
         let lambda = lambda.max(1);
-        let history = 10 + (30 * dim).div_ceil(lambda);
+        let history = history_window(dim, lambda);
         Self {
-            window: 100 + (100.0 * (dim as f64).powf(1.5) / lambda as f64).ceil() as usize,
+            window: stagnation_window(dim, lambda),
             sigma_floor: 1e-12 * sigma0,
             best: None,
             last_improvement: 0,
