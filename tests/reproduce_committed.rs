@@ -13,7 +13,7 @@ mod support;
 use support::*;
 
 use constraint_handling::linalg::kernel::{cpu_has_avx2_fma, BlasKernel, CORETYPE_VARIABLE};
-use emages::study::store::{load_runs, RunRow};
+use emages::study::store::{load_dynamics, load_runs, RunRow};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -88,6 +88,19 @@ fn reproduce(
     expect: usize,
     kernel: &str,
 ) {
+    reproduce_with_dynamics(example_name, args, committed, expect, kernel, 0);
+}
+
+/// As [`reproduce`]; the rerun's sampled dynamics (best-so-far `f`, `ν̄` and σ on the
+/// evaluation grid) must equal the committed ones too, `dynamics` rows of them.
+fn reproduce_with_dynamics(
+    example_name: &str,
+    args: &[&str],
+    committed: &[PathBuf],
+    expect: usize,
+    kernel: &str,
+    dynamics: usize,
+) {
     let Some(run_as) = kernel_here(kernel) else {
         return;
     };
@@ -149,8 +162,35 @@ fn reproduce(
         rerun.len(),
         differ.join("\n")
     );
+    if dynamics > 0 {
+        let mut committed_rows = BTreeMap::new();
+        for f in committed {
+            let Some(path) = emages::study::dynamics_path(f) else {
+                continue;
+            };
+            for d in load_dynamics(&path).unwrap() {
+                committed_rows.insert((d.config.clone(), d.problem, d.run), d);
+            }
+        }
+        let path = emages::study::dynamics_path(&out.join("runs.jsonl"))
+            .expect("the rerun recorded dynamics");
+        let rows = load_dynamics(&path).unwrap();
+        assert_eq!(rows.len(), dynamics, "dynamics rows rerun");
+        for d in &rows {
+            let c = &committed_rows[&(d.config.clone(), d.problem, d.run)];
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                (&c.evals, bits(&c.f), bits(&c.violation), bits(&c.sigma)),
+                (&d.evals, bits(&d.f), bits(&d.violation), bits(&d.sigma)),
+                "the dynamics of {} on C{:02} run {}",
+                d.config,
+                d.problem,
+                d.run
+            );
+        }
+    }
     println!(
-        "reproduced {} committed runs bit for bit ({example_name} {}) with OpenBLAS {run_as} (the study's: {kernel})",
+        "reproduced {} committed runs bit for bit ({example_name} {}) with OpenBLAS {run_as} (the study's: {kernel}), {dynamics} of them with their dynamics",
         rerun.len(),
         args.join(" ")
     );
@@ -182,6 +222,50 @@ fn the_n10_ablation_reproduces() {
         &committed("results/ablation-D10-seed1"),
         196,
         "Haswell",
+    );
+}
+
+/// The frozen εMAg-ES-R's restart sequences (BIPOP, stalls, polish): the first run of
+/// every problem of the N = 10 design study that froze it (56 runs with the baseline's),
+/// checkpoints included.
+#[test]
+fn the_n10_restart_sequences_reproduce() {
+    reproduce(
+        "ablation",
+        &["--runs", "1", "--threads", "2", "--variants", FROZEN_R],
+        &committed("results/strategy-design/polish-D10"),
+        56,
+        "Haswell",
+    );
+}
+
+/// εMAg-ES-R's spec as the design log froze it.
+const FROZEN_R: &str = "eps-mag-es:restarts=bipop:stall=range:eps-end=10%:polish=50%";
+
+/// The N = 50 test set's runs on C03 and C07 with their recorded dynamics: a restart
+/// sequence's record (checkpoints and dynamics over its runs) as committed.
+#[test]
+fn the_n50_restart_sequences_reproduce_with_their_dynamics() {
+    reproduce_with_dynamics(
+        "ablation",
+        &[
+            "--dim",
+            "50",
+            "--runs",
+            "1",
+            "--problems",
+            "3,7",
+            "--plot-problems",
+            "3,7",
+            "--threads",
+            "2",
+            "--variants",
+            FROZEN_R,
+        ],
+        &committed("results/strategy-design/test-sets/cec2017-D50"),
+        4,
+        "Haswell",
+        4,
     );
 }
 

@@ -40,7 +40,8 @@
 use crate::config::{Config, Parameters};
 use crate::control::{Control, Convergence, Monitor, RunLimits};
 use crate::noise::NoiseSource;
-use crate::observer::{GenerationReport, Observer};
+use crate::observer::{Before, GenerationReport, Observer};
+use crate::record::Record;
 use crate::restarts::{merge, shift, NextRun, Plan, RestartRecord, Stall};
 use crate::result::{RunResult, Termination};
 use crate::spec::{ComponentSpec, Components, EpsilonEnd, Polish, RestartKind};
@@ -48,7 +49,7 @@ use crate::strategy::{single_run, Batching, Request, Strategy, Told};
 use crate::MaEsError;
 use constraint_handling::ordering::improves_best_so_far;
 use constraint_handling::problem::ProblemShape;
-use constraint_handling::{Checkpoint, ConstrainedProblem};
+use constraint_handling::ConstrainedProblem;
 use ndarray::ArrayView2;
 use serde::{Deserialize, Serialize};
 
@@ -70,6 +71,8 @@ pub struct AskTell<N> {
     convergence: Convergence,
     /// The convergence criteria on the current run (`None`: all off).
     monitor: Option<Monitor>,
+    /// What is recorded of the whole run: checkpoints, dynamics.
+    record: Record,
     /// A generation ended at the last tell and has not been reviewed (stall, end of
     /// the run, the next run) yet.
     review: bool,
@@ -97,7 +100,6 @@ struct Sequence {
     merged: Option<RunResult>,
     /// The σ the run that found the best-so-far ended with.
     best_sigma: f64,
-    settled: Vec<Option<Checkpoint>>,
     /// The current run: how it was set up, its stall criterion.
     run: NextRun,
     sigma0: f64,
@@ -149,6 +151,8 @@ impl<N: NoiseSource> AskTell<N> {
         spec.convergence.apply(control.convergence).validate()?;
         let dim = shape.dim();
         let limits = control.limits.resolve(dim)?;
+        let mut record = Record::new(&control.limits, dim)?;
+        record.reserve(limits.budget.min(1 << 20) / 4 + 2);
         let mut es = Self {
             seed,
             batching,
@@ -156,6 +160,7 @@ impl<N: NoiseSource> AskTell<N> {
             sequence: None,
             convergence: spec.convergence.apply(control.convergence),
             monitor: None,
+            record,
             review: false,
             stopped: false,
             finished: false,
@@ -183,7 +188,6 @@ impl<N: NoiseSource> AskTell<N> {
             history: Vec::new(),
             merged: None,
             best_sigma: base.sigma0,
-            settled: vec![None; limits.checkpoints.len()],
             run: NextRun {
                 lambda: base.lambda,
                 sigma_factor: 1.0,
@@ -259,6 +263,9 @@ impl<N: NoiseSource> AskTell<N> {
         }
         let told = self.strategy_mut().tell(objectives, constraints)?;
         self.review = matches!(told, Told::Generation(_));
+        if self.review {
+            self.record_generation();
+        }
         Ok(told)
     }
 
@@ -274,6 +281,7 @@ impl<N: NoiseSource> AskTell<N> {
         }
         self.strategy_mut().step(problem)?;
         self.review = true;
+        self.record_generation();
         Ok(true)
     }
 
@@ -345,10 +353,14 @@ impl<N: NoiseSource> AskTell<N> {
             return Ok(());
         }
         if self.sequence.is_none() {
-            self.result = Some(current.result());
+            self.result = Some(self.record.result(current.result()));
             self.finished = true;
             return Ok(());
         }
+        // The run's reached checkpoints, before its end moves the counts on.
+        self.record
+            .checkpoints
+            .end_run(&report(self.current.as_ref(), self.sequence.as_ref()));
         let (last, ending) = self.end_run();
         // A caller's stop is reported as such, whatever the run reached.
         let ending = ending.filter(|_| !stopped);
@@ -416,7 +428,6 @@ impl<N: NoiseSource> AskTell<N> {
         };
         let sigma0 = seq.base.sigma0 * next.sigma_factor;
         let config = &seq.config;
-        let used = seq.used;
         let run_config = Config {
             initial_mean: polish.clone().or_else(|| config.initial_mean.clone()),
             lambda: Some(next.lambda),
@@ -429,15 +440,7 @@ impl<N: NoiseSource> AskTell<N> {
         };
         let run_limits = RunLimits {
             budget: run_budget,
-            // The checkpoints still ahead, counted from this run's start.
-            checkpoints: seq
-                .limits
-                .checkpoints
-                .iter()
-                .filter(|&&c| c > used)
-                .map(|&c| c - used)
-                .collect(),
-            ..seq.limits.clone()
+            ..seq.limits
         };
         let k = seq.history.len() as u64;
         // Each run gets λ and T from here: the parameter rules have been applied.
@@ -473,14 +476,19 @@ impl<N: NoiseSource> AskTell<N> {
 }
 
 impl<N> AskTell<N> {
-    /// The current run's state after its last generation (its counts start at the
-    /// current run's start).
+    /// The current run's state after its last generation: its counts start at the
+    /// current run's start, and `before` says what the earlier runs of a restart
+    /// sequence did ([`GenerationReport::total_evaluations`] and so on).
     #[must_use]
     pub fn report(&self) -> GenerationReport<'_> {
-        self.current
-            .as_ref()
-            .expect("a run is always set up")
-            .report()
+        report(self.current.as_ref(), self.sequence.as_ref())
+    }
+
+    /// Records the generation just told.
+    fn record_generation(&mut self) {
+        let _ = self
+            .record
+            .observe(&report(self.current.as_ref(), self.sequence.as_ref()));
     }
 
     /// The current run.
@@ -506,24 +514,23 @@ impl<N> AskTell<N> {
     }
 
     /// The result: the final one once the run is over, else the best over the runs so
-    /// far (with the current run's checkpoints and counts).
+    /// far, counted over the whole run, with the checkpoints taken so far (those ahead
+    /// hold the current best).
     #[must_use]
     pub fn result(&self) -> RunResult {
         if let Some(r) = &self.result {
             return r.clone();
         }
-        let current = self.strategy().result();
-        match &self.sequence {
-            None => current,
-            Some(seq) => {
-                let mut r = current;
-                shift(&mut r, seq.used, seq.merged.as_ref());
-                match &seq.merged {
-                    None => r,
-                    Some(m) => merge(m.clone(), r),
-                }
+        let mut r = self.strategy().result();
+        if let Some(seq) = &self.sequence {
+            shift(&mut r, seq.used);
+            let total = seq.used + r.evaluations;
+            if let Some(m) = &seq.merged {
+                r = merge(m.clone(), r);
             }
+            r.evaluations = total;
         }
+        self.record.result(r)
     }
 
     /// The run's end: its result merged into the sequence's; returns whether it was
@@ -536,24 +543,8 @@ impl<N> AskTell<N> {
         let left = seq.limits.budget.saturating_sub(seq.used);
         let mut r = current.result();
         let used = seq.used;
-        shift(&mut r, used, seq.merged.as_ref());
-        // The checkpoints this run reached (or all that are left, when it is the last).
+        shift(&mut r, used);
         let last = r.evaluations >= left;
-        let open: Vec<usize> = (0..seq.settled.len())
-            .filter(|&i| seq.settled[i].is_none())
-            .collect();
-        for (j, &i) in open.iter().enumerate() {
-            let c = seq.limits.checkpoints[i];
-            if c <= used + r.evaluations || last {
-                let mut cp = r.checkpoints[j];
-                if let Some(m) = &seq.merged {
-                    if !improves_best_so_far(&cp.best.fitness, &m.best.snapshot.fitness) {
-                        cp.best = m.best.snapshot;
-                    }
-                }
-                seq.settled[i] = Some(cp);
-            }
-        }
         seq.history.push(RestartRecord {
             start: used,
             lambda: seq.run.lambda,
@@ -598,25 +589,30 @@ impl<N> AskTell<N> {
     fn finish(&mut self, ending: Option<Termination>) {
         let seq = self.sequence.as_mut().expect("a restart sequence");
         let mut result = seq.merged.clone().expect("the first run always happens");
-        let used = seq.used;
-        result.checkpoints = seq
-            .settled
-            .iter()
-            .zip(&seq.limits.checkpoints)
-            .map(|(cp, &c)| {
-                cp.unwrap_or(Checkpoint {
-                    evaluations: c.min(used),
-                    best: result.best.snapshot,
-                })
-            })
-            .collect();
-        result.evaluations = used;
+        result.evaluations = seq.used;
         if let Some(t) = ending {
             result.termination = t;
         }
-        self.result = Some(result);
+        self.result = Some(self.record.result(result));
         self.finished = true;
     }
+}
+
+/// The report of the run in progress, with what the sequence's earlier runs did.
+fn report<'a, N>(
+    current: Option<&'a Strategy<N>>,
+    sequence: Option<&'a Sequence>,
+) -> GenerationReport<'a> {
+    let mut report = current.expect("a run is always set up").report();
+    if let Some(seq) = sequence {
+        report.before = Before {
+            runs: seq.history.len(),
+            generations: seq.merged.as_ref().map_or(0, |m| m.generations),
+            evaluations: seq.used,
+            best: seq.merged.as_ref().map(|m| &m.best),
+        };
+    }
+    report
 }
 
 impl<N> std::fmt::Debug for AskTell<N> {

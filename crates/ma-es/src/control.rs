@@ -65,17 +65,14 @@ pub struct Limits {
     pub record_dynamics: bool,
 }
 
-/// [`Limits`] resolved for a dimension.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// [`Limits`] resolved for a dimension: where a strategy stops. What is recorded is
+/// the driver's ([`crate::record::Record`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunLimits {
     /// Evaluation budget.
     pub budget: usize,
     /// Generation limit.
     pub max_generations: usize,
-    /// Checkpoints (strictly ascending).
-    pub checkpoints: Vec<usize>,
-    /// Record the dynamics.
-    pub record_dynamics: bool,
 }
 
 impl Limits {
@@ -112,8 +109,6 @@ impl Limits {
         Ok(RunLimits {
             budget,
             max_generations: self.max_generations.unwrap_or(2000 * dim),
-            checkpoints: c.clone(),
-            record_dynamics: self.record_dynamics,
         })
     }
 }

@@ -68,7 +68,8 @@
 //! checkpoints, dynamics) and when it has converged ([`control::Convergence`]:
 //! `tol_fun`, `tol_x`, `stagnation`, `target`) are the driver's: [`control::Control`].
 //! [`MaEs`] and [`strategy::Strategy`] run the paper's loop within their limits; the
-//! convergence criteria and restarts are [`ask_tell::AskTell`]'s.
+//! convergence criteria and restarts are [`ask_tell::AskTell`]'s; checkpoints and
+//! dynamics are observers that `AskTell` and `MaEs` feed ([`record`]).
 //!
 //! # Reproducibility
 //!
@@ -92,6 +93,7 @@ pub mod linalg;
 pub mod noise;
 pub mod observer;
 pub mod ranking;
+pub mod record;
 pub mod repair;
 pub mod restarts;
 mod result;

@@ -2,6 +2,8 @@
 //! logging, progress, custom stopping rules, or embedding the strategy in other tools.
 
 use crate::result::BestSoFar;
+use constraint_handling::ordering::improves_best_so_far;
+use constraint_handling::{Fitness, Snapshot};
 use ndarray::ArrayView2;
 use std::ops::ControlFlow;
 
@@ -29,6 +31,58 @@ pub struct GenerationReport<'a> {
     pub objectives: &'a [f64],
     /// Their mean constraint violations `ν̄`, in the same order.
     pub violations: &'a [f64],
+    /// What the earlier runs of a restart sequence did (nothing for a single run):
+    /// the counts above and `best` are the current run's own.
+    pub before: Before<'a>,
+}
+
+/// The runs of a restart sequence before the current one ([`crate::restarts`]):
+/// zero and `None` for a single run and for a sequence's first run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Before<'a> {
+    /// How many runs ended before this one.
+    pub runs: usize,
+    /// Their generations.
+    pub generations: usize,
+    /// Their evaluations.
+    pub evaluations: usize,
+    /// Their best-so-far (`found_at` counted from the sequence's start).
+    pub best: Option<&'a BestSoFar>,
+}
+
+impl GenerationReport<'_> {
+    /// Generations since the start of the whole run (a restart sequence's first run).
+    #[must_use]
+    pub fn total_generations(&self) -> usize {
+        self.before.generations + self.generation
+    }
+
+    /// Evaluations since the start of the whole run.
+    #[must_use]
+    pub fn total_evaluations(&self) -> usize {
+        self.before.evaluations + self.evaluations
+    }
+
+    /// The best-so-far of the whole run: the current run's if it improves on the
+    /// earlier runs' best (the best-so-far rule), else theirs; `found_at` counts from
+    /// the start of the whole run.
+    #[must_use]
+    pub fn overall_best(&self) -> Snapshot {
+        let own = self.best.snapshot;
+        match self.before.best {
+            Some(b) if !improves_best_so_far(&own.fitness, &b.snapshot.fitness) => b.snapshot,
+            _ => Snapshot {
+                found_at: own.found_at.map(|at| at + self.before.evaluations),
+                ..own
+            },
+        }
+    }
+
+    /// `(f, ν̄)` of [`Self::overall_best`].
+    #[must_use]
+    pub fn overall_fitness(&self) -> Fitness {
+        self.overall_best().fitness
+    }
 }
 
 /// Called after the initialisation and after each generation; returning

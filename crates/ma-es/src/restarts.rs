@@ -294,33 +294,14 @@ impl Plan {
     }
 }
 
-/// Moves a restart's counts to the whole run's: `found_at`, checkpoint and dynamics
-/// evaluation counts start at `used`, dynamics generations after the earlier runs', and
-/// the dynamics' best is the best over all runs so far.
-pub(crate) fn shift(r: &mut RunResult, used: usize, before: Option<&RunResult>) {
-    let at = |x: Option<usize>| x.map(|v| v + used);
-    r.best.snapshot.found_at = at(r.best.snapshot.found_at);
-    for c in &mut r.checkpoints {
-        c.evaluations += used;
-        c.best.found_at = at(c.best.found_at);
-    }
-    let (generations, best) = before.map_or((0, None), |b| {
-        (b.generations, Some(b.best.snapshot.fitness))
-    });
-    if let Some(d) = &mut r.dynamics {
-        for rec in d {
-            rec.generation += generations;
-            rec.evaluations += used;
-            if let Some(b) = best {
-                if !improves_best_so_far(&rec.best, &b) {
-                    rec.best = b;
-                }
-            }
-        }
-    }
+/// Moves a restart's `found_at` to the whole run's count (it started after `used`
+/// evaluations).
+pub(crate) fn shift(r: &mut RunResult, used: usize) {
+    r.best.snapshot.found_at = r.best.snapshot.found_at.map(|at| at + used);
 }
 
-/// The whole run so far and the next restart's (shifted) result.
+/// The whole run so far and the next restart's (shifted) result; the evaluations are
+/// the caller's to count.
 pub(crate) fn merge(mut m: RunResult, r: RunResult) -> RunResult {
     if improves_best_so_far(&r.best.snapshot.fitness, &m.best.snapshot.fitness) {
         m.best = r.best;
@@ -329,9 +310,6 @@ pub(crate) fn merge(mut m: RunResult, r: RunResult) -> RunResult {
     m.termination = r.termination;
     m.sigma = r.sigma;
     m.resets += r.resets;
-    if let (Some(d), Some(more)) = (&mut m.dynamics, r.dynamics) {
-        d.extend(more);
-    }
     m
 }
 
@@ -371,6 +349,7 @@ mod tests {
                 best: &best,
                 objectives: &objectives,
                 violations: &violations,
+                before: Default::default(),
             };
             if stall.observe(&report).is_break() {
                 return Some(t);

@@ -4,7 +4,8 @@
 use crate::config::{Config, Parameters};
 use crate::control::{Limits, RunLimits};
 use crate::noise::NoiseSource;
-use crate::observer::{NoObserver, Observer};
+use crate::observer::{GenerationReport, NoObserver, Observer};
+use crate::record::Record;
 use crate::result::RunResult;
 use crate::spec::{ComponentSpec, Components, Variant};
 use crate::strategy::{check_problem, single_run, Batching, Strategy};
@@ -34,6 +35,8 @@ pub struct MaEs<P: ConstrainedProblem> {
     problem: P,
     params: Parameters,
     limits: RunLimits,
+    /// What each run records ([`Record`]).
+    recorded: Limits,
     /// `None` only while a run holds them (a run that panicked keeps them).
     components: Option<Components>,
 }
@@ -75,8 +78,8 @@ impl<P: ConstrainedProblem> MaEs<P> {
         spec: &ComponentSpec,
         seed: u64,
     ) -> Result<Self, MaEsError> {
-        let limits = limits.resolve(problem.dim())?;
-        let (params, components) = single_run(config, spec, problem.dim(), limits.budget, seed)?;
+        let budget = limits.resolve(problem.dim())?.budget;
+        let (params, components) = single_run(config, spec, problem.dim(), budget, seed)?;
         Self::with_components(problem, params, limits, components)
     }
 
@@ -84,18 +87,21 @@ impl<P: ConstrainedProblem> MaEs<P> {
     /// traits).
     ///
     /// # Errors
-    /// [`MaEsError::Problem`] if the problem does not fit `params`.
+    /// [`MaEsError::Problem`] if the problem does not fit `params`,
+    /// [`MaEsError::Config`] for impossible limits.
     pub fn with_components(
         problem: P,
         params: Parameters,
-        limits: RunLimits,
+        limits: &Limits,
         components: Components,
     ) -> Result<Self, MaEsError> {
         check_problem(&ProblemShape::of(&problem)?, &params)?;
+        let dim = problem.dim();
         Ok(Self {
             problem,
             params,
-            limits,
+            limits: limits.resolve(dim)?,
+            recorded: limits.clone(),
             components: Some(components),
         })
     }
@@ -139,8 +145,15 @@ impl<P: ConstrainedProblem> MaEs<P> {
         observer: &mut dyn Observer,
     ) -> Result<RunResult, MaEsError> {
         let mut strategy = self.strategy(noise)?;
-        let outcome = strategy.run_observed(&self.problem, observer);
-        let result = strategy.result();
+        let mut record = Record::new(&self.recorded, self.params.dim)?;
+        record.reserve(
+            (self.limits.budget / self.params.lambda + 2).min(self.limits.max_generations + 2),
+        );
+        let outcome = strategy.run_observed(&self.problem, &mut |report: &GenerationReport<'_>| {
+            let _ = record.observe(report);
+            observer.observe(report)
+        });
+        let result = record.into_result(strategy.result());
         self.components = Some(strategy.into_components());
         outcome.map(|()| result)
     }
@@ -179,7 +192,7 @@ impl<P: ConstrainedProblem> MaEs<P> {
         Ok(Strategy::with_components(
             ProblemShape::of(&self.problem)?,
             self.params.clone(),
-            self.limits.clone(),
+            self.limits,
             components,
             noise,
         )?

@@ -15,8 +15,10 @@
 //! p_σ ← (1 − c_σ) p_σ + √(c_σ (2 − c_σ) μ_eff) z_w
 //! M ← adapt(M, p_σ, d, z) with reset (component)
 //! σ ← cap(σ exp((c_σ/2)(‖p_σ‖²/N − 1)))                           (component)
-//! best-so-far update (lexicographic), stop test, g ← g + 1, ε ← ε(g), checkpoints
+//! best-so-far update (lexicographic), stop test, g ← g + 1, ε ← ε(g)
 //! ```
+//!
+//! Step 14, the checkpoints, is the driver's: an observer ([`crate::record`]).
 //!
 //! A run in progress is a value, [`Strategy`]: [`Strategy::ask`] hands out the points it
 //! wants evaluated ([`Request`]: the population, the repair's Jacobian probes, or the
@@ -31,10 +33,10 @@ use crate::back_calculation::Selected;
 use crate::config::{Config, ConfigError, Parameters};
 use crate::control::{Limits, RunLimits};
 use crate::noise::NoiseSource;
-use crate::observer::{GenerationReport, Observer};
+use crate::observer::{Before, GenerationReport, Observer};
 use crate::ranking::ConstraintValues;
 use crate::repair::Choice;
-use crate::result::{BestSoFar, DynamicsRecord, RunResult, Termination};
+use crate::result::{BestSoFar, RunResult, Termination};
 use crate::saved::column_major;
 use crate::spec::{ComponentSpec, Components};
 use crate::MaEsError;
@@ -273,7 +275,8 @@ struct Distribution {
     epsilon: f64,
 }
 
-/// The bookkeeping: counters, the best-so-far, checkpoints, dynamics, termination.
+/// The bookkeeping: counters, the best-so-far, termination (what is recorded of a run
+/// is the driver's: [`crate::record`]).
 #[derive(Serialize, Deserialize)]
 struct Progress {
     generation: usize,
@@ -281,11 +284,9 @@ struct Progress {
     /// The point and constraint values of the best-so-far, and its snapshot (the same
     /// as the incumbent's): what observers and the result report.
     best: BestSoFar,
-    /// The best-so-far rule and the checkpoints (steps 10 and 14), as every optimizer
-    /// of the workspace keeps them.
+    /// The best-so-far rule (step 10), as every optimizer of the workspace keeps it.
     incumbent: Incumbent,
     resets: usize,
-    dynamics: Option<Vec<DynamicsRecord>>,
     epsilon0: f64,
     termination: Option<Termination>,
 }
@@ -402,7 +403,6 @@ impl<N: NoiseSource> Strategy<N> {
         check_problem(&shape, &params)?;
         let (n, lambda, mu) = (params.dim, params.lambda, params.mu);
         let k = shape.num_constraints();
-        let expected_generations = limits.budget / lambda + 2;
         let steps = components.repair.max_steps();
         Ok(Self {
             weights: Array1::from(params.weights.clone()),
@@ -434,10 +434,7 @@ impl<N: NoiseSource> Strategy<N> {
                     snapshot: Snapshot::new(f64::NAN, f64::NAN).found_at(0),
                 },
                 resets: 0,
-                incumbent: Incumbent::new(&limits.checkpoints),
-                dynamics: limits.record_dynamics.then(|| {
-                    Vec::with_capacity(expected_generations.min(limits.max_generations + 2))
-                }),
+                incumbent: Incumbent::new(&[]),
                 epsilon0: 0.0,
                 termination: None,
             },
@@ -972,7 +969,6 @@ impl<N: NoiseSource> Strategy<N> {
         self.dist.parent.mapv_inplace(|p| p / mu);
         self.set_best(self.pop.ranking[0]);
         self.progress.epsilon0 = self.dist.epsilon;
-        self.record_dynamics();
         Ok(())
     }
 
@@ -1041,8 +1037,6 @@ impl<N: NoiseSource> Strategy<N> {
         }
         self.progress.generation += 1;
         self.dist.epsilon = self.components.schedule.epsilon(self.progress.generation);
-        self.take_checkpoints();
-        self.record_dynamics();
         Ok(stop)
     }
 
@@ -1138,27 +1132,6 @@ impl<N: NoiseSource> Strategy<N> {
             self.set_best(c);
         }
     }
-
-    /// Step 14: the checkpoints this generation reached, except those at or beyond
-    /// the budget (the final one), which [`Strategy::result`] takes.
-    fn take_checkpoints(&mut self) {
-        self.progress
-            .incumbent
-            .reach(self.progress.evaluations, self.limits.budget);
-    }
-
-    fn record_dynamics(&mut self) {
-        if let Some(dynamics) = &mut self.progress.dynamics {
-            dynamics.push(DynamicsRecord {
-                generation: self.progress.generation,
-                evaluations: self.progress.evaluations,
-                best: self.progress.best.snapshot.fitness,
-                sigma: self.dist.sigma,
-                best_norm: self.progress.best.norm(),
-                epsilon: self.dist.epsilon,
-            });
-        }
-    }
 }
 
 impl<N> Strategy<N> {
@@ -1180,6 +1153,7 @@ impl<N> Strategy<N> {
                 .as_slice()
                 .expect("contiguous objectives"),
             violations: &self.pop.violations,
+            before: Before::default(),
         }
     }
 
@@ -1202,25 +1176,20 @@ impl<N> Strategy<N> {
         &self.progress.best
     }
 
-    /// The result of the run so far. Checkpoints not reached hold the final
-    /// best-so-far.
+    /// The result of the run so far, without checkpoints or dynamics: a strategy
+    /// records nothing; its driver does ([`crate::record::Record`]).
     #[must_use]
     pub fn result(&self) -> RunResult {
-        let (_, checkpoints) = self
-            .progress
-            .incumbent
-            .clone()
-            .into_parts(self.progress.evaluations);
         RunResult {
             best: self.progress.best.clone(),
-            checkpoints,
+            checkpoints: Vec::new(),
             generations: self.progress.generation,
             evaluations: self.progress.evaluations,
             termination: self.progress.termination.unwrap_or(Termination::Budget),
             epsilon0: self.progress.epsilon0,
             sigma: self.dist.sigma,
             resets: self.progress.resets,
-            dynamics: self.progress.dynamics.clone(),
+            dynamics: None,
         }
     }
 }

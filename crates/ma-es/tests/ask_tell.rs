@@ -366,3 +366,44 @@ fn a_huge_population_is_repaired_in_waves() {
     );
     assert_eq!(probes[0], 256);
 }
+
+/// In the middle of a restart sequence the result counts the whole run: its
+/// evaluations, its checkpoints taken so far (in order, none beyond the count), and the
+/// dynamics up to the generation just told.
+#[test]
+fn a_result_midway_counts_the_whole_sequence() {
+    let problem = suite_problem();
+    let spec: ComponentSpec = "eps-mag-es-r".parse().unwrap();
+    let mut es = AskTell::new(
+        ProblemShape::of(&problem).unwrap(),
+        &Config::default(),
+        &control(30_000),
+        &spec,
+        2,
+        RngNoise::seed_from_u64(2),
+    )
+    .unwrap();
+    let (mut sizes, mut checked, mut later_runs) = (Vec::new(), 0, 0);
+    while let Some(told) = answer(&mut es, &problem, &mut sizes).unwrap() {
+        if !matches!(told, Told::Generation(_)) {
+            continue;
+        }
+        let r = es.result();
+        let total = es.evaluations();
+        assert_eq!(r.evaluations, total);
+        let dynamics = r.dynamics.as_ref().unwrap();
+        assert_eq!(dynamics.last().unwrap().evaluations, total);
+        assert!(dynamics
+            .windows(2)
+            .all(|w| w[0].evaluations <= w[1].evaluations));
+        assert!(r.checkpoints.iter().all(|c| c.evaluations <= total));
+        later_runs += usize::from(es.report().before.runs > 0);
+        checked += 1;
+    }
+    println!("checked {checked} generations, {later_runs} in later runs");
+    assert!(later_runs > 0, "the sequence restarted");
+}
+
+fn suite_problem() -> impl ConstrainedProblem {
+    Suite::synthetic(3).problem(5, 10).unwrap()
+}

@@ -412,8 +412,7 @@ fn sigma_overflow_does_not_panic() {
     let params = Config::default().resolve(10).unwrap();
     let mut components = Components::from_spec(&Variant::EpsMagEsNl.spec(), &params, 0).unwrap();
     components.sigma_cap = Box::new(Explode);
-    let limits = small(4_000).resolve(10).unwrap();
-    let mut es = MaEs::with_components(&p, params, limits, components).unwrap();
+    let mut es = MaEs::with_components(&p, params, &small(4_000), components).unwrap();
     let mut sigmas = Vec::new();
     let mut obs = |r: &GenerationReport<'_>| {
         sigmas.push(r.sigma);

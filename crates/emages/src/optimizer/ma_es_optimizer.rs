@@ -217,7 +217,6 @@ impl Optimizer for MaEsOptimizer {
             MaEsComponents::Factory { make, .. } => {
                 let dim = task.problem.dim();
                 let params = self.config.resolve(dim).map_err(MaEsError::from)?;
-                let limits = limits.resolve(dim).map_err(MaEsError::from)?;
                 let components = make(&params, task.seed)?;
                 // An expensive problem's populations are spread over the cores, as
                 // `driver::run` spreads them for a spec.
@@ -225,11 +224,11 @@ impl Optimizer for MaEsOptimizer {
                     Some(p) => MaEs::with_components(
                         Parallel::on_all_cores(p),
                         params,
-                        limits,
+                        &limits,
                         components,
                     )?
                     .run(noise)?,
-                    None => MaEs::with_components(task.problem, params, limits, components)?
+                    None => MaEs::with_components(task.problem, params, &limits, components)?
                         .run(noise)?,
                 };
                 (r, Vec::new())
