@@ -57,6 +57,7 @@ fn every_key_names_its_values_and_round_trips() {
     let mut checked = 0;
     for text in [
         "eps-mag-es:repair=off",
+        "eps-mag-es:jacobian=differences",
         "eps-mag-es:back-calculation=identity",
         "eps-mag-es:sigma-cap=off",
         "eps-mag-es:matrix-adaptation=off",

@@ -70,7 +70,9 @@ pub mod violation;
 pub use epsilon::{EpsilonDecay, EpsilonDecayParams, EpsilonSchedule, ZeroEpsilon};
 pub use incumbent::Incumbent;
 pub use ordering::{CandidateOrder, EpsilonLevel, ReferenceLexicographic};
-pub use problem::{ConstrainedProblem, FnProblem, ProblemError};
+pub use problem::{
+    ConstrainedProblem, ConstraintJacobian, FnProblem, JacobianSource, ProblemError,
+};
 pub use quality::{Checkpoint, Fitness, Snapshot};
 pub use reflection::keep_range;
 #[cfg(feature = "linalg")]

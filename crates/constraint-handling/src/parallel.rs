@@ -27,7 +27,7 @@
 //! assert_eq!((f4, c4), (f1, c1));
 //! ```
 
-use crate::problem::{check_batch_shapes, ConstrainedProblem, ProblemError};
+use crate::problem::{check_batch_shapes, ConstrainedProblem, ConstraintJacobian, ProblemError};
 use crate::violation::ConstraintCounts;
 use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
 
@@ -137,6 +137,9 @@ impl<P: ConstrainedProblem + Sync> ConstrainedProblem for Parallel<P> {
     }
     fn evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
         self.problem.evaluate(x, constraints)
+    }
+    fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
+        self.problem.constraint_jacobian()
     }
     fn evaluate_batch(
         &self,

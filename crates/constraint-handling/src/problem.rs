@@ -195,6 +195,16 @@ pub trait ConstrainedProblem {
         None
     }
 
+    /// The problem's constraint Jacobian, if it offers one ([`ConstraintJacobian`]):
+    /// a problem that computes `∂C/∂x` (by hand, or by automatic differentiation of the
+    /// same code as its values) returns `Some(self)`. The repairs then use it instead
+    /// of forward differences, and an evaluation of the constraints with their
+    /// Jacobian counts as one evaluation (the CEC2020 competition's rule). The default,
+    /// `None`: the repairs take forward differences, `N` evaluations per Jacobian.
+    fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
+        None
+    }
+
     /// Checks the lengths of a point and a constraint buffer against the problem.
     ///
     /// # Errors
@@ -213,6 +223,97 @@ pub trait ConstrainedProblem {
             });
         }
         Ok(())
+    }
+}
+
+/// The Jacobian of a problem's constraints, `J = ∂C/∂x`: `(l + m) × N`, rows `g` then
+/// `h` as in `C`, one column per variable ([`ConstrainedProblem::constraint_jacobian`]).
+///
+/// ```
+/// use constraint_handling::problem::{ConstraintJacobian, JacobianSource, ProblemShape};
+/// use constraint_handling::{ConstrainedProblem, ProblemError};
+/// use ndarray::{Array2, ArrayViewMut2};
+///
+/// /// min x₁ + x₂ s.t. h(x) = x₁² + x₂² − 2 = 0 on [−3, 3]², with ∂h/∂x = 2x.
+/// struct Circle;
+/// impl ConstrainedProblem for Circle {
+///     fn dim(&self) -> usize { 2 }
+///     fn num_inequalities(&self) -> usize { 0 }
+///     fn num_equalities(&self) -> usize { 1 }
+///     fn lower_bounds(&self) -> &[f64] { &[-3.0; 2] }
+///     fn upper_bounds(&self) -> &[f64] { &[3.0; 2] }
+///     fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+///         c[0] = x[0] * x[0] + x[1] * x[1] - 2.0;
+///         Ok(x[0] + x[1])
+///     }
+///     fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> { Some(self) }
+/// }
+/// impl ConstraintJacobian for Circle {
+///     fn evaluate_jacobian(
+///         &self, x: &[f64], mut jacobian: ArrayViewMut2<'_, f64>,
+///     ) -> Result<(), ProblemError> {
+///         jacobian[[0, 0]] = 2.0 * x[0];
+///         jacobian[[0, 1]] = 2.0 * x[1];
+///         Ok(())
+///     }
+/// }
+/// let shape = ProblemShape::of(&Circle).unwrap();
+/// assert_eq!(shape.jacobian, JacobianSource::Exact);
+/// let mut j = Array2::zeros((1, 2));
+/// Circle.evaluate_jacobian(&[1.0, 2.0], j.view_mut()).unwrap();
+/// assert_eq!(j.row(0).to_vec(), vec![2.0, 4.0]);
+/// ```
+///
+/// A Jacobian is asked for at a point whose constraint values the caller has already:
+/// an implementation that gets the values with the derivatives (automatic
+/// differentiation) drops them. One call counts as one evaluation.
+pub trait ConstraintJacobian {
+    /// Writes `∂C/∂x` at `x` into `jacobian` (`(l + m) × N`).
+    ///
+    /// # Errors
+    /// As [`ConstrainedProblem::evaluate`].
+    fn evaluate_jacobian(
+        &self,
+        x: &[f64],
+        jacobian: ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError>;
+}
+
+/// Where a constraint Jacobian comes from: what records, entries and tables name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum JacobianSource {
+    /// Forward differences of the constraint values: `N` evaluations per Jacobian
+    /// (the black-box case, and the paper's).
+    #[default]
+    Differences,
+    /// The problem's own ([`ConstraintJacobian`]): one evaluation per Jacobian.
+    Exact,
+}
+
+impl JacobianSource {
+    /// The source a problem offers.
+    pub fn of<P: ConstrainedProblem + ?Sized>(problem: &P) -> Self {
+        if problem.constraint_jacobian().is_some() {
+            Self::Exact
+        } else {
+            Self::Differences
+        }
+    }
+
+    /// `"differences"` or `"exact"`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Differences => "differences",
+            Self::Exact => "exact",
+        }
+    }
+}
+
+impl std::fmt::Display for JacobianSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -330,6 +431,9 @@ macro_rules! forward_problem {
             fn as_expensive(&self) -> Option<&(dyn ConstrainedProblem + Sync)> {
                 (**self).as_expensive()
             }
+            fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
+                (**self).constraint_jacobian()
+            }
         }
     )*};
 }
@@ -390,6 +494,10 @@ pub struct ProblemShape {
     pub equalities: usize,
     /// `δ`.
     pub equality_margin: f64,
+    /// Where the repairs get the constraint Jacobian from: the problem's own
+    /// ([`ConstraintJacobian`]) or forward differences (the default).
+    #[serde(default)]
+    pub jacobian: JacobianSource,
 }
 
 impl ProblemShape {
@@ -411,7 +519,17 @@ impl ProblemShape {
             inequalities,
             equalities,
             equality_margin: crate::violation::DEFAULT_EQUALITY_MARGIN,
+            jacobian: JacobianSource::Differences,
         })
+    }
+
+    /// The same shape, the Jacobians coming from `source`.
+    #[must_use]
+    pub fn with_jacobian(self, source: JacobianSource) -> Self {
+        Self {
+            jacobian: source,
+            ..self
+        }
     }
 
     /// The shape of `problem`.
@@ -434,6 +552,7 @@ impl ProblemShape {
         }
         Ok(Self {
             equality_margin: problem.equality_margin(),
+            jacobian: JacobianSource::of(problem),
             ..Self::new(
                 lb.to_vec(),
                 ub.to_vec(),

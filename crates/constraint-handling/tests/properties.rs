@@ -5,9 +5,10 @@ use constraint_handling::ordering::{
     rank, rank_epsilon_level_into, rank_into, CandidateOrder, EpsilonLevel, Fitness,
     ReferenceLexicographic,
 };
+use constraint_handling::problem::{ConstraintJacobian, JacobianSource};
 use constraint_handling::reflection::{keep_range, reflect_component};
 use constraint_handling::repair::{GradientRepair, RepairParams, RepairStatus};
-use constraint_handling::{ConstrainedProblem, FnProblem};
+use constraint_handling::{ConstrainedProblem, FnProblem, ProblemError};
 use proptest::prelude::*;
 use std::cmp::Ordering;
 
@@ -156,18 +157,28 @@ proptest! {
             }
         }
         let b: Vec<f64> = (0..rows).map(|_| next() * 10.0).collect();
-        let p = linear(a, b);
+        let exact = ExactLinear { a: a.clone(), problem: linear(a, b) };
         let x: Vec<f64> = (0..n).map(|_| next() * 5.0).collect();
         let mut c = vec![0.0; rows];
-        p.evaluate(&x, &mut c).unwrap();
+        exact.evaluate(&x, &mut c).unwrap();
         let mut repair = GradientRepair::new(RepairParams::default()).unwrap();
-        let mut y = vec![0.0; n];
-        let outcome = repair.step(&p, &x, &c, &mut y).unwrap();
+        // Forward differences: N probes; the exact Jacobian: one evaluation.
+        let mut by_differences = vec![0.0; n];
+        let outcome = repair.step(&exact.problem, &x, &c, &mut by_differences).unwrap();
         prop_assert_eq!(outcome.status, RepairStatus::Applied);
         prop_assert_eq!(outcome.evaluations, n);
-        prop_assert_eq!(GradientRepair::cost(n), n + 1);
-        p.evaluate(&y, &mut c).unwrap();
-        prop_assert!(c.iter().all(|v| v.abs() < 1e-8), "residual {c:?}");
+        prop_assert_eq!(GradientRepair::cost(n, JacobianSource::Differences), n + 1);
+        let mut by_jacobian = vec![0.0; n];
+        let outcome = repair.step(&exact, &x, &c, &mut by_jacobian).unwrap();
+        prop_assert_eq!(outcome.status, RepairStatus::Applied);
+        prop_assert_eq!(outcome.evaluations, 1);
+        prop_assert_eq!(GradientRepair::cost(n, JacobianSource::Exact), 2);
+        let mut residual = vec![0.0; rows];
+        exact.evaluate(&by_differences, &mut residual).unwrap();
+        prop_assert!(residual.iter().all(|v| v.abs() < 1e-8), "residual {residual:?}");
+        exact.evaluate(&by_jacobian, &mut residual).unwrap();
+        let scale = 1.0 + x.iter().map(|v| v.abs()).sum::<f64>();
+        prop_assert!(residual.iter().all(|v| v.abs() < 1e-13 * scale * 8.0), "residual {residual:?}");
     }
 }
 
@@ -182,6 +193,49 @@ fn linear(a: Vec<Vec<f64>>, b: Vec<f64>) -> impl ConstrainedProblem {
         Ok(0.0)
     })
     .unwrap()
+}
+
+/// [`linear`] offering its exact Jacobian `A`.
+struct ExactLinear<P> {
+    a: Vec<Vec<f64>>,
+    problem: P,
+}
+
+impl<P: ConstrainedProblem> ConstrainedProblem for ExactLinear<P> {
+    fn dim(&self) -> usize {
+        self.problem.dim()
+    }
+    fn num_inequalities(&self) -> usize {
+        0
+    }
+    fn num_equalities(&self) -> usize {
+        self.a.len()
+    }
+    fn lower_bounds(&self) -> &[f64] {
+        self.problem.lower_bounds()
+    }
+    fn upper_bounds(&self) -> &[f64] {
+        self.problem.upper_bounds()
+    }
+    fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+        self.problem.evaluate(x, c)
+    }
+    fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
+        Some(self)
+    }
+}
+
+impl<P: ConstrainedProblem> ConstraintJacobian for ExactLinear<P> {
+    fn evaluate_jacobian(
+        &self,
+        _x: &[f64],
+        mut jacobian: ndarray::ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        for (mut row, a) in jacobian.rows_mut().into_iter().zip(&self.a) {
+            row.iter_mut().zip(a).for_each(|(j, &a)| *j = a);
+        }
+        Ok(())
+    }
 }
 
 /// Constraint values chosen by the test (`l` inequalities first), in `[−1, 1]³`.

@@ -10,7 +10,6 @@ use crate::strategy::{configuration, result_dict};
 use constraint_handling::problem::ProblemShape;
 use ma_es::ask_tell::AskTell;
 use ma_es::noise::RngNoise;
-use ma_es::strategy::RequestKind;
 use ndarray::{Array2, ShapeBuilder};
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -94,10 +93,7 @@ impl PyAskTell {
         let mut guard = self.lock()?;
         let s = &mut *guard;
         let (k, only) = match s.es.pending() {
-            Some(request) => (
-                request.points.ncols(),
-                request.kind == RequestKind::JacobianProbes,
-            ),
+            Some(request) => (request.points.ncols(), request.kind.constraints_only()),
             None => {
                 return Err(PyValueError::new_err(
                     "tell() without a question: call ask() first",
@@ -185,7 +181,7 @@ impl PyAskTell {
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let bytes = rmp_serde::to_vec(&*self.lock()?)
+        let bytes = rmp_serde::to_vec_named(&*self.lock()?)
             .map_err(|e| PyRuntimeError::new_err(format!("cannot save the run: {e}")))?;
         let restore = py.import("emages._asktell")?.getattr("_restore_core")?;
         Ok((restore, PyTuple::new(py, [PyBytes::new(py, &bytes)])?))

@@ -149,6 +149,8 @@ impl<N: NoiseSource> AskTell<N> {
         batching: Batching,
     ) -> Result<Self, MaEsError> {
         spec.convergence.apply(control.convergence).validate()?;
+        let source = spec.jacobian.source(shape.jacobian);
+        let shape = shape.with_jacobian(source);
         let dim = shape.dim();
         let limits = control.limits.resolve(dim)?;
         let mut record = Record::new(&control.limits, dim)?;

@@ -10,15 +10,16 @@
 //! ([`crate::strategy::Strategy`]) can hand them out in batches: the component
 //! [chooses](Repair::choose) the offspring it will repair this generation (and draws its
 //! random numbers then, in offspring order); each repair step asks for the
-//! [probe points](Repair::probe_points) of its Jacobian (constraints only), computes the
-//! [repaired point](Repair::step) from their values, and the strategy has that point
-//! evaluated. The strategy repeats steps while an offspring stays infeasible, up to
+//! [probe points](Repair::probe_points) of its Jacobian (constraints only) — or, when the
+//! problem offers its exact Jacobian ([`JacobianSource::Exact`]), for the Jacobian at
+//! the offspring — computes the [repaired point](Repair::step) from their values, and
+//! the strategy has that point evaluated. The strategy repeats steps while an offspring stays infeasible, up to
 //! [`Repair::max_steps`]. Which offspring are repaired, and every value they end with,
 //! do not depend on how the evaluations are batched.
 
 use crate::noise::NoiseSource;
 use crate::MaEsError;
-use constraint_handling::problem::ProblemShape;
+use constraint_handling::problem::{JacobianSource, ProblemShape};
 use constraint_handling::repair::{GradientRepair, RepairParams};
 use ndarray::{ArrayView2, ArrayViewMut2};
 use serde::{Deserialize, Serialize};
@@ -46,16 +47,17 @@ pub trait Repair: Any + Send {
     /// The most repair steps per offspring and generation (`θ_r`).
     fn max_steps(&self) -> usize;
 
-    /// The evaluations charged for one step in dimension `dim`.
-    fn cost(&self, dim: usize) -> usize;
+    /// The evaluations charged for one step in dimension `dim` with Jacobians from
+    /// `source`.
+    fn cost(&self, dim: usize, source: JacobianSource) -> usize;
 
     /// The probe points of one step at `x` (whose constraints only are evaluated), one
-    /// per column of `probes` (`N × N`).
+    /// per column of `probes` (`N × N`), when the Jacobian comes from differences.
     fn probe_points(&self, x: &[f64], probes: ArrayViewMut2<'_, f64>);
 
-    /// One repair step: from `x`, `C(x)` and the probes' constraint values
-    /// (`(l + m) × N`), writes the repaired point into `repaired` (before it is
-    /// reflected into the box).
+    /// One repair step: from `x`, `C(x)` and the derivatives (the probes' constraint
+    /// values or the exact Jacobian), writes the repaired point into `repaired`
+    /// (before it is reflected into the box).
     ///
     /// # Errors
     /// [`MaEsError::Repair`] if the step cannot be set up.
@@ -64,9 +66,20 @@ pub trait Repair: Any + Send {
         shape: &ProblemShape,
         x: &[f64],
         constraints: &[f64],
-        probe_constraints: ArrayView2<'_, f64>,
+        derivatives: Derivatives<'_>,
         repaired: &mut [f64],
     ) -> Result<(), MaEsError>;
+}
+
+/// The derivatives of the constraints at the point a repair step starts from.
+#[derive(Clone, Copy, Debug)]
+pub enum Derivatives<'a> {
+    /// The probes' constraint values, `(l + m) × N`: column `i` is `C(x + η e_i)`
+    /// ([`JacobianSource::Differences`]).
+    Probes(ArrayView2<'a, f64>),
+    /// The problem's Jacobian `∂C/∂x` at `x`, `(l + m) × N`
+    /// ([`JacobianSource::Exact`]).
+    Jacobian(ArrayView2<'a, f64>),
 }
 
 /// No repair (the εMA-ES and lexMA-ES variants): draws no uniform.
@@ -82,7 +95,7 @@ impl Repair for NoRepair {
         0
     }
 
-    fn cost(&self, _dim: usize) -> usize {
+    fn cost(&self, _dim: usize, _source: JacobianSource) -> usize {
         0
     }
 
@@ -93,7 +106,7 @@ impl Repair for NoRepair {
         _shape: &ProblemShape,
         x: &[f64],
         _constraints: &[f64],
-        _probe_constraints: ArrayView2<'_, f64>,
+        _derivatives: Derivatives<'_>,
         repaired: &mut [f64],
     ) -> Result<(), MaEsError> {
         repaired.copy_from_slice(x);
@@ -173,8 +186,8 @@ impl Repair for PeriodicRepair {
         self.repetitions
     }
 
-    fn cost(&self, dim: usize) -> usize {
-        GradientRepair::cost(dim)
+    fn cost(&self, dim: usize, source: JacobianSource) -> usize {
+        GradientRepair::cost(dim, source)
     }
 
     fn probe_points(&self, x: &[f64], probes: ArrayViewMut2<'_, f64>) {
@@ -186,16 +199,17 @@ impl Repair for PeriodicRepair {
         shape: &ProblemShape,
         x: &[f64],
         constraints: &[f64],
-        probe_constraints: ArrayView2<'_, f64>,
+        derivatives: Derivatives<'_>,
         repaired: &mut [f64],
     ) -> Result<(), MaEsError> {
-        self.repair.step_from_probes(
-            shape.inequalities,
-            x,
-            constraints,
-            probe_constraints,
-            repaired,
-        )?;
+        let l = shape.inequalities;
+        match derivatives {
+            Derivatives::Probes(p) => self.repair.step_from_probes(l, x, constraints, p, repaired),
+            Derivatives::Jacobian(j) => {
+                self.repair
+                    .step_from_jacobian(l, x, constraints, j, repaired)
+            }
+        }?;
         Ok(())
     }
 }

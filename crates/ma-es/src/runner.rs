@@ -10,7 +10,7 @@ use crate::result::RunResult;
 use crate::spec::{ComponentSpec, Components, Variant};
 use crate::strategy::{check_problem, single_run, Batching, Strategy};
 use crate::MaEsError;
-use constraint_handling::problem::ProblemShape;
+use constraint_handling::problem::{JacobianSource, ProblemShape};
 use constraint_handling::ConstrainedProblem;
 
 /// A matrix adaptation evolution strategy for one problem: the problem, the resolved
@@ -37,6 +37,8 @@ pub struct MaEs<P: ConstrainedProblem> {
     limits: RunLimits,
     /// What each run records ([`Record`]).
     recorded: Limits,
+    /// Where the repairs' Jacobians come from.
+    jacobian: JacobianSource,
     /// `None` only while a run holds them (a run that panicked keeps them).
     components: Option<Components>,
 }
@@ -80,7 +82,9 @@ impl<P: ConstrainedProblem> MaEs<P> {
     ) -> Result<Self, MaEsError> {
         let budget = limits.resolve(problem.dim())?.budget;
         let (params, components) = single_run(config, spec, problem.dim(), budget, seed)?;
-        Self::with_components(problem, params, limits, components)
+        let mut es = Self::with_components(problem, params, limits, components)?;
+        es.jacobian = spec.jacobian.source(es.jacobian);
+        Ok(es)
     }
 
     /// A strategy with hand-made components (any implementations of the component
@@ -97,11 +101,13 @@ impl<P: ConstrainedProblem> MaEs<P> {
     ) -> Result<Self, MaEsError> {
         check_problem(&ProblemShape::of(&problem)?, &params)?;
         let dim = problem.dim();
+        let jacobian = JacobianSource::of(&problem);
         Ok(Self {
             problem,
             params,
             limits: limits.resolve(dim)?,
             recorded: limits.clone(),
+            jacobian,
             components: Some(components),
         })
     }
@@ -190,7 +196,7 @@ impl<P: ConstrainedProblem> MaEs<P> {
         })?;
         // The reference's order of evaluations, which evaluation logs (COCO's) record.
         Ok(Strategy::with_components(
-            ProblemShape::of(&self.problem)?,
+            ProblemShape::of(&self.problem)?.with_jacobian(self.jacobian),
             self.params.clone(),
             self.limits,
             components,

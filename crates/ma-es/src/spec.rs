@@ -17,6 +17,7 @@ use crate::step_size::{
 };
 use crate::MaEsError;
 use constraint_handling::epsilon::{EpsilonDecay, EpsilonSchedule, ZeroEpsilon};
+use constraint_handling::problem::JacobianSource;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::fmt;
@@ -145,6 +146,30 @@ pub enum EpsilonEnd {
     Share(u8),
 }
 
+/// Which constraint Jacobian the repairs take.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum JacobianUse {
+    /// The problem's own where it offers one
+    /// ([`constraint_handling::ConstrainedProblem::constraint_jacobian`]), forward
+    /// differences elsewhere.
+    #[default]
+    Offered,
+    /// Forward differences always: the problem is a black box, whatever it offers.
+    Differences,
+}
+
+impl JacobianUse {
+    /// The source the repairs take on a problem that offers `offered`.
+    #[must_use]
+    pub fn source(self, offered: JacobianSource) -> JacobianSource {
+        match self {
+            Self::Offered => offered,
+            Self::Differences => JacobianSource::Differences,
+        }
+    }
+}
+
 /// The final phase of a restart sequence ([`crate::restarts`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -180,6 +205,10 @@ pub enum Polish {
 pub struct ComponentSpec {
     /// Periodic gradient repair.
     pub repair: bool,
+    /// Which constraint Jacobian the repairs take (the problem's where offered when
+    /// absent from a serialised spec).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub jacobian: JacobianUse,
     /// The back-calculation.
     pub back_calculation: BackCalculationKind,
     /// `σ ≤ σ_max`.
@@ -301,6 +330,11 @@ impl fmt::Display for SpecNumber {
             write!(f, "{v:e}")
         }
     }
+}
+
+/// Whether `value` is its type's default (serde: left out of a serialised spec).
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 impl ComponentSpec {
@@ -437,6 +471,11 @@ const POPULATIONS: Names<PopulationKind> = &[
     ("paper", PopulationKind::Paper),
     ("log", PopulationKind::Log),
 ];
+const JACOBIANS: Names<JacobianUse> = &[
+    ("offered", JacobianUse::Offered),
+    ("differences", JacobianUse::Differences),
+];
+
 const STALLS: Names<StallKind> = &[
     ("stagnation", StallKind::Stagnation),
     ("tolfun", StallKind::TolFun),
@@ -484,6 +523,13 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         values: || listed(ON_OFF),
         get: |s| name_of(ON_OFF, s.repair),
         set: |s, v| value_of(ON_OFF, v).map(|x| s.repair = x),
+    },
+    SpecKey {
+        name: "jacobian",
+        help: "the repairs' constraint Jacobian: the problem's own where it offers one, or forward differences always (a black-box run)",
+        values: || listed(JACOBIANS),
+        get: |s| name_of(JACOBIANS, s.jacobian),
+        set: |s, v| value_of(JACOBIANS, v).map(|x| s.jacobian = x),
     },
     SpecKey {
         name: "back-calculation",
@@ -920,6 +966,7 @@ impl Variant {
     pub fn spec(self) -> ComponentSpec {
         let full = ComponentSpec {
             repair: true,
+            jacobian: JacobianUse::Offered,
             back_calculation: BackCalculationKind::PseudoInverse,
             sigma_cap: true,
             matrix_adaptation: true,

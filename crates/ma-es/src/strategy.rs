@@ -35,14 +35,14 @@ use crate::control::{Limits, RunLimits};
 use crate::noise::NoiseSource;
 use crate::observer::{Before, GenerationReport, Observer};
 use crate::ranking::ConstraintValues;
-use crate::repair::Choice;
+use crate::repair::{Choice, Derivatives};
 use crate::result::{BestSoFar, RunResult, Termination};
 use crate::saved::column_major;
 use crate::spec::{ComponentSpec, Components};
 use crate::MaEsError;
 use constraint_handling::linalg::gemm;
 use constraint_handling::ordering::Fitness;
-use constraint_handling::problem::{validate_bounds, ProblemShape};
+use constraint_handling::problem::{validate_bounds, JacobianSource, ProblemShape};
 use constraint_handling::reflection::keep_range;
 use constraint_handling::{ConstrainedProblem, ProblemError};
 use constraint_handling::{Incumbent, Snapshot};
@@ -110,6 +110,11 @@ pub enum RequestKind {
     /// The forward-difference probes of the repair's Jacobians, `N` columns per
     /// offspring being repaired: only `C` is wanted (the `f` told back are ignored).
     JacobianProbes,
+    /// The offspring being repaired, when the problem offers its constraint Jacobian
+    /// ([`JacobianSource::Exact`]): their Jacobians are wanted, told back as the
+    /// constraints of a `(l + m) × (N · n)` matrix whose columns `jN .. (j+1)N` are
+    /// `∂C/∂x` at point `j` (`objectives` may be empty). Each counts as one evaluation.
+    Jacobians,
     /// The repaired offspring: `f` and `C` wanted.
     Repaired,
 }
@@ -118,7 +123,7 @@ impl RequestKind {
     /// Whether only the constraints are wanted.
     #[must_use]
     pub fn constraints_only(self) -> bool {
-        self == Self::JacobianProbes
+        matches!(self, Self::JacobianProbes | Self::Jacobians)
     }
 }
 
@@ -213,7 +218,7 @@ enum Phase {
     Population { initial: bool },
     /// The offspring of the generation are to be drawn.
     Sample,
-    /// The probes of the offspring being repaired are asked for.
+    /// The probes (or the Jacobians) of the offspring being repaired are asked for.
     Probes,
     /// Their repaired points are asked for.
     Repaired,
@@ -385,7 +390,14 @@ impl<N: NoiseSource> Strategy<N> {
     ) -> Result<Self, MaEsError> {
         let limits = limits.resolve(shape.dim())?;
         let (params, components) = single_run(config, spec, shape.dim(), limits.budget, seed)?;
-        Self::with_components(shape, params, limits, components, noise)
+        let source = spec.jacobian.source(shape.jacobian);
+        Self::with_components(
+            shape.with_jacobian(source),
+            params,
+            limits,
+            components,
+            noise,
+        )
     }
 
     /// A run with hand-made components. It saves (serde) only if they are built-in
@@ -537,6 +549,11 @@ impl<N: NoiseSource> Strategy<N> {
         let n = self.params.dim;
         let a = self.repair.active.len();
         match self.phase {
+            Phase::Probes if self.exact() => Request {
+                points: ArrayView2::from_shape((n, a).f(), &self.repair.probes[..n * a])
+                    .expect("probe buffer sized"),
+                kind: RequestKind::Jacobians,
+            },
             Phase::Probes => Request {
                 points: ArrayView2::from_shape((n, n * a).f(), &self.repair.probes)
                     .expect("probe buffer sized"),
@@ -559,8 +576,19 @@ impl<N: NoiseSource> Strategy<N> {
         let n = self.params.dim;
         let k = self.shape.num_constraints();
         let a = self.repair.active.len();
+        let exact = self.exact();
         let r = &mut self.repair;
         match self.phase {
+            Phase::Probes if exact => (
+                Request {
+                    points: ArrayView2::from_shape((n, a).f(), &r.probes[..n * a])
+                        .expect("probe buffer sized"),
+                    kind: RequestKind::Jacobians,
+                },
+                ArrayViewMut1::from(&mut r.probe_objectives[..a]),
+                ArrayViewMut2::from_shape((k, n * a).f(), &mut r.probe_constraints)
+                    .expect("probe buffer sized"),
+            ),
             Phase::Probes => (
                 Request {
                     points: ArrayView2::from_shape((n, n * a).f(), &r.probes)
@@ -751,6 +779,11 @@ impl<N: NoiseSource> Strategy<N> {
         }
     }
 
+    /// Whether the repairs take the problem's exact Jacobians.
+    fn exact(&self) -> bool {
+        self.shape.jacobian == JacobianSource::Exact
+    }
+
     /// `ν̄` of the population's values; charges the λ evaluations.
     fn take_population(&mut self) {
         for (v, c) in self
@@ -803,16 +836,21 @@ impl<N: NoiseSource> Strategy<N> {
         }
         let (n, k) = (self.params.dim, self.shape.num_constraints());
         self.repair.size(n, k);
+        let exact = self.exact();
         for (j, &o) in self.repair.active.iter().enumerate() {
+            let x = self.pop.points.column(o);
+            let x = x.as_slice().expect("column-major population");
+            if exact {
+                // The Jacobians are wanted at the offspring themselves.
+                self.repair.probes[j * n..(j + 1) * n].copy_from_slice(x);
+                continue;
+            }
             let probes = ArrayViewMut2::from_shape(
                 (n, n).f(),
                 &mut self.repair.probes[j * n * n..(j + 1) * n * n],
             )
             .expect("probe buffer sized");
-            let x = self.pop.points.column(o);
-            self.components
-                .repair
-                .probe_points(x.as_slice().expect("column-major population"), probes);
+            self.components.repair.probe_points(x, probes);
         }
         self.phase = Phase::Probes;
         Ok(Told::Pending)
@@ -821,12 +859,18 @@ impl<N: NoiseSource> Strategy<N> {
     /// The repaired points from the probes' values, reflected into the box.
     fn repair_step(&mut self) -> Result<(), MaEsError> {
         let (n, k) = (self.params.dim, self.shape.num_constraints());
+        let exact = self.exact();
         for (j, &o) in self.repair.active.iter().enumerate() {
-            let probe_constraints = ArrayView2::from_shape(
+            let values = ArrayView2::from_shape(
                 (k, n).f(),
                 &self.repair.probe_constraints[j * k * n..(j + 1) * k * n],
             )
             .expect("probe buffer sized");
+            let derivatives = if exact {
+                Derivatives::Jacobian(values)
+            } else {
+                Derivatives::Probes(values)
+            };
             let repaired = &mut self.repair.points[j * n..(j + 1) * n];
             self.components.repair.step(
                 &self.shape,
@@ -840,7 +884,7 @@ impl<N: NoiseSource> Strategy<N> {
                     .column(o)
                     .as_slice()
                     .expect("column-major constraints"),
-                probe_constraints,
+                derivatives,
                 repaired,
             )?;
             keep_range(repaired, &self.shape.lower, &self.shape.upper)?;
@@ -852,7 +896,7 @@ impl<N: NoiseSource> Strategy<N> {
     /// charged.
     fn take_repaired(&mut self) {
         let (n, k) = (self.params.dim, self.shape.num_constraints());
-        let cost = self.components.repair.cost(n);
+        let cost = self.components.repair.cost(n, self.shape.jacobian);
         for (j, &o) in self.repair.active.iter().enumerate() {
             let repaired = &self.repair.points[j * n..(j + 1) * n];
             let mut point = self.pop.points.column_mut(o);
@@ -1220,6 +1264,19 @@ fn evaluate<P: ConstrainedProblem + ?Sized>(
                     request.points.slice(cols),
                     f.slice_mut(ndarray::s![j * n..(j + 1) * n]),
                     c.slice_mut(cols),
+                )?;
+            }
+        }
+        RequestKind::Jacobians => {
+            let jacobian = problem.constraint_jacobian().ok_or_else(|| {
+                MaEsError::Protocol(
+                    "the run asks for exact Jacobians, but the problem offers none (ConstrainedProblem::constraint_jacobian)".into(),
+                )
+            })?;
+            for (j, x) in request.points.columns().into_iter().enumerate() {
+                jacobian.evaluate_jacobian(
+                    x.as_slice().expect("column-major request"),
+                    c.slice_mut(ndarray::s![.., j * n..(j + 1) * n]),
                 )?;
             }
         }

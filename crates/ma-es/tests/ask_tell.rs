@@ -4,7 +4,8 @@
 
 use cec2017_constrained::Suite;
 use constraint_handling::problem::ProblemShape;
-use constraint_handling::{ConstrainedProblem, FnProblem};
+use constraint_handling::problem::{ConstraintJacobian, JacobianSource};
+use constraint_handling::{ConstrainedProblem, FnProblem, ProblemError};
 use ma_es::ask_tell::AskTell;
 use ma_es::control::{Control, Limits};
 use ma_es::noise::RngNoise;
@@ -13,10 +14,12 @@ use ma_es::{driver, ComponentSpec, Config, MaEsError, RunResult};
 use ndarray::{s, Array1, Array2, ShapeBuilder};
 
 /// The specs the tests go through: the presets that repair or not, the εMAg-ES-R
-/// restart sequence, IPOP opened by the augmented Lagrangian, a stochastic ranking,
+/// restart sequence (also with a convergence key and black-box Jacobians), IPOP opened by the augmented Lagrangian, a stochastic ranking,
 /// the median success rule.
-const SPECS: [&str; 7] = [
+const SPECS: [&str; 8] = [
     "eps-mag-es",
+    // Fields a saved spec leaves out (no opening) before ones it writes.
+    "eps-mag-es-r:tol-fun=1e-9:jacobian=differences",
     "eps-ma-es",
     "lex-mag-es",
     "eps-mag-es-r",
@@ -62,7 +65,13 @@ fn answer<P: ConstrainedProblem>(
     let count = points.ncols();
     sizes.push((kind, count));
     let mut f = Array1::zeros(count);
-    let mut c = Array2::zeros((k, count).f());
+    // A Jacobian is N columns per point.
+    let columns = if kind == RequestKind::Jacobians {
+        n * count
+    } else {
+        count
+    };
+    let mut c = Array2::zeros((k, columns).f());
     match kind {
         RequestKind::Population => {
             problem.evaluate_batch(points.view(), f.view_mut(), c.view_mut())?
@@ -75,6 +84,13 @@ fn answer<P: ConstrainedProblem>(
                     f.slice_mut(s![j * n..(j + 1) * n]),
                     c.slice_mut(cols),
                 )?;
+            }
+        }
+        RequestKind::Jacobians => {
+            let jacobian = problem.constraint_jacobian().expect("asked for Jacobians");
+            for j in 0..count {
+                let x = points.column(j).to_vec();
+                jacobian.evaluate_jacobian(&x, c.slice_mut(s![.., j * n..(j + 1) * n]))?;
             }
         }
         RequestKind::Repaired => {
@@ -219,7 +235,7 @@ fn a_run_saved_after_any_tell_continues_bit_for_bit() {
             for _ in 0..cut {
                 answer(&mut es, &problem, &mut seen).unwrap();
             }
-            let bytes = rmp_serde::to_vec(&es).unwrap();
+            let bytes = rmp_serde::to_vec_named(&es).unwrap();
             let mut restored: AskTell<RngNoise> = rmp_serde::from_slice(&bytes).unwrap();
             saves += 1;
             while answer(&mut restored, &problem, &mut seen)
@@ -406,4 +422,194 @@ fn a_result_midway_counts_the_whole_sequence() {
 
 fn suite_problem() -> impl ConstrainedProblem {
     Suite::synthetic(3).problem(5, 10).unwrap()
+}
+
+/// [`simplex`] with its exact constraint Jacobian: `∂g/∂x = (1, …, 1)`,
+/// `∂h/∂x = e₁ − e₂`.
+struct ExactSimplex {
+    inner: Box<dyn ConstrainedProblem>,
+}
+
+impl ExactSimplex {
+    fn new(n: usize) -> Self {
+        Self {
+            inner: Box::new(simplex(n)),
+        }
+    }
+}
+
+impl ConstrainedProblem for ExactSimplex {
+    fn dim(&self) -> usize {
+        self.inner.dim()
+    }
+    fn num_inequalities(&self) -> usize {
+        1
+    }
+    fn num_equalities(&self) -> usize {
+        1
+    }
+    fn lower_bounds(&self) -> &[f64] {
+        self.inner.lower_bounds()
+    }
+    fn upper_bounds(&self) -> &[f64] {
+        self.inner.upper_bounds()
+    }
+    fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+        self.inner.evaluate(x, c)
+    }
+    fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
+        Some(self)
+    }
+}
+
+impl ConstraintJacobian for ExactSimplex {
+    fn evaluate_jacobian(
+        &self,
+        _x: &[f64],
+        mut jacobian: ndarray::ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        jacobian.row_mut(0).fill(1.0);
+        jacobian.row_mut(1).fill(0.0);
+        jacobian[[1, 0]] = 1.0;
+        jacobian[[1, 1]] = -1.0;
+        Ok(())
+    }
+}
+
+/// The evaluations a run charges are the points it asked for, a Jacobian counting as
+/// one (the CEC2020 rule) and each difference probe as one: with the exact Jacobian a
+/// repair step costs 2 evaluations, with differences N + 1.
+#[test]
+fn a_run_charges_the_points_it_asks_for_a_jacobian_counting_one() {
+    let n = 6;
+    let spec: ComponentSpec = "eps-mag-es".parse().unwrap();
+    let mut seen = Vec::new();
+    for (name, problem) in [
+        (
+            "exact",
+            Box::new(ExactSimplex::new(n)) as Box<dyn ConstrainedProblem>,
+        ),
+        ("differences", Box::new(simplex(n))),
+    ] {
+        let (r, _, sizes) = ask_tell(
+            &problem,
+            &Config::default(),
+            &control(20_000),
+            &spec,
+            3,
+            Batching::Generation,
+        );
+        let count = |kind| -> usize {
+            sizes
+                .iter()
+                .filter(|(k, _)| *k == kind)
+                .map(|(_, c)| c)
+                .sum()
+        };
+        let (jacobians, probes) = (
+            count(RequestKind::Jacobians),
+            count(RequestKind::JacobianProbes),
+        );
+        let asked =
+            count(RequestKind::Population) + jacobians + probes + count(RequestKind::Repaired);
+        assert_eq!(r.evaluations, asked, "{name}");
+        match name {
+            "exact" => assert!(jacobians > 0 && probes == 0, "{name}: {jacobians} {probes}"),
+            _ => assert!(jacobians == 0 && probes == n * count(RequestKind::Repaired)),
+        }
+        seen.push((name, jacobians, probes, count(RequestKind::Repaired)));
+    }
+    println!("requests (source, Jacobians, probes, repaired points): {seen:?}");
+}
+
+/// With the exact Jacobian, ask and tell (batched either way) is the driver's run bit
+/// for bit, restarts included; `jacobian=differences` makes the problem a black box:
+/// the same run, bit for bit, as on the problem without a Jacobian.
+#[test]
+fn exact_jacobians_drive_alike_and_differences_can_be_forced() {
+    let mut checked = 0;
+    for text in ["eps-mag-es", "eps-mag-es-r"] {
+        let spec: ComponentSpec = text.parse().unwrap();
+        let exact = ExactSimplex::new(4);
+        let (expected, runs) = driver::run(
+            &exact,
+            &Config::default(),
+            &control(12_000),
+            &spec,
+            5,
+            &mut RngNoise::seed_from_u64(5),
+        )
+        .unwrap();
+        for batching in [Batching::Generation, Batching::Offspring] {
+            let (r, history, sizes) = ask_tell(
+                &exact,
+                &Config::default(),
+                &control(12_000),
+                &spec,
+                5,
+                batching,
+            );
+            assert!(sizes.iter().any(|(k, _)| *k == RequestKind::Jacobians));
+            assert_same(&r, &expected, &format!("{text}, {batching:?}"));
+            assert_eq!(history, runs);
+            checked += 1;
+        }
+        let black_box: ComponentSpec = format!("{text}:jacobian=differences").parse().unwrap();
+        assert!(black_box.to_string().contains(":jacobian=differences"));
+        assert_eq!(
+            black_box.to_string().parse::<ComponentSpec>().unwrap(),
+            black_box
+        );
+        let forced = driver::run(
+            &exact,
+            &Config::default(),
+            &control(12_000),
+            &black_box,
+            5,
+            &mut RngNoise::seed_from_u64(5),
+        )
+        .unwrap();
+        let plain = driver::run(
+            &simplex(4),
+            &Config::default(),
+            &control(12_000),
+            &spec,
+            5,
+            &mut RngNoise::seed_from_u64(5),
+        )
+        .unwrap();
+        assert_same(&forced.0, &plain.0, &format!("{text}:jacobian=differences"));
+        assert_ne!(
+            forced.0, expected,
+            "{text}: the exact Jacobian changed nothing"
+        );
+        checked += 1;
+    }
+    println!("checked {checked} runs with exact Jacobians");
+}
+
+/// A run told that the problem offers Jacobians, stepped with one that does not: a
+/// clear error, no panic.
+#[test]
+fn a_problem_without_a_jacobian_cannot_answer_for_one() {
+    let shape = ProblemShape::of(&simplex(3))
+        .unwrap()
+        .with_jacobian(JacobianSource::Exact);
+    let spec: ComponentSpec = "eps-mag-es".parse().unwrap();
+    let mut es = ma_es::strategy::Strategy::new(
+        shape,
+        &Config::default(),
+        &Limits::budget(20_000),
+        &spec,
+        1,
+        RngNoise::seed_from_u64(1),
+    )
+    .unwrap();
+    let e = loop {
+        match es.step(&simplex(3)) {
+            Ok(_) => assert!(es.evaluations() < 20_000, "no repair happened"),
+            Err(e) => break e,
+        }
+    };
+    assert!(e.to_string().contains("offers none"), "{e}");
 }
