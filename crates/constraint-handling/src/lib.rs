@@ -14,6 +14,7 @@
 //! | [`ordering`] | ε-level, lexicographic and reference lexicographic orders; stable rankings | §3 |
 //! | [`epsilon`] | the ε-level threshold schedule | §5 (init 2–3, step 12) |
 //! | [`repair`] | Jacobian-based (gradient) repair | §4 |
+//! | [`levenberg_marquardt`] | Levenberg–Marquardt repair on the system with squared slacks (SASS's) | — |
 //! | [`linalg`] | the workspace's BLAS/LAPACK calls: products, pseudo-inverse (cutoff `τ`), LU with condition estimate, orthogonal matrices | §4, §5 step 1 |
 //!
 //! Nothing here depends on a benchmark suite or on a particular strategy.
@@ -56,6 +57,7 @@ extern crate openblas_src as _;
 
 pub mod epsilon;
 pub mod incumbent;
+pub mod levenberg_marquardt;
 #[cfg(feature = "linalg")]
 pub mod linalg;
 pub mod ordering;

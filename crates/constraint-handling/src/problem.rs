@@ -250,8 +250,11 @@ pub trait ConstrainedProblem {
 /// }
 /// impl ConstraintJacobian for Circle {
 ///     fn evaluate_jacobian(
-///         &self, x: &[f64], mut jacobian: ArrayViewMut2<'_, f64>,
+///         &self, x: &[f64], values: Option<&mut [f64]>, mut jacobian: ArrayViewMut2<'_, f64>,
 ///     ) -> Result<(), ProblemError> {
+///         if let Some(c) = values {
+///             self.evaluate(x, c)?;
+///         }
 ///         jacobian[[0, 0]] = 2.0 * x[0];
 ///         jacobian[[0, 1]] = 2.0 * x[1];
 ///         Ok(())
@@ -259,22 +262,25 @@ pub trait ConstrainedProblem {
 /// }
 /// let shape = ProblemShape::of(&Circle).unwrap();
 /// assert_eq!(shape.jacobian, JacobianSource::Exact);
-/// let mut j = Array2::zeros((1, 2));
-/// Circle.evaluate_jacobian(&[1.0, 2.0], j.view_mut()).unwrap();
-/// assert_eq!(j.row(0).to_vec(), vec![2.0, 4.0]);
+/// let (mut c, mut j) = (vec![0.0], Array2::zeros((1, 2)));
+/// Circle.evaluate_jacobian(&[1.0, 2.0], Some(&mut c), j.view_mut()).unwrap();
+/// assert_eq!((c[0], j.row(0).to_vec()), (3.0, vec![2.0, 4.0]));
 /// ```
 ///
-/// A Jacobian is asked for at a point whose constraint values the caller has already:
-/// an implementation that gets the values with the derivatives (automatic
-/// differentiation) drops them. One call counts as one evaluation.
+/// One call counts as one evaluation, the constraint values included when they are
+/// asked for (the CEC2020 rule: "an evaluation of the constraints or of their
+/// derivatives counts as one evaluation").
 pub trait ConstraintJacobian {
-    /// Writes `∂C/∂x` at `x` into `jacobian` (`(l + m) × N`).
+    /// Writes `∂C/∂x` at `x` into `jacobian` (`(l + m) × N`), and `C(x)` into `values`
+    /// if given (a caller that knows them already passes `None`; automatic
+    /// differentiation gets both in one pass).
     ///
     /// # Errors
     /// As [`ConstrainedProblem::evaluate`].
     fn evaluate_jacobian(
         &self,
         x: &[f64],
+        values: Option<&mut [f64]>,
         jacobian: ArrayViewMut2<'_, f64>,
     ) -> Result<(), ProblemError>;
 }

@@ -247,7 +247,7 @@ impl GradientRepair {
             let ws = self.workspace(n, k)?;
             let mut jacobian = std::mem::take(&mut ws.exact);
             let status = exact
-                .evaluate_jacobian(x, jacobian.view_mut())
+                .evaluate_jacobian(x, None, jacobian.view_mut())
                 .map_err(RepairError::from)
                 .and_then(|()| {
                     self.step_from_jacobian(

@@ -53,8 +53,12 @@ impl ConstraintJacobian for Circle {
     fn evaluate_jacobian(
         &self,
         x: &[f64],
+        values: Option<&mut [f64]>,
         mut jacobian: ArrayViewMut2<'_, f64>,
     ) -> Result<(), ProblemError> {
+        if let Some(c) = values {
+            self.evaluate(x, c)?;
+        }
         jacobian[[0, 0]] = 2.0 * x[0];
         jacobian[[0, 1]] = 2.0 * x[1];
         Ok(())

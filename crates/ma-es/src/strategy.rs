@@ -1276,6 +1276,7 @@ fn evaluate<P: ConstrainedProblem + ?Sized>(
             for (j, x) in request.points.columns().into_iter().enumerate() {
                 jacobian.evaluate_jacobian(
                     x.as_slice().expect("column-major request"),
+                    None,
                     c.slice_mut(ndarray::s![.., j * n..(j + 1) * n]),
                 )?;
             }

@@ -90,7 +90,7 @@ fn answer<P: ConstrainedProblem>(
             let jacobian = problem.constraint_jacobian().expect("asked for Jacobians");
             for j in 0..count {
                 let x = points.column(j).to_vec();
-                jacobian.evaluate_jacobian(&x, c.slice_mut(s![.., j * n..(j + 1) * n]))?;
+                jacobian.evaluate_jacobian(&x, None, c.slice_mut(s![.., j * n..(j + 1) * n]))?;
             }
         }
         RequestKind::Repaired => {
@@ -465,9 +465,13 @@ impl ConstrainedProblem for ExactSimplex {
 impl ConstraintJacobian for ExactSimplex {
     fn evaluate_jacobian(
         &self,
-        _x: &[f64],
+        x: &[f64],
+        values: Option<&mut [f64]>,
         mut jacobian: ndarray::ArrayViewMut2<'_, f64>,
     ) -> Result<(), ProblemError> {
+        if let Some(c) = values {
+            self.evaluate(x, c)?;
+        }
         jacobian.row_mut(0).fill(1.0);
         jacobian.row_mut(1).fill(0.0);
         jacobian[[1, 0]] = 1.0;
