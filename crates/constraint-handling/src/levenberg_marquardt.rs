@@ -9,9 +9,11 @@
 //! r(z) = ( g(x) + s_g²,   h(x),   x − s_lo² − lo,   x + s_hi² − hi ) = 0
 //! ```
 //!
-//! (one `s_lo`, `s_hi` per finite bound). The slacks start where they make their rows
-//! vanish as far as they can: `s_g = √max(0, −g)`, `s_lo = √max(0, x − lo)`,
-//! `s_hi = √max(0, hi − x)`. Each iteration takes the Levenberg–Marquardt step
+//! (one `s_lo`, `s_hi` per finite bound). Each iteration sets the slacks where they make
+//! their rows vanish as far as they can, `s_g = √max(0, −g)`, `s_lo = √max(0, x − lo)`,
+//! `s_hi = √max(0, hi − x)` — so `r = (max(0, g), h, 0, 0)` for a point in the box, and
+//! an iteration needs nothing from the one before but its point — and takes the
+//! Levenberg–Marquardt step
 //!
 //! ```text
 //! δ = −(AᵀA + μ I)⁻¹ Aᵀ r,   μ = ‖r‖²,   A = ∂r/∂z
@@ -33,9 +35,9 @@
 
 use crate::linalg::{LinalgError, LuFactors};
 use crate::problem::{ConstrainedProblem, JacobianSource, ProblemError};
-use crate::repair::RepairError;
+use crate::repair::{RepairError, RepairStatus};
 use ndarray::linalg::{general_mat_mul, general_mat_vec_mul};
-use ndarray::{Array2, ArrayView1, ArrayViewMut1, ShapeBuilder};
+use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut1, ShapeBuilder};
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the Levenberg–Marquardt repair.
@@ -92,36 +94,44 @@ pub struct LevenbergMarquardtOutcome {
 #[derive(Clone, Debug)]
 pub struct LevenbergMarquardt {
     params: LevenbergMarquardtParams,
-    ws: Option<Workspace>,
+    system: Option<System>,
+    iterate: Option<Iterate>,
 }
 
+/// The step's workspace: slacks, `A`, `r`, the normal equations.
 #[derive(Clone, Debug)]
-struct Workspace {
+struct System {
     n: usize,
     k: usize,
-    /// `C`'s Jacobian, `k × N` (and the probes' constraint values' scratch).
-    jacobian: Array2<f64>,
-    probe: Vec<f64>,
-    probe_c: Vec<f64>,
-    /// The slacks: `s_g` (`l`), then one per finite lower and upper bound.
+    unknowns: usize,
     slacks: Vec<f64>,
-    /// `A = ∂r/∂z`, rows × unknowns, and `r`.
     a: Array2<f64>,
     r: Vec<f64>,
-    /// `AᵀA + μ I` and `−Aᵀ r` (then `δ`).
     normal: Array2<f64>,
     step: Vec<f64>,
     lu: LuFactors,
-    /// The current iterate and its values.
+}
+
+/// [`LevenbergMarquardt::repair`]'s iterate: the point, its values, the Jacobian there
+/// and the difference probes' scratch.
+#[derive(Clone, Debug)]
+struct Iterate {
     x: Vec<f64>,
     c: Vec<f64>,
+    jacobian: Array2<f64>,
+    probe: Vec<f64>,
+    probe_c: Vec<f64>,
 }
 
 impl LevenbergMarquardt {
     /// The repair with these parameters.
     #[must_use]
     pub fn new(params: LevenbergMarquardtParams) -> Self {
-        Self { params, ws: None }
+        Self {
+            params,
+            system: None,
+            iterate: None,
+        }
     }
 
     /// The parameters.
@@ -130,8 +140,117 @@ impl LevenbergMarquardt {
         &self.params
     }
 
-    /// Repairs `x` (with its `f` and `C(x)`, which it updates) in place: the iterate
-    /// of least `ν̄` replaces it.
+    /// One iteration from `x` with `C(x) = constraints` (the first `inequalities` are
+    /// the `g`) and the Jacobian `jacobian` (`(l + m) × N`) in the box
+    /// `[lower, upper]`: writes the new point, clamped into the box, into `repaired`
+    /// (`x` when the step cannot be taken: non-finite values, or a system too
+    /// ill-conditioned to solve).
+    ///
+    /// # Errors
+    /// [`RepairError::Problem`] for inconsistent sizes; [`RepairError::Workspace`] if
+    /// LAPACK cannot set up.
+    #[allow(clippy::too_many_arguments)]
+    pub fn step(
+        &mut self,
+        inequalities: usize,
+        lower: &[f64],
+        upper: &[f64],
+        x: &[f64],
+        constraints: &[f64],
+        jacobian: ArrayView2<'_, f64>,
+        repaired: &mut [f64],
+    ) -> Result<RepairStatus, RepairError> {
+        let (n, k, l) = (x.len(), constraints.len(), inequalities);
+        if repaired.len() != n || lower.len() != n || upper.len() != n {
+            return Err(ProblemError::DimensionMismatch {
+                expected: n,
+                found: repaired.len().min(lower.len()).min(upper.len()),
+            }
+            .into());
+        }
+        if jacobian.dim() != (k, n) || l > k {
+            return Err(ProblemError::BatchShape {
+                what: "the constraint Jacobian",
+                expected: vec![k, n],
+                found: jacobian.shape().to_vec(),
+            }
+            .into());
+        }
+        repaired.copy_from_slice(x);
+        if k == 0 {
+            return Ok(RepairStatus::NoConstraints);
+        }
+        if !constraints
+            .iter()
+            .chain(x)
+            .chain(jacobian.iter())
+            .all(|v| v.is_finite())
+        {
+            return Ok(RepairStatus::NonFinite);
+        }
+        let lows = lower.iter().filter(|b| b.is_finite()).count();
+        let highs = upper.iter().filter(|b| b.is_finite()).count();
+        let ws = self.system(n, k, n + l + lows + highs, k + lows + highs)?;
+        ws.a.fill(0.0);
+        // The rows of C: r = C + (s_g², 0), A = [J, 2 diag(s_g), 0].
+        ws.a.slice_mut(ndarray::s![..k, ..n]).assign(&jacobian);
+        ws.r[..k].copy_from_slice(constraints);
+        for (row, &g) in constraints[..l].iter().enumerate() {
+            let s = (-g).max(0.0).sqrt();
+            ws.slacks[row] = s;
+            ws.r[row] += s * s;
+            ws.a[[row, n + row]] = 2.0 * s;
+        }
+        // The bounds: x − s_lo² − lo, x + s_hi² − hi.
+        let (mut row, mut col) = (k, n + l);
+        for (sign, bounds) in [(-1.0, lower), (1.0, upper)] {
+            for (i, &b) in bounds.iter().enumerate().filter(|(_, b)| b.is_finite()) {
+                let s = (sign * (b - x[i])).max(0.0).sqrt();
+                ws.slacks[col - n] = s;
+                ws.r[row] = x[i] + sign * s * s - b;
+                ws.a[[row, i]] = 1.0;
+                ws.a[[row, col]] = sign * 2.0 * s;
+                row += 1;
+                col += 1;
+            }
+        }
+        // (AᵀA + μ I) δ = −Aᵀ r, μ = max(‖r‖², 10⁻¹² max diag AᵀA).
+        let unknowns = ws.unknowns;
+        general_mat_mul(1.0, &ws.a.t(), &ws.a, 0.0, &mut ws.normal);
+        let largest = (0..unknowns).fold(0.0f64, |m, d| m.max(ws.normal[[d, d]]));
+        let mu = ws.r.iter().map(|v| v * v).sum::<f64>().max(1e-12 * largest);
+        for d in 0..unknowns {
+            ws.normal[[d, d]] += mu;
+        }
+        let mut step = ArrayViewMut1::from(&mut ws.step[..]);
+        general_mat_vec_mul(
+            -1.0,
+            &ws.a.t(),
+            &ArrayView1::from(&ws.r[..]),
+            0.0,
+            &mut step,
+        );
+        match ws.lu.factor(ws.normal.view()) {
+            Ok(c) if c.rcond > f64::EPSILON => {}
+            Ok(_) | Err(LinalgError::NonFinite | LinalgError::Lapack { .. }) => {
+                return Ok(RepairStatus::DecompositionFailed)
+            }
+            Err(e) => return Err(e.into()),
+        }
+        ws.lu.solve_in_place(&mut ws.step, 1)?;
+        for ((y, d), (&lo, &hi)) in repaired
+            .iter_mut()
+            .zip(&ws.step)
+            .zip(lower.iter().zip(upper))
+        {
+            *y = (*y + d).clamp(lo, hi);
+        }
+        Ok(RepairStatus::Applied)
+    }
+
+    /// Repairs `x` (with its `f` and `C(x)`, which it updates) in place: up to
+    /// `iterations` iterations, each evaluating its new point, while `ν̄ > 0`; the
+    /// iterate of least `ν̄` (the latest among equals) replaces `x`.
     ///
     /// # Errors
     /// [`RepairError::InvalidParameter`] for a bad `η`; [`RepairError::Problem`] for
@@ -149,12 +268,7 @@ impl LevenbergMarquardt {
         if !(eta.is_finite() && eta > 0.0) {
             return Err(RepairError::InvalidParameter(format!("η = {eta}")));
         }
-        let (n, k, l) = (
-            problem.dim(),
-            problem.num_constraints(),
-            problem.num_inequalities(),
-        );
-        let (lo, hi) = (problem.lower_bounds(), problem.upper_bounds());
+        let (n, k) = (problem.dim(), problem.num_constraints());
         let source = JacobianSource::of(problem);
         let start = problem.mean_violation(constraints);
         let mut outcome = LevenbergMarquardtOutcome {
@@ -166,166 +280,129 @@ impl LevenbergMarquardt {
         if k == 0 || start.is_nan() || start <= 0.0 {
             return Ok(outcome);
         }
-        let lows: Vec<usize> = (0..n).filter(|&i| lo[i].is_finite()).collect();
-        let highs: Vec<usize> = (0..n).filter(|&i| hi[i].is_finite()).collect();
-        let unknowns = n + l + lows.len() + highs.len();
-        let rows = k + lows.len() + highs.len();
-        let ws = self.workspace(n, k, unknowns, rows)?;
-        ws.x.copy_from_slice(x);
-        ws.c.copy_from_slice(constraints);
-        // The slacks where their rows vanish as far as they can.
-        for (s, &g) in ws.slacks.iter_mut().zip(&constraints[..l]) {
-            *s = (-g).max(0.0).sqrt();
-        }
-        for (j, &i) in lows.iter().enumerate() {
-            ws.slacks[l + j] = (x[i] - lo[i]).max(0.0).sqrt();
-        }
-        for (j, &i) in highs.iter().enumerate() {
-            ws.slacks[l + lows.len() + j] = (hi[i] - x[i]).max(0.0).sqrt();
-        }
-        let mut best = start;
-        // Whether ws.c holds C at ws.x and the Jacobian there is still to be taken.
+        let mut it = match self.iterate.take() {
+            Some(it) if it.x.len() == n && it.c.len() == k => it,
+            _ => Iterate {
+                x: vec![0.0; n],
+                c: vec![0.0; k],
+                jacobian: Array2::zeros((k, n)),
+                probe: vec![0.0; n],
+                probe_c: vec![0.0; k],
+            },
+        };
+        let result = self.iterate_from(problem, &mut it, x, f, constraints, &mut outcome);
+        self.iterate = Some(it);
+        result.map(|()| outcome)
+    }
+
+    fn iterate_from<P: ConstrainedProblem + ?Sized>(
+        &mut self,
+        problem: &P,
+        it: &mut Iterate,
+        x: &mut [f64],
+        f: &mut f64,
+        constraints: &mut [f64],
+        outcome: &mut LevenbergMarquardtOutcome,
+    ) -> Result<(), RepairError> {
+        let n = problem.dim();
+        it.x.copy_from_slice(x);
+        it.c.copy_from_slice(constraints);
+        let mut best = outcome.violation.0;
+        // Whether the Jacobian at it.x came with its values.
         let mut jacobian_known = false;
         while outcome.iterations < self.params.iterations && best > 0.0 {
-            let ws = self.ws.as_mut().expect("set up above");
             if !jacobian_known {
-                jacobian(problem, ws, eta)?;
-                outcome.evaluations += match source {
+                jacobian_at(problem, it, self.params.eta)?;
+                outcome.evaluations += match outcome.source {
                     JacobianSource::Exact => 1,
                     JacobianSource::Differences => n,
                 };
             }
-            if !ws.c.iter().all(|v| v.is_finite()) || !ws.jacobian.iter().all(|v| v.is_finite()) {
-                break;
-            }
-            // r and A.
-            ws.a.fill(0.0);
-            for row in 0..k {
-                for i in 0..n {
-                    ws.a[[row, i]] = ws.jacobian[[row, i]];
-                }
-                ws.r[row] = ws.c[row];
-            }
-            for row in 0..l {
-                let s = ws.slacks[row];
-                ws.r[row] += s * s;
-                ws.a[[row, n + row]] = 2.0 * s;
-            }
-            for (j, &i) in lows.iter().enumerate() {
-                let (row, col) = (k + j, n + l + j);
-                let s = ws.slacks[l + j];
-                ws.r[row] = ws.x[i] - s * s - lo[i];
-                ws.a[[row, i]] = 1.0;
-                ws.a[[row, col]] = -2.0 * s;
-            }
-            for (j, &i) in highs.iter().enumerate() {
-                let (row, col) = (k + lows.len() + j, n + l + lows.len() + j);
-                let s = ws.slacks[l + lows.len() + j];
-                ws.r[row] = ws.x[i] + s * s - hi[i];
-                ws.a[[row, i]] = 1.0;
-                ws.a[[row, col]] = 2.0 * s;
-            }
-            // (AᵀA + μ I) δ = −Aᵀ r.
-            general_mat_mul(1.0, &ws.a.t(), &ws.a, 0.0, &mut ws.normal);
-            let largest = (0..unknowns).fold(0.0f64, |m, d| m.max(ws.normal[[d, d]]));
-            let mu = ws.r.iter().map(|v| v * v).sum::<f64>().max(1e-12 * largest);
-            for d in 0..unknowns {
-                ws.normal[[d, d]] += mu;
-            }
-            let mut step = ArrayViewMut1::from(&mut ws.step[..]);
-            general_mat_vec_mul(
-                -1.0,
-                &ws.a.t(),
-                &ArrayView1::from(&ws.r[..]),
-                0.0,
-                &mut step,
+            let mut next = std::mem::take(&mut it.probe);
+            let status = self.step(
+                problem.num_inequalities(),
+                problem.lower_bounds(),
+                problem.upper_bounds(),
+                &it.x,
+                &it.c,
+                it.jacobian.view(),
+                &mut next,
             );
-            // A system too ill-conditioned to solve ends the repair where it is.
-            match ws.lu.factor(ws.normal.view()) {
-                Ok(c) if c.rcond > f64::EPSILON => {}
-                Ok(_) | Err(LinalgError::NonFinite | LinalgError::Lapack { .. }) => break,
-                Err(e) => return Err(e.into()),
-            }
-            ws.lu.solve_in_place(&mut ws.step, 1)?;
-            for i in 0..n {
-                ws.x[i] = (ws.x[i] + ws.step[i]).clamp(lo[i], hi[i]);
-            }
-            for (s, d) in ws.slacks.iter_mut().zip(&ws.step[n..]) {
-                *s += d;
+            it.x.copy_from_slice(&next);
+            it.probe = next;
+            if status? != RepairStatus::Applied {
+                break;
             }
             outcome.iterations += 1;
             // The values at the new point, with the Jacobian if it comes with them.
             let more = outcome.iterations < self.params.iterations;
-            let current_f = match (source, problem.constraint_jacobian()) {
-                (JacobianSource::Exact, Some(j)) if more => {
-                    let f = problem.evaluate(&ws.x, &mut ws.c)?;
-                    j.evaluate_jacobian(&ws.x, None, ws.jacobian.view_mut())?;
+            let value = match problem.constraint_jacobian() {
+                Some(j) if more => {
+                    let value = problem.evaluate(&it.x, &mut it.c)?;
+                    j.evaluate_jacobian(&it.x, None, it.jacobian.view_mut())?;
                     jacobian_known = true;
-                    f
+                    value
                 }
                 _ => {
                     jacobian_known = false;
-                    problem.evaluate(&ws.x, &mut ws.c)?
+                    problem.evaluate(&it.x, &mut it.c)?
                 }
             };
             outcome.evaluations += 1;
-            let v = problem.mean_violation(&ws.c);
+            let v = problem.mean_violation(&it.c);
             if v <= best || best.is_nan() {
                 best = v;
-                x.copy_from_slice(&ws.x);
-                constraints.copy_from_slice(&ws.c);
-                *f = current_f;
+                x.copy_from_slice(&it.x);
+                constraints.copy_from_slice(&it.c);
+                *f = value;
             }
         }
         outcome.violation.1 = best;
-        Ok(outcome)
+        Ok(())
     }
 
-    fn workspace(
+    fn system(
         &mut self,
         n: usize,
         k: usize,
         unknowns: usize,
         rows: usize,
-    ) -> Result<&mut Workspace, LinalgError> {
-        let fits = matches!(&self.ws, Some(ws) if ws.n == n && ws.k == k && ws.r.len() == rows && ws.step.len() == unknowns);
+    ) -> Result<&mut System, LinalgError> {
+        let fits = matches!(&self.system, Some(s) if s.n == n && s.k == k && s.unknowns == unknowns && s.r.len() == rows);
         if !fits {
-            self.ws = Some(Workspace {
+            self.system = Some(System {
                 n,
                 k,
-                jacobian: Array2::zeros((k, n)),
-                probe: vec![0.0; n],
-                probe_c: vec![0.0; k],
+                unknowns,
                 slacks: vec![0.0; unknowns - n],
                 a: Array2::zeros((rows, unknowns)),
                 r: vec![0.0; rows],
                 normal: Array2::zeros((unknowns, unknowns).f()),
                 step: vec![0.0; unknowns],
                 lu: LuFactors::new(unknowns)?,
-                x: vec![0.0; n],
-                c: vec![0.0; k],
             });
         }
-        Ok(self.ws.as_mut().expect("set up above"))
+        Ok(self.system.as_mut().expect("set up above"))
     }
 }
 
-/// The Jacobian of `C` at `ws.x` (whose values `ws.c` are known): the problem's, or
+/// The Jacobian of `C` at `it.x` (whose values `it.c` are known): the problem's, or
 /// forward differences.
-fn jacobian<P: ConstrainedProblem + ?Sized>(
+fn jacobian_at<P: ConstrainedProblem + ?Sized>(
     problem: &P,
-    ws: &mut Workspace,
+    it: &mut Iterate,
     eta: f64,
 ) -> Result<(), ProblemError> {
     if let Some(j) = problem.constraint_jacobian() {
-        return j.evaluate_jacobian(&ws.x, None, ws.jacobian.view_mut());
+        return j.evaluate_jacobian(&it.x, None, it.jacobian.view_mut());
     }
-    for i in 0..ws.n {
-        ws.probe.copy_from_slice(&ws.x);
-        ws.probe[i] += eta;
-        problem.evaluate(&ws.probe, &mut ws.probe_c)?;
-        for row in 0..ws.k {
-            ws.jacobian[[row, i]] = (ws.probe_c[row] - ws.c[row]) / eta;
+    let k = it.c.len();
+    for i in 0..it.x.len() {
+        it.probe.copy_from_slice(&it.x);
+        it.probe[i] += eta;
+        problem.evaluate(&it.probe, &mut it.probe_c)?;
+        for row in 0..k {
+            it.jacobian[[row, i]] = (it.probe_c[row] - it.c[row]) / eta;
         }
     }
     Ok(())

@@ -5,7 +5,7 @@
 //! differences and exact (`ConstraintJacobian`), by `minimize`'s default strategy
 //! (εMAg-ES-R with the convergence criteria).
 //!
-//! `cargo run --release -p ma-es --example circle`
+//! `cargo run --release -p ma-es --example circle [SPEC]` (default `eps-mag-es-r`).
 
 use constraint_handling::problem::ConstraintJacobian;
 use constraint_handling::{ConstrainedProblem, ProblemError};
@@ -66,7 +66,17 @@ impl ConstraintJacobian for Circle {
 }
 
 fn main() {
-    let spec: ComponentSpec = "eps-mag-es-r".parse().expect("a strategy");
+    let text = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "eps-mag-es-r".into());
+    let spec: ComponentSpec = match text.parse() {
+        Ok(spec) => spec,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    println!("{spec}\n");
     let config = Config {
         initial_mean: Some(vec![0.3, -0.2]),
         sigma0: 0.5,

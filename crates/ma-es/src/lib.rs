@@ -131,8 +131,9 @@ pub mod variant {
     //! built from a spec or by hand.
     pub use crate::spec::{
         spec_keys_markdown, BackCalculationKind, ConvergenceOverrides, EpsilonEnd, JacobianUse,
-        OrderingKind, Polish, PopulationKind, RankingKind, RestartKind, SpecError, SpecKey,
-        SpecNumber, StallKind, StepSizeKind, UnknownVariant, SPEC_KEYS, STRATEGIES,
+        LmSettings, OrderingKind, Polish, PopulationKind, RankingKind, RepairMethod, RestartKind,
+        SpecError, SpecKey, SpecNumber, StallKind, StepSizeKind, UnknownVariant, SPEC_KEYS,
+        STRATEGIES,
     };
 }
 

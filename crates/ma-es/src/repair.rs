@@ -18,10 +18,12 @@
 //! do not depend on how the evaluations are batched.
 
 use crate::noise::NoiseSource;
+use crate::spec::LmSettings;
 use crate::MaEsError;
+use constraint_handling::levenberg_marquardt::{LevenbergMarquardt, LevenbergMarquardtParams};
 use constraint_handling::problem::{JacobianSource, ProblemShape};
 use constraint_handling::repair::{GradientRepair, RepairParams};
-use ndarray::{ArrayView2, ArrayViewMut2};
+use ndarray::{ArrayView2, ArrayViewMut2, ShapeBuilder};
 use serde::{Deserialize, Serialize};
 use std::any::Any;
 
@@ -210,6 +212,137 @@ impl Repair for PeriodicRepair {
                     .step_from_jacobian(l, x, constraints, j, repaired)
             }
         }?;
+        Ok(())
+    }
+}
+
+/// The Levenberg–Marquardt repair on the slack system
+/// ([`constraint_handling::levenberg_marquardt`], the repair of the CEC2020 entries SASS
+/// and sCMAgES): every `frequency` generations (every `N` by default), each offspring
+/// with probability `probability` is repaired by at most `iterations` iterations while
+/// infeasible. Each iteration asks for the Jacobian at the offspring (its `N` difference
+/// probes, or the problem's exact Jacobian) and evaluates the new point: `N + 1`
+/// evaluations with differences, 2 with the exact Jacobian.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(into = "LmRepairParams", try_from = "LmRepairParams")]
+pub struct LevenbergMarquardtRepair {
+    settings: LmSettings,
+    eta: f64,
+    lm: LevenbergMarquardt,
+    /// The Jacobian from the probes' values (scratch).
+    jacobian: Vec<f64>,
+}
+
+/// What a [`LevenbergMarquardtRepair`] is made of (its serialised form).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+struct LmRepairParams {
+    settings: LmSettings,
+    eta: f64,
+}
+
+impl From<LevenbergMarquardtRepair> for LmRepairParams {
+    fn from(r: LevenbergMarquardtRepair) -> Self {
+        Self {
+            settings: r.settings,
+            eta: r.eta,
+        }
+    }
+}
+
+impl TryFrom<LmRepairParams> for LevenbergMarquardtRepair {
+    type Error = MaEsError;
+    fn try_from(p: LmRepairParams) -> Result<Self, MaEsError> {
+        Self::new(p.settings, p.eta)
+    }
+}
+
+impl LevenbergMarquardtRepair {
+    /// The repair with these settings and the difference step `η`.
+    ///
+    /// # Errors
+    /// [`MaEsError::Repair`] for an `η` that is not finite and positive, a probability
+    /// above 100 % or no iterations.
+    pub fn new(settings: LmSettings, eta: f64) -> Result<Self, MaEsError> {
+        if !(eta.is_finite() && eta > 0.0) || settings.probability > 100 || settings.iterations == 0
+        {
+            return Err(
+                constraint_handling::repair::RepairError::InvalidParameter(format!(
+                    "Levenberg–Marquardt repair: η = {eta}, probability {} %, {} iterations",
+                    settings.probability, settings.iterations
+                ))
+                .into(),
+            );
+        }
+        Ok(Self {
+            settings,
+            eta,
+            lm: LevenbergMarquardt::new(LevenbergMarquardtParams {
+                iterations: settings.iterations as usize,
+                eta,
+            }),
+            jacobian: Vec::new(),
+        })
+    }
+}
+
+impl Repair for LevenbergMarquardtRepair {
+    fn choose(&mut self, choice: Choice<'_>, chosen: &mut Vec<usize>) {
+        chosen.clear();
+        let every = self.settings.frequency.map_or(choice.dim, |g| g as usize);
+        if every == 0 || !choice.generation.is_multiple_of(every) {
+            return;
+        }
+        let p = f64::from(self.settings.probability) / 100.0;
+        for k in 0..choice.violations.len() {
+            if choice.noise.uniform() <= p {
+                chosen.push(k);
+            }
+        }
+    }
+
+    fn max_steps(&self) -> usize {
+        self.settings.iterations as usize
+    }
+
+    fn cost(&self, dim: usize, source: JacobianSource) -> usize {
+        GradientRepair::cost(dim, source)
+    }
+
+    fn probe_points(&self, x: &[f64], mut probes: ArrayViewMut2<'_, f64>) {
+        for (i, mut col) in probes.columns_mut().into_iter().enumerate() {
+            col.iter_mut().zip(x).for_each(|(p, &xi)| *p = xi);
+            col[i] = x[i] + self.eta;
+        }
+    }
+
+    fn step(
+        &mut self,
+        shape: &ProblemShape,
+        x: &[f64],
+        constraints: &[f64],
+        derivatives: Derivatives<'_>,
+        repaired: &mut [f64],
+    ) -> Result<(), MaEsError> {
+        let (n, k) = (x.len(), constraints.len());
+        let (lower, upper) = (&shape.lower, &shape.upper);
+        let l = shape.inequalities;
+        match derivatives {
+            Derivatives::Jacobian(j) => {
+                self.lm.step(l, lower, upper, x, constraints, j, repaired)?;
+            }
+            Derivatives::Probes(p) => {
+                // Column-major k × N: column i is (C(x + η e_i) − C(x)) / η.
+                self.jacobian.resize(k * n, 0.0);
+                for (i, col) in self.jacobian.chunks_exact_mut(k.max(1)).enumerate().take(n) {
+                    for (r, j) in col.iter_mut().enumerate() {
+                        *j = (p[[r, i]] - constraints[r]) / self.eta;
+                    }
+                }
+                let j =
+                    ArrayView2::from_shape((k, n).f(), &self.jacobian).expect("a k × N Jacobian");
+                self.lm.step(l, lower, upper, x, constraints, j, repaired)?;
+            }
+        }
         Ok(())
     }
 }

@@ -10,7 +10,7 @@ use crate::ranking::{
     AugmentedLagrangianRanking, ByConstraintKindRanking, EpsilonLevelRanking, ObjectiveRanking,
     PopulationRanking, StochasticRanking,
 };
-use crate::repair::{NoRepair, PeriodicRepair, Repair};
+use crate::repair::{LevenbergMarquardtRepair, NoRepair, PeriodicRepair, Repair};
 use crate::spec::Components;
 use crate::step_size::{
     CappedSigma, ConstantSigma, Csa, MedianSuccessRule, SigmaCap, StepSizeRule, UncappedSigma,
@@ -55,7 +55,8 @@ seam!(
     SavedRepair,
     dyn Repair,
     Off(NoRepair),
-    Periodic(PeriodicRepair)
+    Periodic(PeriodicRepair),
+    LevenbergMarquardt(LevenbergMarquardtRepair)
 );
 seam!(
     SavedSigmaCap,

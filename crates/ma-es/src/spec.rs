@@ -11,7 +11,7 @@ use crate::ranking::{
     AugmentedLagrangianRanking, ByConstraintKindRanking, EpsilonLevelRanking, ObjectiveRanking,
     PopulationRanking, StochasticRanking, STOCHASTIC_RANKING_P_F,
 };
-use crate::repair::{NoRepair, PeriodicRepair, Repair};
+use crate::repair::{LevenbergMarquardtRepair, NoRepair, PeriodicRepair, Repair};
 use crate::step_size::{
     CappedSigma, ConstantSigma, Csa, MedianSuccessRule, SigmaCap, StepSizeRule, UncappedSigma,
 };
@@ -146,6 +146,42 @@ pub enum EpsilonEnd {
     Share(u8),
 }
 
+/// How offspring are repaired when the repair is on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RepairMethod {
+    /// The paper's gradient repair ([`PeriodicRepair`]).
+    #[default]
+    Gradient,
+    /// The Levenberg–Marquardt repair on the slack system
+    /// ([`crate::repair::LevenbergMarquardtRepair`], settings [`LmSettings`]).
+    LevenbergMarquardt,
+}
+
+/// The Levenberg–Marquardt repair's settings (SASS's by default): every `frequency`
+/// generations (`None`: every `N`), each offspring with probability `probability` %,
+/// at most `iterations` iterations while infeasible.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LmSettings {
+    /// Generations between repair generations (`None`: the dimension `N`).
+    pub frequency: Option<u32>,
+    /// The probability of repair per offspring, in per cent.
+    pub probability: u8,
+    /// The most iterations per offspring.
+    pub iterations: u32,
+}
+
+impl Default for LmSettings {
+    fn default() -> Self {
+        Self {
+            frequency: None,
+            probability: 20,
+            iterations: 4,
+        }
+    }
+}
+
 /// Which constraint Jacobian the repairs take.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -203,8 +239,14 @@ pub enum Polish {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ComponentSpec {
-    /// Periodic gradient repair.
+    /// Periodic repair (by [`Self::repair_method`]).
     pub repair: bool,
+    /// How the repair repairs (the gradient repair when absent from a serialised spec).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub repair_method: RepairMethod,
+    /// The Levenberg–Marquardt repair's settings (SASS's when absent).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub lm: LmSettings,
     /// Which constraint Jacobian the repairs take (the problem's where offered when
     /// absent from a serialised spec).
     #[serde(default, skip_serializing_if = "is_default")]
@@ -441,6 +483,14 @@ impl fmt::Debug for SpecKey {
 type Names<T> = &'static [(&'static str, T)];
 
 const ON_OFF: Names<bool> = &[("on", true), ("off", false)];
+const REPAIRS: Names<Option<RepairMethod>> = &[
+    ("on", Some(RepairMethod::Gradient)),
+    ("off", None),
+    (
+        "levenberg-marquardt",
+        Some(RepairMethod::LevenbergMarquardt),
+    ),
+];
 const BACK_CALCULATIONS: Names<BackCalculationKind> = &[
     ("off", BackCalculationKind::Off),
     ("pseudo-inverse", BackCalculationKind::PseudoInverse),
@@ -519,10 +569,50 @@ fn percentage(text: &str) -> Option<u8> {
 pub const SPEC_KEYS: &[SpecKey] = &[
     SpecKey {
         name: "repair",
-        help: "the periodic gradient repair (step 3.3)",
-        values: || listed(ON_OFF),
-        get: |s| name_of(ON_OFF, s.repair),
-        set: |s, v| value_of(ON_OFF, v).map(|x| s.repair = x),
+        help: "the periodic repair (step 3.3): the paper's gradient repair (on), or the Levenberg–Marquardt repair on the slack system",
+        values: || listed(REPAIRS),
+        get: |s| {
+            name_of(
+                REPAIRS,
+                s.repair.then_some(s.repair_method),
+            )
+        },
+        set: |s, v| {
+            value_of(REPAIRS, v).map(|x| {
+                s.repair = x.is_some();
+                s.repair_method = x.unwrap_or_default();
+            })
+        },
+    },
+    SpecKey {
+        name: "lm-frequency",
+        help: "the Levenberg–Marquardt repair's generations between repair generations",
+        values: || "n (the dimension) or a number of generations".into(),
+        get: |s| s.lm.frequency.map_or(Cow::Borrowed("n"), |g| Cow::Owned(g.to_string())),
+        set: |s, v| {
+            s.lm.frequency = match v {
+                "n" => None,
+                v => Some(v.parse().ok().filter(|&g| g > 0)?),
+            };
+            Some(())
+        },
+    },
+    SpecKey {
+        name: "lm-probability",
+        help: "the Levenberg–Marquardt repair's probability per offspring",
+        values: || "a share, 1% to 100%".into(),
+        get: |s| Cow::Owned(format!("{}%", s.lm.probability)),
+        set: |s, v| percentage(v).map(|p| s.lm.probability = p),
+    },
+    SpecKey {
+        name: "lm-iterations",
+        help: "the Levenberg–Marquardt repair's most iterations per offspring",
+        values: || "a number of iterations".into(),
+        get: |s| Cow::Owned(s.lm.iterations.to_string()),
+        set: |s, v| {
+            s.lm.iterations = v.parse().ok().filter(|&t| t > 0)?;
+            Some(())
+        },
     },
     SpecKey {
         name: "jacobian",
@@ -828,14 +918,16 @@ impl Components {
         seed: u64,
     ) -> Result<Self, MaEsError> {
         let (n, mu) = (params.dim, params.mu);
-        let repair: Box<dyn Repair> = if spec.repair {
-            Box::new(PeriodicRepair::new(
+        let repair: Box<dyn Repair> = match (spec.repair, spec.repair_method) {
+            (false, _) => Box::new(NoRepair),
+            (true, RepairMethod::Gradient) => Box::new(PeriodicRepair::new(
                 params.theta_p,
                 params.theta_r,
                 params.repair,
-            )?)
-        } else {
-            Box::new(NoRepair)
+            )?),
+            (true, RepairMethod::LevenbergMarquardt) => {
+                Box::new(LevenbergMarquardtRepair::new(spec.lm, params.repair.eta)?)
+            }
         };
         let back_calculation: Box<dyn BackCalculation> = match spec.back_calculation {
             BackCalculationKind::Off => Box::new(NoBackCalculation),
@@ -966,6 +1058,12 @@ impl Variant {
     pub fn spec(self) -> ComponentSpec {
         let full = ComponentSpec {
             repair: true,
+            repair_method: RepairMethod::Gradient,
+            lm: LmSettings {
+                frequency: None,
+                probability: 20,
+                iterations: 4,
+            },
             jacobian: JacobianUse::Offered,
             back_calculation: BackCalculationKind::PseudoInverse,
             sigma_cap: true,

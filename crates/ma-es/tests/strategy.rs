@@ -545,6 +545,7 @@ fn generations_do_not_allocate() {
         "eps-mag-es:ranking=stochastic",
         "eps-mag-es:ranking=augmented-lagrangian",
         "eps-mag-es:ranking=by-constraint-kind",
+        "eps-mag-es:repair=levenberg-marquardt:lm-frequency=1",
     ] {
         specs.push(s.parse().unwrap());
     }
