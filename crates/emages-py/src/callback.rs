@@ -8,7 +8,7 @@
 //! (or a Ctrl-C) stops the run and is re-raised as it was.
 
 use crate::convert::float_array_with_shape;
-use constraint_handling::problem::{check_batch_shapes, ProblemShape};
+use constraint_handling::problem::{check_batch_shapes, ConstraintJacobian, ProblemShape};
 use constraint_handling::ConstrainedProblem;
 use constraint_handling::ProblemError;
 use ndarray::{Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
@@ -38,10 +38,13 @@ pub enum Callables {
 #[derive(Debug)]
 pub struct CallbackProblem {
     callables: Callables,
+    /// `jac(x) -> (l + m, N)`: the constraints' Jacobian, rows g then h, if given.
+    jacobian: Option<Py<PyAny>>,
     vectorized: bool,
     shape: ProblemShape,
     f_evaluations: Cell<usize>,
     g_evaluations: Cell<usize>,
+    j_evaluations: Cell<usize>,
     error: RefCell<Option<PyErr>>,
 }
 
@@ -54,17 +57,32 @@ impl CallbackProblem {
     pub fn new(callables: Callables, vectorized: bool, shape: ProblemShape) -> Self {
         Self {
             callables,
+            jacobian: None,
             vectorized,
             shape,
             f_evaluations: Cell::new(0),
             g_evaluations: Cell::new(0),
+            j_evaluations: Cell::new(0),
             error: RefCell::new(None),
         }
+    }
+
+    /// The same problem offering the constraints' Jacobian `jac(x) -> (l + m, N)` (one
+    /// point, rows g then h): the repairs take it instead of differences, one
+    /// evaluation each.
+    pub fn with_jacobian(mut self, jac: Option<Py<PyAny>>) -> Self {
+        self.jacobian = jac;
+        self
     }
 
     /// `(f evaluations, g evaluations)`: the points each callable was asked about.
     pub fn evaluations(&self) -> (usize, usize) {
         (self.f_evaluations.get(), self.g_evaluations.get())
+    }
+
+    /// The points `jac` was asked about.
+    pub fn jacobians(&self) -> usize {
+        self.j_evaluations.get()
     }
 
     /// The exception that stopped the run, if one did.
@@ -300,6 +318,54 @@ fn read_matrix(
     Ok(())
 }
 
+/// `jac(x)` at one point, read as the `(l + m) × N` Jacobian; the constraint values, if
+/// wanted, from the constraint callables.
+impl ConstraintJacobian for CallbackProblem {
+    fn evaluate_jacobian(
+        &self,
+        x: &[f64],
+        values: Option<&mut [f64]>,
+        mut jacobian: ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        if let Some(c) = values {
+            let point = ArrayView2::from_shape((x.len(), 1), x).expect("n × 1");
+            let mut f = [0.0];
+            let c = ArrayViewMut2::from_shape((c.len(), 1), c).expect("c × 1");
+            self.answer(point, ArrayViewMut1::from(&mut f[..]), c, true)?;
+        }
+        if self.error.borrow().is_some() {
+            return Err(ProblemError::Evaluation(RAISED.into()));
+        }
+        let Some(jac) = &self.jacobian else {
+            return Err(ProblemError::Evaluation("no jac was given".into()));
+        };
+        let (k, n) = (self.shape.num_constraints(), x.len());
+        let result = Python::attach(|py| -> PyResult<()> {
+            let point = ndarray::Array1::from(x.to_vec()).into_pyarray(py);
+            let value = jac.bind(py).call1((point,))?;
+            self.j_evaluations.set(self.j_evaluations.get() + 1);
+            let (arr, shape) = float_array_with_shape(&value)?;
+            if shape != [k, n] && !(k == 1 && shape == [n]) {
+                return Err(PyValueError::new_err(format!(
+                    "the constraints' Jacobian has shape {shape:?}: expected ({k}, {n}), one row per constraint (g then h)"
+                )));
+            }
+            let flat = arr.call_method0("ravel")?;
+            let flat = flat.cast::<PyArray1<f64>>()?.readonly();
+            for (r, row) in flat.as_slice()?.chunks_exact(n).enumerate() {
+                for (i, &v) in row.iter().enumerate() {
+                    jacobian[[r, i]] = v;
+                }
+            }
+            py.check_signals()
+        });
+        result.map_err(|e| {
+            self.error.borrow_mut().get_or_insert(e);
+            ProblemError::Evaluation(RAISED.into())
+        })
+    }
+}
+
 /// One point is a batch of one; a batch is checked for its shapes first; the repair's
 /// Jacobian probes ask for the constraints only.
 impl ConstrainedProblem for CallbackProblem {
@@ -320,6 +386,11 @@ impl ConstrainedProblem for CallbackProblem {
     }
     fn equality_margin(&self) -> f64 {
         self.shape.equality_margin
+    }
+    fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
+        self.jacobian
+            .as_ref()
+            .map(|_| self as &dyn ConstraintJacobian)
     }
     fn evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
         self.check_buffers(x, constraints)?;

@@ -161,6 +161,7 @@ pub(crate) fn result_dict<'py>(
     let (nfev, ngev) = evaluations.unwrap_or((r.evaluations, r.evaluations));
     d.set_item("nfev", nfev)?;
     d.set_item("ngev", ngev)?;
+    d.set_item("njev", 0)?;
     d.set_item("nit", r.generations)?;
     d.set_item("termination", termination_name(r.termination))?;
     // The best-so-far at the evaluation counts asked for (`options["checkpoints"]`).
@@ -241,7 +242,7 @@ pub fn run_native<'py>(
 
 /// Runs the strategy on a problem of Python callables.
 #[pyfunction]
-#[pyo3(name = "_run_callbacks", signature = (fun, ineq, eq, joint, vectorized, lower, upper, n_ineq, n_eq, margin, variant, config_json, seed))]
+#[pyo3(name = "_run_callbacks", signature = (fun, ineq, eq, joint, vectorized, lower, upper, n_ineq, n_eq, margin, variant, config_json, seed, jac=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run_callbacks<'py>(
     py: Python<'py>,
@@ -258,6 +259,7 @@ pub fn run_callbacks<'py>(
     variant: &str,
     config_json: &str,
     seed: u64,
+    jac: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (spec, config, control) = configuration(variant, config_json)?;
     let callables = if joint {
@@ -267,7 +269,7 @@ pub fn run_callbacks<'py>(
     };
     let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
     shape.equality_margin = margin;
-    let problem = CallbackProblem::new(callables, vectorized, shape);
+    let problem = CallbackProblem::new(callables, vectorized, shape).with_jacobian(jac);
     let (problem, outcome) = drive(py, problem, &config, &control, &spec, seed);
     // The callable's own exception first, as it was raised.
     if let Some(e) = problem.take_error() {
@@ -278,7 +280,9 @@ pub fn run_callbacks<'py>(
         RunError::Strategy(e) => to_py(e),
     })?;
     let counts = problem.evaluations();
-    result_dict(py, r, &runs, n_ineq, Some(counts))
+    let d = result_dict(py, r, &runs, n_ineq, Some(counts))?;
+    d.set_item("njev", problem.jacobians())?;
+    Ok(d)
 }
 
 /// The seed of run `run` of configuration `label` on problem `problem` in dimension

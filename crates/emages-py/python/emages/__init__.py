@@ -214,6 +214,109 @@ def _count(values, vectorized: bool, what: str) -> int:
     return int(a.size)
 
 
+def _given(constraints) -> bool:
+    """Whether ``constraints=`` holds any constraint."""
+    return constraints is not None and not (isinstance(constraints, (list, tuple)) and len(constraints) == 0)
+
+
+class _Constraints:
+    """scipy's constraints (``NonlinearConstraint``, ``LinearConstraint``, the old dicts)
+    with the user's ``ineq``/``eq``, as this package's ``g(x) <= 0`` and ``h(x) = 0``.
+
+    scipy's ``lb <= c(x) <= ub`` becomes, per component, ``h = c - lb`` where
+    ``lb == ub``, else ``g = lb - c`` (finite ``lb``) and ``g = c - ub`` (finite ``ub``);
+    a dict ``{'type': 'ineq', 'fun': f}`` means ``f(x) >= 0`` (``g = -f``), ``'eq'``
+    ``f(x) = 0``. Rows: the user's ``ineq`` first, then the constraints' ``g`` in their
+    order; the user's ``eq``, then their ``h``. ``jac`` is the Jacobian of all of them
+    when every one has its own (a callable ``jac``, or a linear constraint) and no
+    ``ineq``/``eq`` callable is given.
+    """
+
+    def __init__(self, constraints, ineq, eq, probe):
+        if isinstance(constraints, dict) or not isinstance(constraints, (list, tuple)):
+            constraints = [constraints]
+        n = probe.size
+        self.user_ineq, self.user_eq = ineq, eq
+        self.parts = []
+        exact = ineq is None and eq is None
+        for c in constraints:
+            if isinstance(c, dict):
+                kind, fun = c.get("type"), c.get("fun")
+                if kind not in ("ineq", "eq") or not callable(fun):
+                    raise ValueError("a constraint dict needs 'type' ('ineq': fun(x) >= 0, or 'eq': fun(x) = 0) and a callable 'fun'")
+                args = tuple(c.get("args", ()))
+                jac = c.get("jac") if callable(c.get("jac")) else None
+                size = np.atleast_1d(np.asarray(fun(probe, *args), dtype=float)).size
+                lb = np.zeros(size)
+                ub = np.full(size, np.inf) if kind == "ineq" else np.zeros(size)
+                part = ("fun", fun, jac, args)
+            elif hasattr(c, "A") and hasattr(c, "lb") and hasattr(c, "ub"):
+                a = c.A.toarray() if hasattr(c.A, "toarray") else c.A
+                a = np.atleast_2d(np.asarray(a, dtype=float))
+                if a.shape[1] != n:
+                    raise ValueError(f"LinearConstraint A has shape {a.shape}: expected (count, {n})")
+                size = a.shape[0]
+                part = ("linear", a, None, ())
+            elif hasattr(c, "fun") and hasattr(c, "lb") and hasattr(c, "ub"):
+                jac = c.jac if callable(c.jac) else None
+                size = np.atleast_1d(np.asarray(c.fun(probe), dtype=float)).size
+                part = ("fun", c.fun, jac, ())
+            else:
+                raise TypeError(f"constraints: {c!r} is neither a scipy NonlinearConstraint or LinearConstraint nor a dict")
+            if not isinstance(c, dict):
+                lb = np.broadcast_to(np.asarray(c.lb, dtype=float), (size,)).copy()
+                ub = np.broadcast_to(np.asarray(c.ub, dtype=float), (size,)).copy()
+            if np.isnan(lb).any() or np.isnan(ub).any() or (lb > ub).any():
+                raise ValueError("constraint bounds must not be NaN, and lb <= ub")
+            is_eq = lb == ub
+            low = np.isfinite(lb) & ~is_eq
+            high = np.isfinite(ub) & ~is_eq
+            self.parts.append((part, lb, ub, low, high, is_eq))
+            exact = exact and (part[0] == "linear" or part[2] is not None)
+        self.l = int(sum(p[3].sum() + p[4].sum() for p in self.parts))
+        self.m = int(sum(p[5].sum() for p in self.parts))
+        self.exact = exact
+
+    @staticmethod
+    def _value(part, x):
+        kind, fun, _, args = part
+        if kind == "linear":
+            return fun @ x
+        return np.atleast_1d(np.asarray(fun(x, *args), dtype=float))
+
+    @staticmethod
+    def _jacobian(part, x, size, n):
+        kind, fun, jac, args = part
+        if kind == "linear":
+            return fun
+        j = jac(x, *args)
+        j = j.toarray() if hasattr(j, "toarray") else j
+        return np.asarray(j, dtype=float).reshape(size, n)
+
+    def ineq(self, x):
+        rows = [np.atleast_1d(np.asarray(self.user_ineq(x), dtype=float))] if self.user_ineq is not None else []
+        for part, lb, ub, low, high, _ in self.parts:
+            c = self._value(part, x)
+            rows += [(lb - c)[low], (c - ub)[high]]
+        return np.concatenate(rows) if rows else np.zeros(0)
+
+    def eq(self, x):
+        rows = [np.atleast_1d(np.asarray(self.user_eq(x), dtype=float))] if self.user_eq is not None else []
+        for part, lb, _, _, _, is_eq in self.parts:
+            rows.append((self._value(part, x) - lb)[is_eq])
+        return np.concatenate(rows) if rows else np.zeros(0)
+
+    def jac(self, x):
+        """``(l + m, N)``: rows g then h."""
+        n = x.size
+        g, h = [], []
+        for part, lb, _, low, high, is_eq in self.parts:
+            j = self._jacobian(part, x, lb.size, n)
+            g += [-j[low], j[high]]
+            h.append(j[is_eq])
+        return np.concatenate(g + h).reshape(self.l + self.m, n)
+
+
 def minimize(
     fun: Any,
     x0: Optional[Sequence[float]] = None,
@@ -221,6 +324,7 @@ def minimize(
     *,
     ineq: Optional[Callable] = None,
     eq: Optional[Callable] = None,
+    constraints: Any = (),
     bounds: Any = None,
     budget: Optional[int] = None,
     variant: str = DEFAULT_VARIANT,
@@ -254,6 +358,19 @@ def minimize(
         ``|h| <= equality_margin``), each returning one value per constraint (vectorised:
         shape ``(k, count)``). They are called once at the start to count the
         constraints (not charged to the budget).
+    constraints : scipy constraint or dict, or a list of them, optional
+        scipy's ``NonlinearConstraint`` (its ``jac`` used when it is a callable) and
+        ``LinearConstraint`` — ``lb <= c(x) <= ub``, turned into ``g <= 0`` and
+        ``h = 0`` (``lb == ub``) — and scipy's old dicts ``{'type': 'ineq', 'fun': f,
+        'jac': …, 'args': …}``. **Mind the signs where the conventions meet:** a dict's
+        ``'ineq'`` means ``f(x) >= 0`` (scipy's), while this function's ``ineq`` means
+        ``g(x) <= 0``; ``-f`` is the same constraint for both. Beside ``ineq`` and
+        ``eq`` (their rows first). When every constraint brings its Jacobian (a
+        callable ``jac``, or a linear constraint) and there is no ``ineq``/``eq``
+        callable, the repair takes the exact Jacobian, one evaluation each
+        (``njev`` counts them); otherwise forward differences. Not with
+        ``vectorized=True``; with ``executor`` or ``callback`` the Jacobians are taken
+        by differences.
     bounds : sequence of (low, high) pairs, or scipy.optimize.Bounds, optional
         The box; out-of-box candidates are reflected into it. ``None`` for an open side.
     budget : int, optional
@@ -337,7 +454,7 @@ def minimize(
     config_json = json.dumps(config)
 
     if native:
-        if bounds is not None or ineq is not None or eq is not None:
+        if bounds is not None or ineq is not None or eq is not None or _given(constraints):
             raise ValueError("a suite problem brings its own bounds and constraints")
         raw = _emages._run_native(fun, variant, config_json, seed)
     else:
@@ -348,6 +465,16 @@ def minimize(
             raise ValueError("without x0, the initial population is uniform in the box: give finite bounds")
         probe = x0 if x0 is not None else (lb + ub) / 2
         arg = probe[None, :] if vectorized else probe
+        jac = None
+        if _given(constraints):
+            if vectorized:
+                raise ValueError("constraints= takes one point at a time: with vectorized=True give ineq/eq")
+            merged = _Constraints(constraints, ineq, eq, probe)
+            ineq = merged.ineq if merged.l or ineq is not None else None
+            eq = merged.eq if merged.m or eq is not None else None
+            if ineq is None and eq is None:
+                ineq = merged.ineq  # none at all: an empty g keeps fun a plain objective
+            jac = merged.jac if merged.exact and merged.l + merged.m > 0 else None
         joint = ineq is None and eq is None
         if joint:
             out = fun(arg)
@@ -364,7 +491,7 @@ def minimize(
         if executor is None and callback is None:
             raw = _emages._run_callbacks(
                 fun, ineq, eq, joint, bool(vectorized), lb.tolist(), ub.tolist(), l, m,
-                float(equality_margin), variant, config_json, seed,
+                float(equality_margin), variant, config_json, seed, jac,
             )
         else:
             from ._asktell import _drive

@@ -119,6 +119,7 @@ def _run_callbacks(
     variant: str,
     config_json: str,
     seed: int,
+    jac: Optional[object] = None,
 ) -> dict: ...
 def run_seed(base: int, label: str, problem: int, dim: int, run: int) -> int:
     """The seed of a study's run (the harness's): a Python run with it repeats it."""
