@@ -131,9 +131,8 @@ pub mod variant {
     //! built from a spec or by hand.
     pub use crate::spec::{
         spec_keys_markdown, BackCalculationKind, ConvergenceOverrides, EpsilonEnd, JacobianUse,
-        LmSettings, OrderingKind, Polish, PopulationKind, RankingKind, RepairMethod, RestartKind,
-        SpecError, SpecKey, SpecNumber, StallKind, StepSizeKind, UnknownVariant, SPEC_KEYS,
-        STRATEGIES,
+        OrderingKind, Polish, PopulationKind, RankingKind, RepairMethod, RestartKind, SpecError,
+        SpecKey, SpecNumber, StallKind, StepSizeKind, UnknownVariant, SPEC_KEYS, STRATEGIES,
     };
 }
 

@@ -18,7 +18,6 @@
 //! do not depend on how the evaluations are batched.
 
 use crate::noise::NoiseSource;
-use crate::spec::LmSettings;
 use crate::MaEsError;
 use constraint_handling::levenberg_marquardt::{LevenbergMarquardt, LevenbergMarquardtParams};
 use constraint_handling::problem::{JacobianSource, ProblemShape};
@@ -344,5 +343,29 @@ impl Repair for LevenbergMarquardtRepair {
             }
         }
         Ok(())
+    }
+}
+
+/// The Levenberg–Marquardt repair's settings (SASS's by default): every `frequency`
+/// generations (`None`: every `N`), each offspring with probability `probability` %,
+/// at most `iterations` iterations while infeasible.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LmSettings {
+    /// Generations between repair generations (`None`: the dimension `N`).
+    pub frequency: Option<u32>,
+    /// The probability of repair per offspring, in per cent.
+    pub probability: u8,
+    /// The most iterations per offspring.
+    pub iterations: u32,
+}
+
+impl Default for LmSettings {
+    fn default() -> Self {
+        Self {
+            frequency: None,
+            probability: 20,
+            iterations: 4,
+        }
     }
 }

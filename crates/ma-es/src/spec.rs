@@ -11,7 +11,7 @@ use crate::ranking::{
     AugmentedLagrangianRanking, ByConstraintKindRanking, EpsilonLevelRanking, ObjectiveRanking,
     PopulationRanking, StochasticRanking, STOCHASTIC_RANKING_P_F,
 };
-use crate::repair::{LevenbergMarquardtRepair, NoRepair, PeriodicRepair, Repair};
+use crate::repair::{LevenbergMarquardtRepair, LmSettings, NoRepair, PeriodicRepair, Repair};
 use crate::step_size::{
     CappedSigma, ConstantSigma, Csa, MedianSuccessRule, SigmaCap, StepSizeRule, UncappedSigma,
 };
@@ -154,32 +154,8 @@ pub enum RepairMethod {
     #[default]
     Gradient,
     /// The Levenberg–Marquardt repair on the slack system
-    /// ([`crate::repair::LevenbergMarquardtRepair`], settings [`LmSettings`]).
+    /// ([`crate::repair::LevenbergMarquardtRepair`], settings [`crate::repair::LmSettings`]).
     LevenbergMarquardt,
-}
-
-/// The Levenberg–Marquardt repair's settings (SASS's by default): every `frequency`
-/// generations (`None`: every `N`), each offspring with probability `probability` %,
-/// at most `iterations` iterations while infeasible.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct LmSettings {
-    /// Generations between repair generations (`None`: the dimension `N`).
-    pub frequency: Option<u32>,
-    /// The probability of repair per offspring, in per cent.
-    pub probability: u8,
-    /// The most iterations per offspring.
-    pub iterations: u32,
-}
-
-impl Default for LmSettings {
-    fn default() -> Self {
-        Self {
-            frequency: None,
-            probability: 20,
-            iterations: 4,
-        }
-    }
 }
 
 /// Which constraint Jacobian the repairs take.
