@@ -27,7 +27,7 @@
 use crate::linalg::{LinalgError, PseudoInverse, DEFAULT_PINV_TOLERANCE};
 use crate::problem::{ConstrainedProblem, JacobianSource, ProblemError};
 use ndarray::linalg::general_mat_vec_mul;
-use ndarray::{Array1, Array2, ArrayView1, ShapeBuilder};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2, ShapeBuilder};
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the gradient repair.
@@ -318,12 +318,7 @@ impl GradientRepair {
     /// # Panics
     /// If `probes` is not `x.len() × x.len()`.
     pub fn probe_points(&self, x: &[f64], mut probes: ndarray::ArrayViewMut2<'_, f64>) {
-        assert_eq!(probes.dim(), (x.len(), x.len()), "N × N probes");
-        let eta = self.params.eta;
-        for (i, mut col) in probes.columns_mut().into_iter().enumerate() {
-            col.iter_mut().zip(x).for_each(|(p, &xi)| *p = xi);
-            col[i] = x[i] + eta;
-        }
+        forward_difference_probes(x, self.params.eta, probes.view_mut());
     }
 
     /// Steps 1–4 given the probes' constraint values (`probe_constraints`, `(l + m) × N`,
@@ -364,9 +359,7 @@ impl GradientRepair {
         }
         let eta = self.params.eta;
         let ws = self.workspace(n, k)?;
-        for ((r, i), jac) in ws.jacobian.indexed_iter_mut() {
-            *jac = (probe_constraints[[r, i]] - constraints[r]) / eta;
-        }
+        forward_difference_jacobian(constraints, probe_constraints, eta, ws.jacobian.view_mut());
         self.apply(inequalities, constraints, repaired)
     }
 
@@ -445,5 +438,31 @@ impl GradientRepair {
             *y -= dx;
         }
         Ok(RepairStatus::Applied)
+    }
+}
+
+/// Writes the `N` probes `x + η e_i` of forward differences into the columns of
+/// `probes` (`N × N`).
+///
+/// # Panics
+/// If `probes` is not `x.len() × x.len()`.
+pub fn forward_difference_probes(x: &[f64], eta: f64, mut probes: ArrayViewMut2<'_, f64>) {
+    assert_eq!(probes.dim(), (x.len(), x.len()), "N × N probes");
+    for (i, mut col) in probes.columns_mut().into_iter().enumerate() {
+        col.iter_mut().zip(x).for_each(|(p, &xi)| *p = xi);
+        col[i] = x[i] + eta;
+    }
+}
+
+/// `J[:, i] = (C(x + η e_i) − C(x)) / η` from `C(x) = constraints` and the probes'
+/// values (`(l + m) × N`, column `i` at `x + η e_i`), into `jacobian` (`(l + m) × N`).
+pub fn forward_difference_jacobian(
+    constraints: &[f64],
+    probe_constraints: ArrayView2<'_, f64>,
+    eta: f64,
+    mut jacobian: ArrayViewMut2<'_, f64>,
+) {
+    for ((r, i), jac) in jacobian.indexed_iter_mut() {
+        *jac = (probe_constraints[[r, i]] - constraints[r]) / eta;
     }
 }

@@ -21,7 +21,9 @@ use crate::noise::NoiseSource;
 use crate::MaEsError;
 use constraint_handling::levenberg_marquardt::{LevenbergMarquardt, LevenbergMarquardtParams};
 use constraint_handling::problem::{JacobianSource, ProblemShape};
-use constraint_handling::repair::{GradientRepair, RepairParams};
+use constraint_handling::repair::{
+    forward_difference_jacobian, forward_difference_probes, GradientRepair, RepairParams,
+};
 use ndarray::{ArrayView2, ArrayViewMut2, ShapeBuilder};
 use serde::{Deserialize, Serialize};
 use std::any::Any;
@@ -307,11 +309,8 @@ impl Repair for LevenbergMarquardtRepair {
         GradientRepair::cost(dim, source)
     }
 
-    fn probe_points(&self, x: &[f64], mut probes: ArrayViewMut2<'_, f64>) {
-        for (i, mut col) in probes.columns_mut().into_iter().enumerate() {
-            col.iter_mut().zip(x).for_each(|(p, &xi)| *p = xi);
-            col[i] = x[i] + self.eta;
-        }
+    fn probe_points(&self, x: &[f64], probes: ArrayViewMut2<'_, f64>) {
+        forward_difference_probes(x, self.eta, probes);
     }
 
     fn step(
@@ -330,16 +329,12 @@ impl Repair for LevenbergMarquardtRepair {
                 self.lm.step(l, lower, upper, x, constraints, j, repaired)?;
             }
             Derivatives::Probes(p) => {
-                // Column-major k × N: column i is (C(x + η e_i) − C(x)) / η.
                 self.jacobian.resize(k * n, 0.0);
-                for (i, col) in self.jacobian.chunks_exact_mut(k.max(1)).enumerate().take(n) {
-                    for (r, j) in col.iter_mut().enumerate() {
-                        *j = (p[[r, i]] - constraints[r]) / self.eta;
-                    }
-                }
-                let j =
-                    ArrayView2::from_shape((k, n).f(), &self.jacobian).expect("a k × N Jacobian");
-                self.lm.step(l, lower, upper, x, constraints, j, repaired)?;
+                let mut j = ArrayViewMut2::from_shape((k, n).f(), &mut self.jacobian)
+                    .expect("a k × N Jacobian");
+                forward_difference_jacobian(constraints, p, self.eta, j.view_mut());
+                self.lm
+                    .step(l, lower, upper, x, constraints, j.view(), repaired)?;
             }
         }
         Ok(())
