@@ -29,6 +29,7 @@
 
 use bench_stats::cec2020::{dimension_weight, score, Entry};
 use clap::Parser;
+use constraint_handling::JacobianSource;
 use emages::cli::{main_with, problems_arg, variants_arg, variants_help, Problems, Variants};
 use emages::optimizer::MaEsOptimizer;
 use emages::study::cec2020;
@@ -65,6 +66,12 @@ struct Args {
     /// Base seed of the runs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The constraint Jacobians the repairs get: `differences` (black box, forward
+    /// differences, D evaluations each) or `exact` (automatic differentiation, one
+    /// evaluation each, as the competition's rules count it). `exact` names the runs
+    /// `…+jacobian=exact`.
+    #[arg(long, default_value = "differences", value_parser = jacobian_arg)]
+    jacobian: JacobianSource,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -120,6 +127,14 @@ fn main() -> ExitCode {
     main_with(run)
 }
 
+fn jacobian_arg(s: &str) -> Result<JacobianSource, String> {
+    match s {
+        "exact" => Ok(JacobianSource::Exact),
+        "differences" => Ok(JacobianSource::Differences),
+        _ => Err(format!("'{s}': the Jacobian is `exact` or `differences`")),
+    }
+}
+
 fn run(args: &Args) -> Result<(), StudyError> {
     if let Some(dirs) = &args.score {
         return print_score(
@@ -130,7 +145,10 @@ fn run(args: &Args) -> Result<(), StudyError> {
             args.subset.as_ref(),
         );
     }
-    let suite = Arc::new(Cec2020RwSuite::default());
+    let suite = Arc::new(Cec2020RwSuite {
+        jacobian: args.jacobian,
+        ..Cec2020RwSuite::default()
+    });
     let problems = match &args.problems {
         Some(p) => {
             for &id in &p.0 {
@@ -152,6 +170,10 @@ fn run(args: &Args) -> Result<(), StudyError> {
         "paper" => variant.to_string(),
         "scaled" => format!("{variant}@Tscaled"),
         t => format!("{variant}@T{t}"),
+    };
+    let label = match args.jacobian {
+        JacobianSource::Exact => format!("{label}+jacobian=exact"),
+        JacobianSource::Differences => label,
     };
     let groups: Vec<(usize, Vec<usize>)> = suite
         .dimensions()

@@ -3,13 +3,18 @@
 //! used in turn), so the time per evaluation is the iteration's time divided by the
 //! class's problem count (printed with each group's name).
 //!
+//! The group `jacobian/…` times the exact constraint Jacobian (automatic
+//! differentiation, without the values) the same way: one per problem of the class per
+//! iteration. Forward differences would cost `D + 1` evaluations per Jacobian.
+//!
 //! ```sh
 //! cargo bench -p cec2020-rw --bench evaluation
 //! ```
 
 use cec2020_rw::{catalog, Cec2020Problem, Class};
-use constraint_handling::ConstrainedProblem;
+use constraint_handling::{ConstrainedProblem, JacobianSource};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use ndarray::Array2;
 
 /// A small deterministic generator (xorshift64*), so the bench needs no RNG crate.
 fn uniform(state: &mut u64) -> f64 {
@@ -55,6 +60,23 @@ fn by_class(c: &mut Criterion) {
                     s += p.evaluate(black_box(&pts[k]), buf).unwrap_or(f64::NAN);
                 }
                 s
+            });
+        });
+        let exact: Vec<Cec2020Problem> = problems
+            .iter()
+            .map(|p| p.clone().with_jacobian(JacobianSource::Exact))
+            .collect();
+        let mut jacobians: Vec<Array2<f64>> = exact
+            .iter()
+            .map(|p| Array2::zeros((p.num_constraints(), p.dim())))
+            .collect();
+        c.bench_function(&format!("jacobian/{name}"), |b| {
+            b.iter(|| {
+                k = (k + 1) % 64;
+                for ((p, pts), jac) in exact.iter().zip(&points).zip(jacobians.iter_mut()) {
+                    let j = p.constraint_jacobian().expect("offered");
+                    let _ = j.evaluate_jacobian(black_box(&pts[k]), None, jac.view_mut());
+                }
             });
         });
     }

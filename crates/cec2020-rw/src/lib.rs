@@ -47,11 +47,23 @@
 //!   RC22 (the planets' angle) and RC24 (the gripper's linkage) handle that in the code
 //!   itself (10⁶ and 10⁴); RC24's objective follows Octave's `fminbnd` through complex
 //!   values, with Octave's ordering of complex numbers, so the two agree where the
-//!   linkage cannot close. RC27 outside its box (negative bar areas) can have an
-//!   imaginary natural frequency, where the code returns a complex constraint value:
-//!   here that constraint is `+∞`.
+//!   linkage cannot close. Elsewhere one rule: **a value the code returns complex is
+//!   `+∞` here**, objective or constraint, since such a design cannot exist and an
+//!   ordering must see it as the worst. This happens only outside the box: RC27's
+//!   natural frequencies at negative bar areas (a constraint), RC02's and RC29's
+//!   fractional powers of negative numbers (the objective).
 //! - **Non-finite values** (a division by zero at a corner, a logarithm of a
 //!   non-positive number outside the box) are returned as they arise.
+//!
+//! # Exact Jacobians by automatic differentiation
+//!
+//! The formulas are written once, over a number type, and compiled twice: over `f64`
+//! for the values and over dual numbers
+//! ([`constraint_handling::autodiff::Dual`]) for the derivatives. A problem made with
+//! [`Cec2020Problem::with_jacobian`]`(JacobianSource::Exact)` offers its constraints'
+//! Jacobian, which the competition's rules count as one evaluation; the values are the
+//! same bits either way. `tests/reference_jacobians.rs` holds the derivatives against
+//! fourth-order differences of the organisers' code at 171 points.
 //!
 //! The problems' numeric tables (bus admittances, loads, line data, feed compositions)
 //! are embedded from the organisers' input files (`data/README.md`).

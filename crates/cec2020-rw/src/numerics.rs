@@ -5,12 +5,13 @@
 //! complex numbers (RC24's gripper forces, whose objective turns complex where the
 //! linkage cannot close).
 
+use constraint_handling::autodiff::Scalar;
 use num_complex::Complex64 as C64;
 
 /// Factors a symmetric positive definite `A` (`n × n`, row-major) as `L Lᵀ` in place:
 /// `L` in the lower triangle, zeros above it. `false` if `A` is not positive definite
 /// (a non-positive or NaN pivot).
-fn cholesky_factor(a: &mut [f64], n: usize) -> bool {
+fn cholesky_factor<T: Scalar>(a: &mut [T], n: usize) -> bool {
     for j in 0..n {
         let mut d = a[j * n + j];
         for k in 0..j {
@@ -29,7 +30,7 @@ fn cholesky_factor(a: &mut [f64], n: usize) -> bool {
             a[i * n + j] = s / d;
         }
         for i in 0..j {
-            a[i * n + j] = 0.0;
+            a[i * n + j] = T::zero();
         }
     }
     true
@@ -38,7 +39,7 @@ fn cholesky_factor(a: &mut [f64], n: usize) -> bool {
 /// Solves `A z = b` for a symmetric positive definite `A` (`n × n`, row-major) by
 /// Cholesky factorisation in place; `b` becomes `z`. `false` if `A` is not positive
 /// definite (a non-positive pivot).
-pub(crate) fn cholesky_solve(a: &mut [f64], b: &mut [f64], n: usize) -> bool {
+pub(crate) fn cholesky_solve<T: Scalar>(a: &mut [T], b: &mut [T], n: usize) -> bool {
     if !cholesky_factor(a, n) {
         return false;
     }
@@ -61,7 +62,7 @@ pub(crate) fn cholesky_solve(a: &mut [f64], b: &mut [f64], n: usize) -> bool {
 
 /// Solves `A z = b` (`n × n`, row-major) by Gaussian elimination with partial pivoting,
 /// destroying `a`; `b` becomes `z` (non-finite where `A` is singular).
-pub(crate) fn lu_solve(a: &mut [f64], b: &mut [f64], n: usize) {
+pub(crate) fn lu_solve<T: Scalar>(a: &mut [T], b: &mut [T], n: usize) {
     for col in 0..n {
         let pivot = (col..n)
             .max_by(|&i, &j| a[i * n + col].abs().total_cmp(&a[j * n + col].abs()))
@@ -96,14 +97,14 @@ pub(crate) fn lu_solve(a: &mut [f64], b: &mut [f64], n: usize) {
 /// The eigenvalues, ascending, of the pencil `K v = λ M v` with `K` symmetric and `M`
 /// symmetric positive definite (`n × n`, row-major): `M = L Lᵀ`, then the cyclic Jacobi
 /// method on `L⁻¹ K L⁻ᵀ`. `None` if `M` is not positive definite.
-pub(crate) fn generalized_eigenvalues(k: &[f64], m: &[f64], n: usize) -> Option<Vec<f64>> {
+pub(crate) fn generalized_eigenvalues<T: Scalar>(k: &[T], m: &[T], n: usize) -> Option<Vec<T>> {
     // Cholesky factor L of M (lower, row-major).
     let mut l = m.to_vec();
     if !cholesky_factor(&mut l, n) {
         return None;
     }
     // Y = L⁻¹ K (forward substitution on each column), then C = L⁻¹ Yᵀ = L⁻¹ K L⁻ᵀ.
-    let solve_lower = |rhs: &mut [f64], col: usize, mat: &mut Vec<f64>| {
+    let solve_lower = |rhs: &mut [T], col: usize, mat: &mut Vec<T>| {
         for i in 0..n {
             let mut s = rhs[i * n + col];
             for p in 0..i {
@@ -113,37 +114,37 @@ pub(crate) fn generalized_eigenvalues(k: &[f64], m: &[f64], n: usize) -> Option<
         }
     };
     let mut kk = k.to_vec();
-    let mut y = vec![0.0; n * n];
+    let mut y = vec![T::zero(); n * n];
     for col in 0..n {
         solve_lower(&mut kk, col, &mut y);
     }
-    let mut yt = vec![0.0; n * n];
+    let mut yt = vec![T::zero(); n * n];
     for i in 0..n {
         for j in 0..n {
             yt[i * n + j] = y[j * n + i];
         }
     }
-    let mut c = vec![0.0; n * n];
+    let mut c = vec![T::zero(); n * n];
     for col in 0..n {
         solve_lower(&mut yt, col, &mut c);
     }
     // symmetrise against rounding
     for i in 0..n {
         for j in i + 1..n {
-            let s = 0.5 * (c[i * n + j] + c[j * n + i]);
+            let s = (c[i * n + j] + c[j * n + i]) * 0.5;
             c[i * n + j] = s;
             c[j * n + i] = s;
         }
     }
     let mut ev = jacobi_eigenvalues(&mut c, n);
-    ev.sort_by(f64::total_cmp);
+    ev.sort_by(T::total_cmp);
     Some(ev)
 }
 
 /// Eigenvalues of a symmetric matrix by cyclic Jacobi rotations (destroys `a`): an
 /// off-diagonal entry negligible against both its diagonal entries (it would not change
 /// them in floating point) is set to zero; the sweeps end when all are zero.
-fn jacobi_eigenvalues(a: &mut [f64], n: usize) -> Vec<f64> {
+fn jacobi_eigenvalues<T: Scalar>(a: &mut [T], n: usize) -> Vec<T> {
     for sweep in 0..64 {
         let mut rotated = false;
         for p in 0..n {
@@ -153,23 +154,23 @@ fn jacobi_eigenvalues(a: &mut [f64], n: usize) -> Vec<f64> {
                     continue;
                 }
                 let (app, aqq) = (a[p * n + p], a[q * n + q]);
-                let small = 100.0 * apq.abs();
+                let small = apq.abs() * 100.0;
                 if sweep > 3 && app.abs() + small == app.abs() && aqq.abs() + small == aqq.abs() {
-                    a[p * n + q] = 0.0;
-                    a[q * n + p] = 0.0;
+                    a[p * n + q] = T::zero();
+                    a[q * n + p] = T::zero();
                     continue;
                 }
                 if !apq.is_finite() || !app.is_finite() || !aqq.is_finite() {
-                    return vec![f64::NAN; n];
+                    return vec![T::from(f64::NAN); n];
                 }
                 rotated = true;
-                let theta = (aqq - app) / (2.0 * apq);
+                let theta = (aqq - app) / (apq * 2.0);
                 let t = if theta == 0.0 {
-                    1.0
+                    T::from(1.0)
                 } else {
                     theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt())
                 };
-                let cs = 1.0 / (t * t + 1.0).sqrt();
+                let cs = T::from(1.0) / (t * t + 1.0).sqrt();
                 let sn = t * cs;
                 for r in 0..n {
                     let arp = a[r * n + p];

@@ -1,9 +1,16 @@
 //! One problem of the suite as a [`ConstrainedProblem`].
 
 use crate::catalog::{self, ProblemInfo};
-use crate::problems::{formula, Formula};
+use crate::problems::{formula, Formulas, Lanes, LANES};
 use crate::Cec2020Error;
-use constraint_handling::{ConstrainedProblem, ProblemError};
+use constraint_handling::autodiff::Dual;
+use constraint_handling::{ConstrainedProblem, ConstraintJacobian, JacobianSource, ProblemError};
+use ndarray::ArrayViewMut2;
+
+/// The largest dimension in the suite (RC36), and the most constraints (RC35, RC36):
+/// the sizes of the Jacobian's scratch space on the stack.
+const MAX_DIM: usize = 158;
+const MAX_CONSTRAINTS: usize = 148;
 
 /// Problem RC`k` of the CEC2020 real-world suite.
 ///
@@ -33,12 +40,43 @@ use constraint_handling::{ConstrainedProblem, ProblemError};
 /// assert!(p.mean_violation(&c) < 1e-9);
 /// assert!(f > p.info().best_known); // Table 4's value, 5885.33
 /// ```
+///
+/// # Exact Jacobians
+///
+/// [`Cec2020Problem::with_jacobian`]`(JacobianSource::Exact)` offers the constraints'
+/// Jacobian ([`ConstraintJacobian`]), computed by forward-mode automatic
+/// differentiation of the same formulas as the values (`constraint_handling::autodiff`):
+/// an evaluation of the constraints with their derivatives, which the competition's
+/// rules count as one evaluation. A new problem is a black box (the repairs take
+/// forward differences), as in every study before the Jacobians existed.
+///
+/// Where a constraint is not differentiable, the derivative is the one of the branch
+/// the values take: rounded variables (the integer and table-index variables of
+/// RC08–RC14, RC15, RC22, RC26, RC28, RC30) contribute 0; `|v|` has derivative 0 at 0;
+/// `max`/`min` that of the argument they return; a constraint the code sets to a
+/// constant (RC24's 10⁴ where the linkage cannot close, RC26's 10⁶ for ±∞, RC27's +∞)
+/// has derivative 0.
+///
+/// ```
+/// use cec2020_rw::Cec2020Problem;
+/// use constraint_handling::{ConstrainedProblem, JacobianSource};
+/// use ndarray::Array2;
+///
+/// let p = Cec2020Problem::new(4).unwrap().with_jacobian(JacobianSource::Exact);
+/// let x = [0.77, 0.52, 0.2, 0.38, 4.0, 9.0];
+/// let mut jac = Array2::zeros((p.num_constraints(), p.dim()));
+/// let mut c = vec![0.0; p.num_constraints()];
+/// p.constraint_jacobian().unwrap().evaluate_jacobian(&x, Some(&mut c), jac.view_mut()).unwrap();
+/// // g₁ = √x₅ + √x₆ − 4: ∂/∂x₅ = 1 / (2√x₅)
+/// assert!((jac[[0, 4]] - 0.25).abs() < 1e-15);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Cec2020Problem {
     info: &'static ProblemInfo,
     lower: Vec<f64>,
     upper: Vec<f64>,
-    formula: Formula,
+    formula: Formulas,
+    jacobian: JacobianSource,
 }
 
 impl Cec2020Problem {
@@ -55,7 +93,17 @@ impl Cec2020Problem {
             lower,
             upper,
             formula,
+            jacobian: JacobianSource::Differences,
         })
+    }
+
+    /// The problem offering its exact constraint Jacobian
+    /// ([`JacobianSource::Exact`]), or as a black box ([`JacobianSource::Differences`],
+    /// the default).
+    #[must_use]
+    pub fn with_jacobian(mut self, source: JacobianSource) -> Self {
+        self.jacobian = source;
+        self
     }
 
     /// The problem's number, name, class, counts, budget and best-known value.
@@ -89,6 +137,62 @@ impl ConstrainedProblem for Cec2020Problem {
     fn evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
         self.check_buffers(x, constraints)?;
         let (g, h) = constraints.split_at_mut(self.info.inequalities);
-        (self.formula)(x, g, h)
+        (self.formula.values)(x, g, h)
+    }
+
+    fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
+        match self.jacobian {
+            JacobianSource::Exact => Some(self),
+            JacobianSource::Differences => None,
+        }
+    }
+}
+
+impl ConstraintJacobian for Cec2020Problem {
+    /// `⌈D / 8⌉` passes of the formulas over dual numbers (8 columns each), and, if
+    /// `values` is given, one over `f64` for the values exactly as
+    /// [`ConstrainedProblem::evaluate`] computes them. No allocation.
+    fn evaluate_jacobian(
+        &self,
+        x: &[f64],
+        values: Option<&mut [f64]>,
+        mut jacobian: ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        let (d, k) = (self.dim(), self.num_constraints());
+        if jacobian.dim() != (k, d) {
+            return Err(ProblemError::Evaluation(format!(
+                "{}: the Jacobian is {k} × {d}, not {} × {}",
+                self.info.label(),
+                jacobian.nrows(),
+                jacobian.ncols()
+            )));
+        }
+        match values {
+            Some(values) => {
+                self.evaluate(x, values)?;
+            }
+            None if x.len() != d => {
+                return Err(ProblemError::DimensionMismatch {
+                    expected: d,
+                    found: x.len(),
+                })
+            }
+            None => {}
+        }
+        let mut xd = [Lanes::constant(0.0); MAX_DIM];
+        let mut cd = [Lanes::constant(0.0); MAX_CONSTRAINTS];
+        let (xd, cd) = (&mut xd[..d], &mut cd[..k]);
+        for start in (0..d).step_by(LANES) {
+            Dual::seed(x, start, xd);
+            let (g, h) = cd.split_at_mut(self.info.inequalities);
+            (self.formula.derivatives)(xd, g, h)?;
+            let width = LANES.min(d - start);
+            for (mut row, c) in jacobian.rows_mut().into_iter().zip(cd.iter()) {
+                for (l, &e) in c.eps[..width].iter().enumerate() {
+                    row[start + l] = e;
+                }
+            }
+        }
+        Ok(())
     }
 }

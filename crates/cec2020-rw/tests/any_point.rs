@@ -138,3 +138,33 @@ fn readme_example_pressure_vessel() {
     assert_eq!(p.info().max_fes(), 100_000);
     assert_eq!(catalog::all().len(), 57);
 }
+
+/// One rule for values the organisers' code returns complex (only outside the box):
+/// `+∞`, objective or constraint.
+#[test]
+fn complex_values_outside_the_box_are_infinite() {
+    let p = Cec2020Problem::new(2).unwrap();
+    let mut x: Vec<f64> = p
+        .lower_bounds()
+        .iter()
+        .zip(p.upper_bounds())
+        .map(|(l, u)| 0.5 * (l + u))
+        .collect();
+    let mut c = vec![0.0; p.num_constraints()];
+    assert!(p.evaluate(&x, &mut c).unwrap().is_finite());
+    x[0] = -1.0; // (x₁ / (120 x₄))^0.6 of a negative ratio
+    assert_eq!(p.evaluate(&x, &mut c).unwrap(), f64::INFINITY);
+
+    let p = Cec2020Problem::new(29).unwrap();
+    let mut x: Vec<f64> = p
+        .lower_bounds()
+        .iter()
+        .zip(p.upper_bounds())
+        .map(|(l, u)| 0.5 * (l + u))
+        .collect();
+    let mut c = vec![0.0; 1];
+    assert!(p.evaluate(&x, &mut c).unwrap().is_finite());
+    x[2] = -3.0; // x₃^(−2/3)
+    assert_eq!(p.evaluate(&x, &mut c).unwrap(), f64::INFINITY);
+    assert!(c[0].is_finite(), "the real constraint keeps its value");
+}

@@ -6,6 +6,7 @@
 //!
 //! | module | what | REFERENCE.md |
 //! |---|---|---|
+//! | [`autodiff`] | forward-mode automatic differentiation: `Scalar` (f64 or `Dual<N>`), `forward_jacobian` | — |
 //! | [`problem`] | the constrained-problem trait `min f(x)` s.t. `g(x) ≤ 0`, `h(x) = 0`, `lb ≤ x ≤ ub` | §1 |
 //! | [`violation`] | violation `ν`, mean violation `ν̄` with the equality margin `δ`, CEC counts `c` | §1 |
 //! | [`reflection`] | box reflection (`keep_range`) | §2 |
@@ -55,8 +56,10 @@ extern crate blas_src as _;
 #[cfg(feature = "openblas-system")]
 extern crate openblas_src as _;
 
+pub mod autodiff;
 pub mod epsilon;
 pub mod incumbent;
+#[cfg(feature = "linalg")]
 pub mod levenberg_marquardt;
 #[cfg(feature = "linalg")]
 pub mod linalg;

@@ -5,8 +5,10 @@
 
 use super::Out;
 
+super::formulas! {
+
 /// RC01. Heat exchanger network design (case 1): f = 35·x₁^0.6 + 35·x₂^0.6, 8 equalities (heat balances; two with logarithmic mean temperature terms).
-pub(crate) fn rc01(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc01(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     let f = 35.0 * x[0].powf(0.6) + 35.0 * x[1].powf(0.6);
     h[0] = 200.0 * x[0] * x[3] - x[2];
     h[1] = 200.0 * x[1] * x[5] - x[4];
@@ -22,10 +24,15 @@ pub(crate) fn rc01(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
 }
 
 /// RC02. Heat exchanger network design (case 2): f = Σ (x_i / (c_i x_{i+3}))^0.6, 9 equalities.
-pub(crate) fn rc02(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
-    let f = (x[0] / (120.0 * x[3])).powf(0.6)
-        + (x[1] / (80.0 * x[4])).powf(0.6)
-        + (x[2] / (40.0 * x[5])).powf(0.6);
+/// Where a ratio is negative (outside the box) the code's f is complex: here `+∞`.
+pub(crate) fn rc02(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
+    let (r1, r2, r3) = (x[0] / (120.0 * x[3]), x[1] / (80.0 * x[4]), x[2] / (40.0 * x[5]));
+    // a negative ratio (outside the box) to the power 0.6 is complex in the code: +∞
+    let f = if r1 < 0.0 || r2 < 0.0 || r3 < 0.0 {
+        R::from(f64::INFINITY)
+    } else {
+        r1.powf(0.6) + r2.powf(0.6) + r3.powf(0.6)
+    };
     h[0] = x[0] - 1e4 * (x[6] - 100.0);
     h[1] = x[1] - 1e4 * (x[7] - x[6]);
     h[2] = x[2] - 1e4 * (500.0 - x[7]);
@@ -45,7 +52,7 @@ pub(crate) fn rc02(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
 }
 
 /// RC03. Optimal operation of an alkylation unit: a quadratic profit, 14 polynomial inequalities.
-pub(crate) fn rc03(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc03(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     let f = -1.715 * x[0] - 0.035 * x[0] * x[5] - 4.0565 * x[2] - 10.0 * x[1] + 0.063 * x[2] * x[4];
     g[0] =
         0.0059553571 * x[5].powf(2.0) * x[0] + 0.88392857 * x[2] - 0.1175625 * x[5] * x[0] - x[0];
@@ -69,7 +76,7 @@ pub(crate) fn rc03(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 }
 
 /// RC04. Reactor network design: maximise x₄ (f = −x₄), 4 bilinear equalities and √x₅ + √x₆ ≤ 4.
-pub(crate) fn rc04(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc04(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
     let k1 = 0.09755988;
     let k2 = 0.99 * k1;
     let k3 = 0.0391908;
@@ -84,7 +91,7 @@ pub(crate) fn rc04(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
 }
 
 /// RC05. Haverly's pooling problem: a linear profit, 2 bilinear quality inequalities, 4 balances.
-pub(crate) fn rc05(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc05(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
     let f = -(9.0 * x[0] + 15.0 * x[1] - 6.0 * x[2] - 16.0 * x[3] - 10.0 * (x[4] + x[5]));
     g[0] = x[8] * x[6] + 2.0 * x[4] - 2.5 * x[0];
     g[1] = x[8] * x[7] + 2.0 * x[5] - 1.5 * x[1];
@@ -96,7 +103,7 @@ pub(crate) fn rc05(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
 }
 
 /// RC06. Blending–pooling–separation: a linear cost, 32 (bi)linear balance equalities.
-pub(crate) fn rc06(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc06(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     let f = 0.9979 + 0.00432 * x[4] + 0.01517 * x[12];
     h[0] = x[0] + x[1] + x[2] + x[3] - 300.0;
     h[1] = x[5] - x[6] - x[7];
@@ -134,7 +141,7 @@ pub(crate) fn rc06(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
 }
 
 /// RC07. Propane, isobutane, n-butane nonsharp separation: a bilinear cost, 38 balance equalities.
-pub(crate) fn rc07(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc07(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     // cost coefficients c(i, j) of the two columns
     const C: [[f64; 2]; 6] = [
         [0.23947, 0.75835],
@@ -187,4 +194,5 @@ pub(crate) fn rc07(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
     h[36] = 1.0 / 3.0 * x[2] + x[6] * x[41] + x[10] * x[22] + x[15] * x[21] + x[18] * x[46] - 50.0;
     h[37] = 1.0 / 3.0 * x[2] + x[6] * x[42] + x[10] * x[43] + x[15] * x[47] + x[18] * x[29] - 30.0;
     Ok(f)
+}
 }

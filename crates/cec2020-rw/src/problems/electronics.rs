@@ -7,6 +7,8 @@
 use super::Out;
 use std::f64::consts::PI;
 
+super::formulas! {
+
 /// The harmonics k of the distortion measure.
 const K: [f64; 31] = [
     5.0, 7.0, 11.0, 13.0, 17.0, 19.0, 23.0, 25.0, 29.0, 31.0, 35.0, 37.0, 41.0, 43.0, 47.0, 49.0,
@@ -37,10 +39,10 @@ const S50: [f64; 30] = [
 
 /// The common SOPWM form: f = scale · √(Σ_k (Σ_l s_l cos(k x_l π/180))² / k⁴) / √(Σ_k 1/k⁴),
 /// gᵢ = xᵢ − xᵢ₊₁ + 10⁻⁶, h = Σ_l s_l cos(x_l π/180) − target.
-fn sopwm(x: &[f64], s: &[f64], scale: f64, target: f64, g: &mut [f64], h: &mut [f64]) -> f64 {
-    let mut su = 0.0;
+fn sopwm(x: &[R], s: &[f64], scale: f64, target: f64, g: &mut [R], h: &mut [R]) -> R {
+    let mut su = R::from(0.0);
     for &k in &K {
-        let mut su2 = 0.0;
+        let mut su2 = R::from(0.0);
         for (&sl, &xl) in s.iter().zip(x) {
             su2 += sl * (k * xl * PI / 180.0).cos();
         }
@@ -55,38 +57,39 @@ fn sopwm(x: &[f64], s: &[f64], scale: f64, target: f64, g: &mut [f64], h: &mut [
         .iter()
         .zip(x)
         .map(|(&sl, &xl)| sl * (xl * PI / 180.0).cos())
-        .sum::<f64>()
+        .sum::<R>()
         - target;
     f
 }
 
 /// RC45. SOPWM for 3-level inverters (25 angles, m = 0.32).
-pub(crate) fn rc45(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc45(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
     let s: [f64; 25] = std::array::from_fn(|i| if i % 2 == 0 { 1.0 } else { -1.0 });
     Ok(sopwm(x, &s, 1.0, 0.32, g, h))
 }
 
 /// RC46. SOPWM for 5-level inverters (25 angles, m = 0.32).
-pub(crate) fn rc46(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc46(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(sopwm(x, &S46, 0.5, 2.0 * 0.32, g, h))
 }
 
 /// RC47. SOPWM for 7-level inverters (25 angles, m = 0.36).
-pub(crate) fn rc47(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc47(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(sopwm(x, &S47, 1.0 / 3.0, 3.0 * 0.36, g, h))
 }
 
 /// RC48. SOPWM for 9-level inverters (30 angles, m = 0.32).
-pub(crate) fn rc48(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc48(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(sopwm(x, &S48, 1.0 / 4.0, 4.0 * 0.32, g, h))
 }
 
 /// RC49. SOPWM for 11-level inverters (30 angles, m = 0.3333).
-pub(crate) fn rc49(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc49(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(sopwm(x, &S49, 1.0 / 5.0, 5.0 * 0.3333, g, h))
 }
 
 /// RC50. SOPWM for 13-level inverters (30 angles, m = 0.32).
-pub(crate) fn rc50(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc50(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(sopwm(x, &S50, 1.0 / 6.0, 6.0 * 0.32, g, h))
+}
 }

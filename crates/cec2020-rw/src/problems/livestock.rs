@@ -6,15 +6,17 @@
 use super::Out;
 use crate::data::{self, Table};
 
+super::formulas! {
+
 /// `Σ_j x_j T(row, j)`, summed in order as the organisers' code does.
-fn dot(x: &[f64], t: &Table, row: usize) -> f64 {
+fn dot(x: &[R], t: &Table, row: usize) -> R {
     x.iter()
         .zip(t.row(row))
-        .fold(0.0, |a, (&xi, &ti)| a + xi * ti)
+        .fold(R::from(0.0), |a, (&xi, &ti)| a + xi * ti)
 }
 
-fn sum(x: &[f64]) -> f64 {
-    x.iter().sum::<f64>()
+fn sum(x: &[R]) -> R {
+    x.iter().copied().sum::<R>()
 }
 
 /// The beef-cattle bounds: (dry matter, energy, calcium, phosphorus: lower and upper),
@@ -27,7 +29,7 @@ struct Beef {
     energy: f64,
 }
 
-fn beef(x: &[f64], b: &Beef, g: &mut [f64], h: &mut [f64]) -> f64 {
+fn beef(x: &[R], b: &Beef, g: &mut [R], h: &mut [R]) -> R {
     let p = data::feed();
     let f = dot(x, p, 0);
     // rows 5, 4, 6, 7 of the table (1-based), each as a lower and an upper bound
@@ -51,7 +53,7 @@ fn beef(x: &[f64], b: &Beef, g: &mut [f64], h: &mut [f64]) -> f64 {
 }
 
 /// RC51. Beef cattle, case 1.
-pub(crate) fn rc51(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc51(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
     let b = Beef {
         ranges: [
             (1.090, 2.170),
@@ -68,7 +70,7 @@ pub(crate) fn rc51(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
 }
 
 /// RC52. Beef cattle, case 2.
-pub(crate) fn rc52(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc52(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
     let b = Beef {
         ranges: [
             (1.280, 2.560),
@@ -85,7 +87,7 @@ pub(crate) fn rc52(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
 }
 
 /// RC53. Beef cattle, case 3.
-pub(crate) fn rc53(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc53(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
     let b = Beef {
         ranges: [
             (1.170, 2.340),
@@ -102,7 +104,7 @@ pub(crate) fn rc53(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
 }
 
 /// RC54. Beef cattle, case 4.
-pub(crate) fn rc54(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc54(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
     let b = Beef {
         ranges: [(0.56, 1.12), (3.23, 3.46), (0.018, 0.036), (0.0116, 0.040)],
         forage: (0.25, 0.9),
@@ -115,14 +117,14 @@ pub(crate) fn rc54(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
 
 /// The dairy-cattle rations: six equalities on rows 12, 2, 3, 13, 14 and the sum of
 /// rows 2–11 of the table.
-fn dairy(x: &[f64], targets: [f64; 6], h: &mut [f64]) -> f64 {
+fn dairy(x: &[R], targets: [f64; 6], h: &mut [R]) -> R {
     let p = data::dairy();
     let f = dot(x, p, 0);
     for (n, row) in [11, 1, 2, 12, 13].into_iter().enumerate() {
         h[n] = dot(x, p, row) - targets[n];
     }
     // sum(P(2:11,:), 1): column sums of rows 2–11, then the dot product with x
-    let mut acc = 0.0;
+    let mut acc = R::from(0.0);
     for (j, &xj) in x.iter().enumerate() {
         let col = (1..11).map(|r| p.at(r, j)).sum::<f64>();
         acc += col * xj;
@@ -132,16 +134,17 @@ fn dairy(x: &[f64], targets: [f64; 6], h: &mut [f64]) -> f64 {
 }
 
 /// RC55. Dairy cattle, case 1.
-pub(crate) fn rc55(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc55(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(dairy(x, [25.67, 0.0218, 0.062, 0.034, 0.021, 0.999], h))
 }
 
 /// RC56. Dairy cattle, case 2.
-pub(crate) fn rc56(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc56(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(dairy(x, [65.24, 0.066, 0.159, 0.103, 0.052, 2.644], h))
 }
 
 /// RC57. Dairy cattle, case 3.
-pub(crate) fn rc57(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc57(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(dairy(x, [30.05, 0.0259, 0.077, 0.096, 0.025, 1.214], h))
+}
 }

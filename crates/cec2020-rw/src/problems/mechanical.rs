@@ -17,8 +17,10 @@ use crate::numerics::{cholesky_solve, fminbnd, generalized_eigenvalues, lu_solve
 use num_complex::Complex64 as C64;
 use std::f64::consts::PI;
 
+super::formulas! {
+
 /// RC15. Weight minimisation of a speed reducer: 7 variables, 11 inequalities.
-pub(crate) fn rc15(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc15(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     let f = 0.7854 * x[0] * x[1].powf(2.0) * (3.3333 * x[2].powf(2.0) + 14.9334 * x[2] - 43.0934)
         - 1.508 * x[0] * (x[5].powf(2.0) + x[6].powf(2.0))
         + 7.477 * (x[5].powf(3.0) + x[6].powf(3.0))
@@ -44,7 +46,7 @@ pub(crate) fn rc15(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 }
 
 /// RC16. Optimal design of an industrial refrigeration system: 14 variables, 15 inequalities.
-pub(crate) fn rc16(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc16(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     let f = 63098.88 * x[1] * x[3] * x[11]
         + 5441.5 * x[1].powf(2.0) * x[11]
         + 115055.5 * x[1].powf(1.664) * x[5]
@@ -95,7 +97,7 @@ pub(crate) fn rc16(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 }
 
 /// RC17. Tension/compression spring design (case 1): wire diameter, coil diameter, active coils; 4 inequalities (the code returns the outer-diameter limit too, which `Cal_par.m` does not count).
-pub(crate) fn rc17(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc17(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     let f = x[0].powf(2.0) * x[1] * (x[2] + 2.0);
     g[0] = 1.0 - (x[1].powf(3.0) * x[2]) / (71785.0 * x[0].powf(4.0));
     g[1] = (4.0 * x[1].powf(2.0) - x[0] * x[1])
@@ -108,7 +110,7 @@ pub(crate) fn rc17(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 }
 
 /// RC18. Pressure vessel design: shell and head thicknesses are multiples of 0.0625 (0.0625·round(x)); 4 inequalities.
-pub(crate) fn rc18(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc18(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     let x = [0.0625 * x[0].round(), 0.0625 * x[1].round(), x[2], x[3]];
     let f = 0.6224 * x[0] * x[2] * x[3]
         + 1.7781 * x[1] * x[2].powf(2.0)
@@ -122,7 +124,7 @@ pub(crate) fn rc18(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 }
 
 /// RC19. Welded beam design: shear stress, bending stress, deflection and buckling load; 5 inequalities.
-pub(crate) fn rc19(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc19(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     let f = 1.10471 * x[0].powf(2.0) * x[1] + 0.04811 * x[2] * x[3] * (14.0 + x[1]);
     let P: f64 = 6000.0;
     let L: f64 = 14.0;
@@ -151,7 +153,7 @@ pub(crate) fn rc19(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 }
 
 /// RC20. Three-bar truss design: 2 cross-sections, 3 stress inequalities.
-pub(crate) fn rc20(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc20(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     let f = (2.0 * 2.0_f64.sqrt() * x[0] + x[1]) * 100.0;
     g[0] = (2.0_f64.sqrt() * x[0] + x[1]) / (2.0_f64.sqrt() * x[0].powf(2.0) + 2.0 * x[0] * x[1])
         * 2.0
@@ -162,7 +164,7 @@ pub(crate) fn rc20(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 }
 
 /// RC21. Multiple disk clutch brake design: 5 variables, 8 inequalities (the code returns the stopping time's sign constraint −T ≤ 0 too, which `Cal_par.m` does not count).
-pub(crate) fn rc21(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc21(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     let Mf: f64 = 3.0;
     let Ms: f64 = 40.0;
     let Iz: f64 = 55.0;
@@ -197,7 +199,7 @@ pub(crate) fn rc21(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 }
 
 /// RC23. Step-cone pulley: 4 step diameters and the width; 8 inequalities (tension ratio, power), 3 equalities (equal belt lengths).
-pub(crate) fn rc23(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc23(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
     let d1 = x[0] * 1e-3;
     let d2 = x[1] * 1e-3;
     let d3 = x[2] * 1e-3;
@@ -281,7 +283,7 @@ pub(crate) fn rc23(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
 }
 
 /// RC25. Hydrostatic thrust bearing design: power loss with viscosity, flow and radii; 7 inequalities.
-pub(crate) fn rc25(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc25(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     let R = x[0];
     let Ro = x[1];
     let mu = x[2];
@@ -297,7 +299,7 @@ pub(crate) fn rc25(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     let gg: f64 = 386.4;
     let N: f64 = 750.0;
     let P = ((8.122 * 1e6 * mu + 0.8).log10().log10() - C1) / n;
-    let delT = 2.0 * (10.0_f64.powf(P) - 560.0);
+    let delT = 2.0 * (R::from(10.0).powd(P) - 560.0);
     let Ef = 9336.0 * Q * gamma * C * delT;
     let h_ = (2.0 * PI * N / 60.0).powf(2.0) * 2.0 * PI * mu / Ef
         * (R.powf(4.0) / 4.0 - Ro.powf(4.0) / 4.0)
@@ -316,7 +318,7 @@ pub(crate) fn rc25(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 }
 
 /// RC28. Rolling element bearing: dynamic load capacity (maximised as written in the code, with the rounded number of balls); 9 inequalities.
-pub(crate) fn rc28(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc28(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     let Dm = x[0];
     let Db = x[1];
     let Z = x[2].round();
@@ -364,22 +366,28 @@ pub(crate) fn rc28(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     Ok(f)
 }
 
-/// RC29. Gas transmission compressor design: 4 variables, 1 inequality.
-pub(crate) fn rc29(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+/// RC29. Gas transmission compressor design: 4 variables, 1 inequality. Where a
+/// variable is negative (outside the box) the code's f is complex: here `+∞`.
+pub(crate) fn rc29(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
+    g[0] = x[3] * x[1].powf(-2.0) + x[1].powf(-2.0) - 1.0;
+    // fractional powers of a negative variable (outside the box) are complex in the
+    // code: f is then +∞
+    if x.iter().any(|&v| v < 0.0) {
+        return Ok(R::from(f64::INFINITY));
+    }
     let f = 8.61 * 1e5 * x[0].powf(0.5) * x[1] * x[2].powf(-2.0 / 3.0) * x[3].powf(-1.0 / 2.0)
         + 3.69 * 1e4 * x[2]
         + 7.72 * 1e8 * x[0].powf(-1.0) * x[1].powf(0.219)
         - 765.43 * 1e6 * x[0].powf(-1.0);
-    g[0] = x[3] * x[1].powf(-2.0) + x[1].powf(-2.0) - 1.0;
     Ok(f)
 }
 
 /// RC31. Gear train design: (1/6.931 − x₁x₂/(x₃x₄))². The code returns one inequality
 /// and one equality that are identically 0 (the guidelines' table lists one of each); they
 /// are kept, so the constraint counts are the declared ones.
-pub(crate) fn rc31(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
-    g[0] = 0.0;
-    h[0] = 0.0;
+pub(crate) fn rc31(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
+    g[0] = R::from(0.0);
+    h[0] = R::from(0.0);
     let x1 = x[0];
     let x2 = x[1];
     let x3 = x[2];
@@ -389,7 +397,7 @@ pub(crate) fn rc31(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
 }
 
 /// RC32. Himmelblau's function: 5 variables, 6 inequalities (three two-sided ranges).
-pub(crate) fn rc32(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc32(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     let x1 = x[0];
     let x2 = x[1];
     let x3 = x[2];
@@ -417,7 +425,12 @@ pub(crate) fn rc32(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 ///
 /// # Errors
 /// An index x₇…x₉ that rounds outside its table (outside the box).
-pub(crate) fn rc22(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc22(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
+    crate::problems::piecewise_constant(rc22_values, x, g, h)
+}
+
+/// RC22 over the values: every variable is rounded first.
+fn rc22_values(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out<f64> {
     const PIND: [f64; 3] = [3.0, 4.0, 5.0];
     const MIND: [f64; 6] = [1.75, 2.0, 2.25, 2.5, 2.75, 3.0];
     let r: [f64; 9] = std::array::from_fn(|i| x[i].abs().round());
@@ -469,6 +482,17 @@ fn acos_real(v: f64) -> C64 {
     }
 }
 
+/// Octave's `acos` of a real argument where it is real (inside [−1, 1], or NaN), `None`
+/// where it is complex ([`acos_real`]'s imaginary part is not zero).
+#[allow(clippy::manual_range_contains)] // a NaN argument is real (NaN) in Octave
+fn acos_where_real(v: R) -> Option<R> {
+    if v > 1.0 || v < -1.0 {
+        None
+    } else {
+        Some(v.acos())
+    }
+}
+
 /// The gripping force of RC24's linkage at actuator displacement `z`, as the
 /// organisers' `OBJ11`: real arithmetic while everything is real (as Octave computes
 /// it), complex where the linkage cannot close (`acos` of an argument beyond ±1) or `z`
@@ -504,37 +528,36 @@ fn gripper_force(x: &[f64], z: C64) -> C64 {
 /// as the organisers' code finds it (so f can be 0 where the search never leaves its
 /// first point); 7 inequalities. Where f or a constraint is complex (the linkage cannot
 /// close), it is 10⁴, as in the code.
-pub(crate) fn rc24(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc24(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     let (a, b, c, e, ff, l, delta) = (x[0], x[1], x[2], x[3], x[4], x[5], x[6]);
     let (Ymin, Ymax, YG, Zmax) = (50.0, 100.0, 150.0, 99.9999);
-    let min_force = fminbnd(|z| gripper_force(x, z), 0.0, Zmax);
-    let max_force = fminbnd(|z| -gripper_force(x, z), 0.0, Zmax);
+    // the objective is a minimiser's result (fminbnd), computed over the values: its
+    // derivative is not defined through the search, and no Jacobian needs it
+    let values: [f64; 7] = std::array::from_fn(|i| x[i].re());
+    let min_force = fminbnd(|z| gripper_force(&values, z), 0.0, Zmax);
+    let max_force = fminbnd(|z| -gripper_force(&values, z), 0.0, Zmax);
     let fc = -max_force - min_force;
-    let f = if fc.im != 0.0 { 1e4 } else { fc.re };
+    let f = R::from(if fc.im != 0.0 { 1e4 } else { fc.re });
     let lm = l - Zmax;
-    let beta_0 = acos_real(
+    let beta_0 = acos_where_real(
         (b.powf(2.0) + l.powf(2.0) + e.powf(2.0) - a.powf(2.0))
             / (2.0 * b * (l.powf(2.0) + e.powf(2.0)).sqrt()),
-    ) - (e / l).atan();
-    let beta_m = acos_real(
+    )
+    .map(|beta| beta - (e / l).atan());
+    let beta_m = acos_where_real(
         (b.powf(2.0) + lm.powf(2.0) + e.powf(2.0) - a.powf(2.0))
             / (2.0 * b * (lm.powf(2.0) + e.powf(2.0)).sqrt()),
-    ) - (e / lm).atan();
+    )
+    .map(|beta| beta - (e / lm).atan());
     // Y_x = 2(e + f + c·sin(β + δ)), real where β is; 10⁴ where it is complex
-    let y_x = |beta: C64| {
-        if beta.im == 0.0 {
-            Some(2.0 * (e + ff + c * (beta.re + delta).sin()))
-        } else {
-            None
-        }
-    };
+    let y_x = |beta: Option<R>| beta.map(|beta| 2.0 * (e + ff + c * (beta + delta).sin()));
     match y_x(beta_m) {
         Some(y) => (g[0], g[1]) = (y - Ymin, -y),
-        None => (g[0], g[1]) = (1e4, 1e4),
+        None => (g[0], g[1]) = (R::from(1e4), R::from(1e4)),
     }
     match y_x(beta_0) {
         Some(y) => (g[2], g[3]) = (Ymax - y, y - YG),
-        None => (g[2], g[3]) = (1e4, 1e4),
+        None => (g[2], g[3]) = (R::from(1e4), R::from(1e4)),
     }
     g[4] = l.powf(2.0) + e.powf(2.0) - (a + b).powf(2.0);
     g[5] = b.powf(2.0) - (a - e).powf(2.0) - (l - Zmax).powf(2.0);
@@ -551,7 +574,12 @@ pub(crate) fn rc24(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 /// # Errors
 /// An index x₉…x₂₂ that rounds outside its table (outside the box; the organisers'
 /// code stops with an index error there).
-pub(crate) fn rc26(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc26(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
+    crate::problems::piecewise_constant(rc26_values, x, g, h)
+}
+
+/// RC26 over the values: every variable is rounded first.
+fn rc26_values(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out<f64> {
     const PVALUE: [f64; 4] = [3.175, 5.715, 8.255, 12.7];
     const XY: [f64; 9] = [12.7, 25.4, 38.1, 50.8, 63.5, 76.2, 88.9, 101.6, 114.3];
     let r: [f64; 22] = std::array::from_fn(|i| x[i].round());
@@ -660,7 +688,7 @@ pub(crate) fn rc26(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 /// Outside the box (negative areas) a frequency can be imaginary (λ < 0), where the
 /// organisers' code returns a complex constraint value; here that constraint is `+∞`:
 /// the design cannot exist, and an ordering must see it as violated.
-pub(crate) fn rc27(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc27(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     const E: f64 = 6.98e10;
     const RHO: f64 = 2770.0;
     const ADDED_MASS: f64 = 454.0;
@@ -679,9 +707,9 @@ pub(crate) fn rc27(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
         (1, 4),
     ];
     const N: usize = 12;
-    let mut k = [0.0; N * N];
-    let mut m = [0.0; N * N];
-    let mut f = 0.0;
+    let mut k = [R::from(0.0); N * N];
+    let mut m = [R::from(0.0); N * N];
+    let mut f = R::from(0.0);
     for (i, &(n1, n2)) in ELEMENTS.iter().enumerate() {
         let (dx, dy) = (GX[n2 - 1] - GX[n1 - 1], GY[n2 - 1] - GY[n1 - 1]);
         let le = (dx.powf(2.0) + dy.powf(2.0)).sqrt();
@@ -702,9 +730,9 @@ pub(crate) fn rc27(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
         for r in 0..4 {
             for c in 0..4 {
                 // (Teᵀ ke Te)[r][c] = Σ_ab Te[a][r] ke[a][b] Te[b][c]
-                let mut v = 0.0;
+                let mut v = R::from(0.0);
                 for a in 0..2 {
-                    let mut inner = 0.0;
+                    let mut inner = R::from(0.0);
                     for b in 0..2 {
                         inner += ke_base[a][b] * t[b][c];
                     }
@@ -720,7 +748,7 @@ pub(crate) fn rc27(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     }
     // nodes 5 and 6 are fixed: the free degrees of freedom are 1–8
     const FREE: usize = 8;
-    let sub = |a: &[f64]| -> Vec<f64> {
+    let sub = |a: &[R]| -> Vec<R> {
         (0..FREE)
             .flat_map(|i| (0..FREE).map(move |j| (i, j)))
             .map(|(i, j)| a[i * N + j])
@@ -730,13 +758,13 @@ pub(crate) fn rc27(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
         Some(ev) => {
             for (gi, (&lambda, limit)) in g.iter_mut().zip(ev.iter().zip([7.0, 15.0, 20.0])) {
                 *gi = if lambda < 0.0 {
-                    f64::INFINITY
+                    R::from(f64::INFINITY)
                 } else {
                     limit / (lambda.sqrt() / 2.0 / PI) - 1.0
                 };
             }
         }
-        None => g[..3].fill(f64::INFINITY),
+        None => g[..3].fill(R::from(f64::INFINITY)),
     }
     Ok(f)
 }
@@ -747,7 +775,7 @@ pub(crate) fn rc27(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 ///
 /// # Errors
 /// A wire index that rounds outside 1–42 (outside the box).
-pub(crate) fn rc30(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc30(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     // the organisers' table, including its 0.0105 between 0.092 and 0.120
     const D: [f64; 42] = [
         0.009, 0.0095, 0.0104, 0.0118, 0.0128, 0.0132, 0.014, 0.015, 0.0162, 0.0173, 0.018, 0.020,
@@ -757,7 +785,7 @@ pub(crate) fn rc30(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     ];
     let x1 = x[0].round();
     let x2 = x[1];
-    let x3 = D[index(30, x[2].round(), 42)?];
+    let x3 = D[index(30, x[2].round().re(), 42)?];
     let f = (PI.powf(2.0) * x2 * x3.powf(2.0) * (x1 + 2.0)) / 4.0;
     let cf = (4.0 * x2 / x3 - 1.0) / (4.0 * x2 / x3 - 4.0) + 0.615 * x3 / x2;
     let K = (11.5 * 10.0_f64.powf(6.0) * x3.powf(4.0)) / (8.0 * x1 * x2.powf(3.0));
@@ -765,7 +793,7 @@ pub(crate) fn rc30(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     let sigp = 300.0 / K;
     g[0] = (8000.0 * cf * x2) / (PI * x3.powf(3.0)) - 189000.0;
     g[1] = lf - 14.0;
-    g[2] = 0.2 - x3;
+    g[2] = R::from(0.2 - x3);
     g[3] = x2 - 3.0;
     g[4] = 3.0 - x2 / x3;
     g[5] = sigp - 6.0;
@@ -807,7 +835,7 @@ fn element_stiffness() -> [[f64; 8]; 8] {
 /// compliance c = Σ xₑ³ uₑᵀ Kₑ uₑ from a finite-element solve, with the 30 filtered
 /// sensitivities (Sigmund's mesh-independency filter, radius 1.5) as the inequalities,
 /// as the organisers' code poses it.
-pub(crate) fn rc33(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc33(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     const NELX: usize = 3;
     const NELY: usize = 10;
     const NDOF: usize = 2 * (NELX + 1) * (NELY + 1);
@@ -830,7 +858,7 @@ pub(crate) fn rc33(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
             2 * n1 + 1,
         ]
     };
-    let mut k = vec![0.0; NFREE * NFREE];
+    let mut k = vec![R::from(0.0); NFREE * NFREE];
     for elx in 0..NELX {
         for ely in 0..NELY {
             let w = dens(ely, elx).powf(3.0);
@@ -847,32 +875,32 @@ pub(crate) fn rc33(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
             }
         }
     }
-    let mut u_free = vec![0.0; NFREE];
-    u_free[NFREE - 1] = -10000.0;
+    let mut u_free = vec![R::from(0.0); NFREE];
+    u_free[NFREE - 1] = R::from(-10000.0);
     // Octave's `\` on the sparse symmetric K tries a Cholesky factorisation and falls
     // back to LU where K is not positive definite (negative densities outside the box)
     let k_copy = k.clone();
     if !cholesky_solve(&mut k, &mut u_free, NFREE) {
         k = k_copy;
-        u_free.fill(0.0);
-        u_free[NFREE - 1] = -10000.0;
+        u_free.fill(R::from(0.0));
+        u_free[NFREE - 1] = R::from(-10000.0);
         lu_solve(&mut k, &mut u_free, NFREE);
     }
     let u = |dof: usize| {
         if dof < FIXED {
-            0.0
+            R::from(0.0)
         } else {
             u_free[dof - FIXED]
         }
     };
-    let mut c = 0.0;
-    let mut dc = [[0.0; NELX]; NELY];
+    let mut c = R::from(0.0);
+    let mut dc = [[R::from(0.0); NELX]; NELY];
     for ely in 0..NELY {
         for elx in 0..NELX {
-            let ue: [f64; 8] = edof(ely, elx).map(u);
-            let mut energy = 0.0;
+            let ue: [R; 8] = edof(ely, elx).map(u);
+            let mut energy = R::from(0.0);
             for r in 0..8 {
-                let mut s = 0.0;
+                let mut s = R::from(0.0);
                 for q in 0..8 {
                     s += ke[r][q] * ue[q];
                 }
@@ -889,7 +917,7 @@ pub(crate) fn rc33(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     for i in 0..NELX {
         for j in 0..NELY {
             let mut sum = 0.0;
-            let mut acc = 0.0;
+            let mut acc = R::from(0.0);
             for kx in i.saturating_sub(reach)..=(i + reach).min(NELX - 1) {
                 for ly in j.saturating_sub(reach)..=(j + reach).min(NELY - 1) {
                     let di = i as f64 - kx as f64;
@@ -903,4 +931,5 @@ pub(crate) fn rc33(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
         }
     }
     Ok(c)
+}
 }

@@ -9,18 +9,41 @@
 
 use super::Out;
 use crate::data::{self, Table};
-use num_complex::Complex64 as C64;
+use num_complex::{Complex, Complex64 as C64};
 use std::f64::consts::PI;
+
+super::formulas! {
+
+/// A complex number over the formulas' number type.
+type C = Complex<R>;
+
+/// A complex constant.
+#[inline]
+fn cst(z: C64) -> C {
+    C::new(R::from(z.re), R::from(z.im))
+}
+
+/// `|z|`, as `Complex::norm` computes it (`hypot`).
+#[inline]
+fn modulus(z: C) -> R {
+    z.re.hypot(z.im)
+}
+
+/// The zero of [`C`].
+#[inline]
+fn czero() -> C {
+    cst(C64::new(0.0, 0.0))
+}
 
 const J: C64 = C64::new(0.0, 1.0);
 
 /// `I = Y V` for `Y = G + jB` given as two tables (row by row, in column order).
-fn currents(g: &Table, b: &Table, v: &[C64], out: &mut [C64]) {
+fn currents(g: &Table, b: &Table, v: &[C], out: &mut [C]) {
     for (i, o) in out.iter_mut().enumerate() {
         let (gr, br) = (g.row(i), b.row(i));
-        let mut s = C64::new(0.0, 0.0);
+        let mut s = czero();
         for ((&gv, &bv), &vv) in gr.iter().zip(br).zip(v) {
-            s += C64::new(gv, bv) * vv;
+            s += cst(C64::new(gv, bv)) * vv;
         }
         *o = s;
     }
@@ -39,7 +62,7 @@ struct Kinds {
 }
 
 impl Kinds {
-    fn of(q: &[f64], v: &[C64]) -> Self {
+    fn of(q: &[R], v: &[C]) -> Self {
         Self {
             powers_complex: q.iter().any(|&q| q != 0.0),
             voltages_complex: v.iter().any(|v| v.im != 0.0),
@@ -50,20 +73,20 @@ impl Kinds {
 /// `conj((P + jQ) ./ V)`, the current a bus draws at the specified powers, with Octave's
 /// kinds of division ([`Kinds`]).
 #[inline]
-fn specified_current(p: f64, q: f64, v: C64, kinds: Kinds) -> C64 {
+fn specified_current(p: R, q: R, v: C, kinds: Kinds) -> C {
     if kinds.voltages_complex {
-        (C64::new(p, q) / v).conj()
+        (C::new(p, q) / v).conj()
     } else if kinds.powers_complex {
-        C64::new(p / v.re, -(q / v.re))
+        C::new(p / v.re, -(q / v.re))
     } else {
-        C64::new(p / v.re, 0.0)
+        C::new(p / v.re, R::from(0.0))
     }
 }
 
 /// The current mismatch `I − conj((P + jQ) ./ V)` of a bus as (real, imaginary) part:
 /// the two halves of the power-flow problems' current equalities.
 #[inline]
-fn current_mismatch(cur: C64, p: f64, q: f64, v: C64, kinds: Kinds) -> (f64, f64) {
+fn current_mismatch(cur: C, p: R, q: R, v: C, kinds: Kinds) -> (R, R) {
     let sp = specified_current(p, q, v, kinds);
     (cur.re - sp.re, cur.im - sp.im)
 }
@@ -71,23 +94,23 @@ fn current_mismatch(cur: C64, p: f64, q: f64, v: C64, kinds: Kinds) -> (f64, f64
 /// The voltage-dependent load `P₀ (|V| / V₀)^α` of row `i` (columns 1, 5, 6 of the load
 /// tables).
 #[inline]
-fn load(t: &Table, i: usize, v: C64) -> f64 {
-    t.at(i, 0) * (v.norm() / t.at(i, 4)).powf(t.at(i, 5))
+fn load(t: &Table, i: usize, v: C) -> R {
+    t.at(i, 0) * (modulus(v) / t.at(i, 4)).powf(t.at(i, 5))
 }
 
 /// RC34. Optimal sizing of single-phase distributed generation with reactive power
 /// support for phase balancing (30 buses: 3 phases of a 10-bus feeder): f is the
 /// magnitude of the zero- and negative-sequence currents at the grid; 108 mismatch
 /// equalities.
-pub(crate) fn rc34(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc34(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     let (G, B, P, Q) = (data::ps1_g(), data::ps1_b(), data::ps1_p(), data::ps1_q());
-    let mut v = [C64::new(0.0, 0.0); 30];
-    v[0] = C64::new(1.0, 0.0);
-    v[1] = (J * 4.0 * PI / 3.0).exp();
-    v[2] = (J * 2.0 * PI / 3.0).exp();
-    let (mut psp, mut qsp, mut pdg, mut qdg) = ([0.0; 30], [0.0; 30], [0.0; 30], [0.0; 30]);
+    let mut v = [czero(); 30];
+    v[0] = cst(C64::new(1.0, 0.0));
+    v[1] = cst((J * 4.0 * PI / 3.0).exp());
+    v[2] = cst((J * 2.0 * PI / 3.0).exp());
+    let (mut psp, mut qsp, mut pdg, mut qdg) = ([R::from(0.0); 30], [R::from(0.0); 30], [R::from(0.0); 30], [R::from(0.0); 30]);
     for i in 3..30 {
-        v[i] = C64::new(x[i - 3], x[i - 3 + 27]);
+        v[i] = C::new(x[i - 3], x[i - 3 + 27]);
         psp[i] = x[54 + i - 3];
         qsp[i] = x[81 + i - 3];
     }
@@ -95,12 +118,12 @@ pub(crate) fn rc34(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
         pdg[bus - 1] = x[108 + n];
         qdg[bus - 1] = x[113 + n];
     }
-    let mut cur = [C64::new(0.0, 0.0); 30];
+    let mut cur = [czero(); 30];
     currents(G, B, &v, &mut cur);
     let kinds = Kinds::of(&qsp, &v);
     let a2 = (J * 4.0 * PI / 3.0).exp();
     let a1 = (J * 2.0 * PI / 3.0).exp();
-    let f = (cur[0] + cur[1] + cur[2]).norm() + (cur[0] + a2 * cur[1] + a1 * cur[2]).norm();
+    let f = modulus(cur[0] + cur[1] + cur[2]) + modulus(cur[0] + cst(a2) * cur[1] + cst(a1) * cur[2]);
     for i in 3..30 {
         (h[i - 3], h[27 + i - 3]) = current_mismatch(cur[i], psp[i], qsp[i], v[i], kinds);
         h[54 + i - 3] = psp[i] - pdg[i] - P.at(i, 0);
@@ -111,13 +134,13 @@ pub(crate) fn rc34(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
 
 /// The 38-bus distributed-generation problems RC35 (active loss) and RC36 (active and
 /// reactive loss, with capacitors): voltages, specified powers and DG outputs in `x`.
-fn dg38(x: &[f64], h: &mut [f64], reactive: bool) -> f64 {
+fn dg38(x: &[R], h: &mut [R], reactive: bool) -> R {
     let (G, B, P, Q) = (data::ps2_g(), data::ps2_b(), data::ps2_p(), data::ps2_q());
-    let mut v = [C64::new(0.0, 0.0); 38];
-    v[0] = C64::new(1.0, 0.0);
-    let (mut psp, mut qsp, mut pdg, mut qdg) = ([0.0; 38], [0.0; 38], [0.0; 38], [0.0; 38]);
+    let mut v = [czero(); 38];
+    v[0] = cst(C64::new(1.0, 0.0));
+    let (mut psp, mut qsp, mut pdg, mut qdg) = ([R::from(0.0); 38], [R::from(0.0); 38], [R::from(0.0); 38], [R::from(0.0); 38]);
     for i in 1..38 {
-        v[i] = C64::new(x[i - 1], x[i - 1 + 37]);
+        v[i] = C::new(x[i - 1], x[i - 1 + 37]);
         psp[i] = x[74 + i - 1];
         qsp[i] = x[111 + i - 1];
     }
@@ -127,7 +150,7 @@ fn dg38(x: &[f64], h: &mut [f64], reactive: bool) -> f64 {
             qdg[bus - 1] = x[153 + n];
         }
     }
-    let mut cur = [C64::new(0.0, 0.0); 38];
+    let mut cur = [czero(); 38];
     currents(G, B, &v, &mut cur);
     let kinds = Kinds::of(&qsp, &v);
     for i in 1..38 {
@@ -136,9 +159,9 @@ fn dg38(x: &[f64], h: &mut [f64], reactive: bool) -> f64 {
         h[111 + i - 1] = qsp[i] - qdg[i] + load(Q, i, v[i]);
     }
     let s1 = v[0] * cur[0].conj();
-    let sum_p: f64 = psp[1..].iter().sum::<f64>();
+    let sum_p: R = psp[1..].iter().copied().sum::<R>();
     if reactive {
-        let sum_q: f64 = qsp[1..].iter().sum::<f64>();
+        let sum_q: R = qsp[1..].iter().copied().sum::<R>();
         0.5 * (s1.re + sum_p) + 0.5 * (s1.im + sum_q)
     } else {
         s1.re + sum_p
@@ -147,13 +170,13 @@ fn dg38(x: &[f64], h: &mut [f64], reactive: bool) -> f64 {
 
 /// RC35. Optimal sizing of distributed generation for active power loss minimisation
 /// (38 buses, 5 DG units): 148 mismatch equalities.
-pub(crate) fn rc35(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc35(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(dg38(x, h, false))
 }
 
 /// RC36. Optimal sizing of distributed generation and capacitors for reactive power
 /// loss minimisation (38 buses): 148 mismatch equalities.
-pub(crate) fn rc36(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc36(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(dg38(x, h, true))
 }
 
@@ -165,7 +188,7 @@ enum Opf {
     LossAndCost,
 }
 
-fn opf30(x: &[f64], h: &mut [f64], objective: Opf) -> f64 {
+fn opf30(x: &[R], h: &mut [R], objective: Opf) -> R {
     let (G, B, P, Q) = (
         data::ps11_g(),
         data::ps11_b(),
@@ -177,11 +200,11 @@ fn opf30(x: &[f64], h: &mut [f64], objective: Opf) -> f64 {
     const A1: [f64; 6] = [0.0; 6];
     const B1: [f64; 6] = [2.0, 1.75, 1.0, 3.25, 3.0, 3.0];
     const C1: [f64; 6] = [0.02, 0.0175, 0.0625, 0.00834, 0.025, 0.0025];
-    let mut v = [C64::new(0.0, 0.0); 30];
-    v[0] = C64::new(1.0, 0.0);
-    let (mut psp, mut qsp, mut pg, mut qg) = ([0.0; 30], [0.0; 30], [0.0; 30], [0.0; 30]);
+    let mut v = [czero(); 30];
+    v[0] = cst(C64::new(1.0, 0.0));
+    let (mut psp, mut qsp, mut pg, mut qg) = ([R::from(0.0); 30], [R::from(0.0); 30], [R::from(0.0); 30], [R::from(0.0); 30]);
     for i in 1..30 {
-        v[i] = C64::new(x[i - 1], x[i - 1 + 29]);
+        v[i] = C::new(x[i - 1], x[i - 1 + 29]);
         psp[i] = x[58 + i - 1];
         qsp[i] = x[87 + i - 1];
     }
@@ -189,7 +212,7 @@ fn opf30(x: &[f64], h: &mut [f64], objective: Opf) -> f64 {
         pg[bus - 1] = x[116 + n];
         qg[bus - 1] = x[121 + n];
     }
-    let mut cur = [C64::new(0.0, 0.0); 30];
+    let mut cur = [czero(); 30];
     currents(G, B, &v, &mut cur);
     let kinds = Kinds::of(&qsp, &v);
     for i in 1..30 {
@@ -198,59 +221,59 @@ fn opf30(x: &[f64], h: &mut [f64], objective: Opf) -> f64 {
         h[87 + i - 1] = qsp[i] - qg[i] + Q.at(i, 0);
     }
     let slack = (v[0] * cur[0].conj()).re;
-    let fuel = |pg: &[f64; 30]| {
+    let fuel = |pg: &[R; 30]| {
         NG.iter()
             .enumerate()
             .map(|(n, &bus)| A1[n] + B1[n] * pg[bus - 1] + C1[n] * pg[bus - 1].powf(2.0))
-            .sum::<f64>()
+            .sum::<R>()
     };
     match objective {
-        Opf::Loss => slack + psp[1..].iter().sum::<f64>(),
+        Opf::Loss => slack + psp[1..].iter().copied().sum::<R>(),
         Opf::FuelCost => {
             pg[0] = slack;
             fuel(&pg)
         }
         Opf::LossAndCost => {
             pg[0] = slack;
-            fuel(&pg) + 0.75 * (0..30).map(|i| pg[i] - P.at(i, 0)).sum::<f64>()
+            fuel(&pg) + 0.75 * (0..30).map(|i| pg[i] - P.at(i, 0)).sum::<R>()
         }
     }
 }
 
 /// RC37. Optimal power flow, IEEE 30-bus, minimising the active power loss: 116
 /// mismatch equalities.
-pub(crate) fn rc37(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc37(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(opf30(x, h, Opf::Loss))
 }
 
 /// RC38. Optimal power flow, IEEE 30-bus, minimising the quadratic fuel cost of the six
 /// generators (the slack's output from the power flow): 116 equalities.
-pub(crate) fn rc38(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc38(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(opf30(x, h, Opf::FuelCost))
 }
 
 /// RC39. Optimal power flow, IEEE 30-bus, minimising fuel cost plus 0.75 × the active
 /// power loss: 116 equalities.
-pub(crate) fn rc39(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc39(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(opf30(x, h, Opf::LossAndCost))
 }
 
 /// The bus admittance matrix of the 38-bus microgrid at frequency `w` (the line
 /// reactances scale with `w`), as the organisers' `ybus`, row-major.
-fn ybus(w: f64, y: &mut [C64; 38 * 38]) {
+fn ybus(w: R, y: &mut [C; 38 * 38]) {
     let lines = data::ps14_lines();
-    y.fill(C64::new(0.0, 0.0));
+    y.fill(czero());
     let n = 38;
     // y = 1 ./ (r + j·x·w), once per line
-    let mut adm_of = [C64::new(0.0, 0.0); 64];
+    let mut adm_of = [czero(); 64];
     for (l, a) in adm_of.iter_mut().enumerate().take(lines.rows) {
-        *a = C64::new(1.0, 0.0) / C64::new(lines.at(l, 2), lines.at(l, 3) * w);
+        *a = cst(C64::new(1.0, 0.0)) / C::new(R::from(lines.at(l, 2)), lines.at(l, 3) * w);
     }
     let adm = |l: usize| adm_of[l];
     for l in 0..lines.rows {
         let (fb, tb) = (lines.at(l, 0) as usize - 1, lines.at(l, 1) as usize - 1);
         let a = lines.at(l, 5);
-        y[fb * n + tb] -= adm(l) / a;
+        y[fb * n + tb] -= adm(l) / R::from(a);
         y[tb * n + fb] = y[fb * n + tb];
     }
     for m in 0..n {
@@ -258,9 +281,9 @@ fn ybus(w: f64, y: &mut [C64; 38 * 38]) {
             let (fb, tb) = (lines.at(l, 0) as usize - 1, lines.at(l, 1) as usize - 1);
             let (a, b) = (lines.at(l, 5), J * lines.at(l, 4));
             if fb == m {
-                y[m * n + m] += adm(l) / a.powf(2.0) + b;
+                y[m * n + m] += adm(l) / R::from(a.powf(2.0)) + cst(b);
             } else if tb == m {
-                y[m * n + m] += adm(l) + b;
+                y[m * n + m] += adm(l) + cst(b);
             }
         }
     }
@@ -274,15 +297,15 @@ enum Islanded {
     ReactiveLoss,
 }
 
-fn islanded(x: &[f64], h: &mut [f64], which: Islanded) -> f64 {
+fn islanded(x: &[R], h: &mut [R], which: Islanded) -> R {
     let (P, Q) = (data::ps2_p(), data::ps2_q());
-    let mut v = [C64::new(0.0, 0.0); 38];
+    let mut v = [czero(); 38];
     for i in 1..38 {
-        v[i] = C64::new(x[i - 1], x[i - 1 + 37]);
+        v[i] = C::new(x[i - 1], x[i - 1 + 37]);
     }
     let w = x[74];
-    v[0] = C64::new(x[75] + 1e-5, 0.0);
-    let (mut pc, mut qc) = ([0.0; 38], [0.0; 38]);
+    v[0] = C::new(x[75] + 1e-5, R::from(0.0));
+    let (mut pc, mut qc) = ([R::from(0.0); 38], [R::from(0.0); 38]);
     match which {
         Islanded::PowerFlow => {
             for (n, (mp, nq)) in [5.102e-03, 1.502e-03, 4.506e-03, 2.253e-03, 2.253e-03]
@@ -290,8 +313,8 @@ fn islanded(x: &[f64], h: &mut [f64], which: Islanded) -> f64 {
                 .zip([0.05, 0.03, 0.05, 0.01, 0.1])
                 .enumerate()
             {
-                pc[33 + n] = 1.0 / mp;
-                qc[33 + n] = 1.0 / nq;
+                pc[33 + n] = R::from(1.0 / mp);
+                qc[33 + n] = R::from(1.0 / nq);
             }
         }
         Islanded::ActiveLoss | Islanded::ReactiveLoss => {
@@ -299,24 +322,25 @@ fn islanded(x: &[f64], h: &mut [f64], which: Islanded) -> f64 {
             qc[33..38].copy_from_slice(&x[81..86]);
         }
     }
-    let mut y = [C64::new(0.0, 0.0); 38 * 38];
+    let mut y = [czero(); 38 * 38];
     ybus(w, &mut y);
-    let mut cur = [C64::new(0.0, 0.0); 38];
+    let mut cur = [czero(); 38];
     for i in 0..38 {
-        let mut s = C64::new(0.0, 0.0);
+        let mut s = czero();
         for k in 0..38 {
             s += y[i * 38 + k] * v[k];
         }
         cur[i] = s;
     }
-    let (mut psp, mut qsp) = ([0.0; 38], [0.0; 38]);
+    let (mut psp, mut qsp) = ([R::from(0.0); 38], [R::from(0.0); 38]);
     for i in 0..38 {
         let (vr, vm) = (v[i].re, v[i].im);
         psp[i] = pc[i] * (1.0 - w) - load(P, i, v[i]);
         qsp[i] = qc[i] * (1.0 - (vr.powf(2.0) + vm.powf(2.0)).sqrt()) - load(Q, i, v[i]);
     }
     let kinds = Kinds::of(&qsp, &v);
-    let (mut sum_p2, mut sum_q2, mut sum_psp, mut sum_qsp) = (0.0, 0.0, 0.0, 0.0);
+    let zero = R::from(0.0);
+    let (mut sum_p2, mut sum_q2, mut sum_psp, mut sum_qsp) = (zero, zero, zero, zero);
     for i in 0..38 {
         let (vr, vm) = (v[i].re, v[i].im);
         let (psp, qsp) = (psp[i], qsp[i]);
@@ -337,29 +361,29 @@ fn islanded(x: &[f64], h: &mut [f64], which: Islanded) -> f64 {
 /// RC40. Microgrid power flow, islanded (38 buses, droop-controlled units, the
 /// frequency `w` and the reference voltage among the variables): f is the squared power
 /// mismatch; 76 current-mismatch equalities.
-pub(crate) fn rc40(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc40(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(islanded(x, h, Islanded::PowerFlow))
 }
 
 /// RC41. Microgrid power flow, grid-connected (38 buses): f is the squared power
 /// mismatch; 74 current-mismatch equalities.
-pub(crate) fn rc41(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc41(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     let (G, B, P, Q) = (data::ps2_g(), data::ps2_b(), data::ps2_p(), data::ps2_q());
-    let mut v = [C64::new(0.0, 0.0); 38];
-    v[0] = C64::new(1.0, 0.0);
+    let mut v = [czero(); 38];
+    v[0] = cst(C64::new(1.0, 0.0));
     for i in 1..38 {
-        v[i] = C64::new(x[i - 1], x[i - 1 + 37]);
+        v[i] = C::new(x[i - 1], x[i - 1 + 37]);
     }
-    let mut cur = [C64::new(0.0, 0.0); 38];
+    let mut cur = [czero(); 38];
     currents(G, B, &v, &mut cur);
-    let (mut psp, mut qsp) = ([0.0; 38], [0.0; 38]);
+    let (mut psp, mut qsp) = ([R::from(0.0); 38], [R::from(0.0); 38]);
     for i in 0..38 {
         let dg = if i >= 33 { (0.2, 0.18) } else { (0.0, 0.0) };
         psp[i] = dg.0 - load(P, i, v[i]);
         qsp[i] = dg.1 - load(Q, i, v[i]);
     }
     let kinds = Kinds::of(&qsp, &v);
-    let (mut sum_p, mut sum_q) = (0.0, 0.0);
+    let (mut sum_p, mut sum_q) = (R::from(0.0), R::from(0.0));
     // the slack bus (bus 1) has neither equalities nor a share of f
     for i in 1..38 {
         let (psp, qsp) = (psp[i], qsp[i]);
@@ -373,13 +397,13 @@ pub(crate) fn rc41(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
 
 /// RC42. Optimal droop settings minimising the active power loss of an islanded
 /// microgrid: 86 variables, 76 equalities.
-pub(crate) fn rc42(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc42(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(islanded(x, h, Islanded::ActiveLoss))
 }
 
 /// RC43. Optimal droop settings minimising the reactive (and active) power loss of an
 /// islanded microgrid: 86 variables, 76 equalities.
-pub(crate) fn rc43(x: &[f64], _g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc43(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
     Ok(islanded(x, h, Islanded::ReactiveLoss))
 }
 
@@ -401,7 +425,7 @@ fn cosd(x: f64) -> f64 {
 /// RC44. Wind farm layout: 15 turbines in a 2 km square; f is minus the expected power
 /// over 24 wind directions (Weibull speeds, Jensen wakes); 91 spacing inequalities
 /// (the pairs the organisers' loop forms, which leave the 15th turbine out).
-pub(crate) fn rc44(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc44(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     const N: usize = 15;
     const INTERVAL: f64 = 15.0;
     const C: [f64; 24] = [
@@ -431,13 +455,13 @@ pub(crate) fn rc44(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
         edge[j - 1] = v0;
         edge[j] = v1;
     }
-    let mut all_power = 0.0;
+    let mut all_power = R::from(0.0);
     for (dir, (&c, &fre)) in C.iter().zip(&FRE).enumerate() {
         let theta = (dir as f64 + 1.0 - 0.5) * INTERVAL;
         let (ct_, st_) = (cosd(theta), sind(theta));
-        let mut sum_power = 0.0;
+        let mut sum_power = R::from(0.0);
         for i in 0..N {
-            let mut def2 = 0.0;
+            let mut def2 = R::from(0.0);
             for j in 0..N {
                 let tx = x[2 * i] - x[2 * j];
                 let ty = x[2 * i + 1] - x[2 * j + 1];
@@ -451,7 +475,7 @@ pub(crate) fn rc44(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
             }
             let ci = c * (1.0 - def2.sqrt());
             let weibull = |v: f64| (-(v / ci).powf(k)).exp();
-            let mut p = 0.0;
+            let mut p = R::from(0.0);
             let mut lower = weibull(edge[0]);
             for j in 1..=n_ws {
                 let upper = weibull(edge[j]);
@@ -473,4 +497,5 @@ pub(crate) fn rc44(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
         }
     }
     Ok(-all_power)
+}
 }

@@ -5,8 +5,10 @@
 
 use super::Out;
 
+super::formulas! {
+
 /// RC08. Process synthesis: f = 2x₁ + y, y = round(x₂) binary; 2 inequalities.
-pub(crate) fn rc08(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc08(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     let (x1, x2) = (x[0], x[1].round());
     let f = 2.0 * x1 + x2;
     g[0] = 1.25 - x1.powf(2.0) - x2;
@@ -16,7 +18,7 @@ pub(crate) fn rc08(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 
 /// RC09. Process synthesis and design: f = −y + 2x₁ + x₂, y = round(x₃);
 /// x₁ = 2e^{−x₂} and −x₁ + x₂ + y ≤ 0.
-pub(crate) fn rc09(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc09(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
     let (x1, x2, x3) = (x[0], x[1], x[2].round());
     let f = -x3 + 2.0 * x1 + x2;
     h[0] = x1 - 2.0 * (-x2).exp();
@@ -25,7 +27,7 @@ pub(crate) fn rc09(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
 }
 
 /// RC10. Process flow sheeting: f = −0.7y + 5(x₁ − 0.5)² + 0.8, y = round(x₃); 3 inequalities.
-pub(crate) fn rc10(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc10(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     let (x1, x2, x3) = (x[0], x[1], x[2].round());
     let f = -0.7 * x3 + 5.0 * (x1 - 0.5).powf(2.0) + 0.8;
     g[0] = -(x1 - 0.2).exp() - x2;
@@ -36,7 +38,7 @@ pub(crate) fn rc10(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 
 /// RC11. Two-reactor problem: choose one of two reactors (binary y₁, y₂ = round(x₅),
 /// round(x₆)) with conversions zᵢ = cᵢ(1 − e^{−kᵢvᵢ})xᵢ; 4 inequalities, 4 equalities.
-pub(crate) fn rc11(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
+pub(crate) fn rc11(x: &[R], g: &mut [R], h: &mut [R]) -> Out<R> {
     let (x1, x2, v1, v2) = (x[0], x[1], x[2], x[3]);
     let (y1, y2, x_) = (x[4].round(), x[5].round(), x[6]);
     let z1 = 0.9 * (1.0 - (-0.5 * v1).exp()) * x1;
@@ -55,7 +57,7 @@ pub(crate) fn rc11(x: &[f64], g: &mut [f64], h: &mut [f64]) -> Out {
 
 /// RC12. Process synthesis: three continuous and four binary variables (rounded
 /// x₄…x₇); 9 inequalities.
-pub(crate) fn rc12(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc12(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     let (x1, x2, x3) = (x[0], x[1], x[2]);
     let (y1, y2, y3, y4) = (x[3].round(), x[4].round(), x[5].round(), x[6].round());
     let f = (y1 - 1.0).powf(2.0) + (y2 - 1.0).powf(2.0) + (y3 - 1.0).powf(2.0) - (y4 + 1.0).ln()
@@ -76,7 +78,7 @@ pub(crate) fn rc12(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 
 /// RC13. Process design (a mixed-integer variant of Himmelblau's problem): two integer
 /// variables round(x₄), round(x₅); 3 inequalities.
-pub(crate) fn rc13(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc13(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     const A: [f64; 12] = [
         85.334407, 0.0056858, 0.0006262, 0.0022053, 80.51249, 0.0071317, 0.0029955, 0.0021813,
         9.300961, 0.0047026, 0.0012547, 0.0019085,
@@ -92,7 +94,7 @@ pub(crate) fn rc13(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
 
 /// RC14. Multi-product batch plant: numbers of parallel units Nⱼ = round(x₁…x₃), volumes
 /// Vⱼ, cycle times and batch sizes; f = 250 Σ Nⱼ Vⱼ^0.6; 10 inequalities.
-pub(crate) fn rc14(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
+pub(crate) fn rc14(x: &[R], g: &mut [R], _h: &mut [R]) -> Out<R> {
     const S: [[f64; 3]; 2] = [[2.0, 3.0, 4.0], [4.0, 6.0, 3.0]];
     const T: [[f64; 3]; 2] = [[8.0, 20.0, 8.0], [16.0, 4.0, 4.0]];
     let (h_, alp, beta, q1, q2) = (6000.0, 250.0, 0.6, 40000.0, 20000.0);
@@ -110,4 +112,5 @@ pub(crate) fn rc14(x: &[f64], g: &mut [f64], _h: &mut [f64]) -> Out {
     g[8] = T[1][1] - n2 * tl2;
     g[9] = T[1][2] - n3 * tl2;
     Ok(f)
+}
 }

@@ -9,6 +9,7 @@
 use super::{ProblemGroup, SharedProblem, Suite};
 use crate::error::StudyError;
 use cec2020_rw::{catalog, Cec2020Problem, Class};
+use constraint_handling::JacobianSource;
 use std::sync::Arc;
 
 /// The name its records carry.
@@ -41,6 +42,10 @@ pub enum Cec2020Budget {
 pub struct Cec2020RwSuite {
     /// The budget rule.
     pub budget: Cec2020Budget,
+    /// Whether the problems offer their exact constraint Jacobians (automatic
+    /// differentiation, one evaluation each as the competition counts) or are black
+    /// boxes (the default: the repairs take forward differences).
+    pub jacobian: JacobianSource,
 }
 
 impl Cec2020RwSuite {
@@ -103,7 +108,9 @@ impl Suite for Cec2020RwSuite {
     }
 
     fn problem(&self, id: usize, dim: usize) -> Result<SharedProblem, StudyError> {
-        let p = Cec2020Problem::new(id).map_err(|_| self.unknown(id))?;
+        let p = Cec2020Problem::new(id)
+            .map_err(|_| self.unknown(id))?
+            .with_jacobian(self.jacobian);
         if p.info().dim != dim {
             return Err(StudyError::Invalid(format!(
                 "RC{id:02} has dimension {}, not {dim}: the suite's problems are studied in groups of equal dimension",
