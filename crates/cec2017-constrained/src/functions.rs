@@ -70,9 +70,8 @@ fn sum_abs<T: Real>(v: &[T]) -> T {
 /// The largest value; a NaN anywhere makes it NaN.
 #[inline(always)]
 fn max<T: Real>(v: impl IntoIterator<Item = T>) -> T {
-    v.into_iter().fold(T::splat(f64::NEG_INFINITY), |m, x| {
-        m.zip_map(x, |m, x| if x > m || x.is_nan() { x } else { m })
-    })
+    v.into_iter()
+        .fold(T::splat(f64::NEG_INFINITY), |m, x| m.max_or_nan(x))
 }
 
 /// `Σ_{i<N} (v_i − v_{i+1})²`.

@@ -16,6 +16,7 @@
 //! intrinsics are written by hand. Every item here is `#[inline(always)]` so that it
 //! is compiled with the caller's target features.
 
+use constraint_handling::autodiff::{Dual, Scalar};
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
 /// Points per block (one AVX-512 register, two AVX2 registers): the width of the
@@ -47,6 +48,12 @@ pub(crate) trait Real:
     fn cos(self) -> Self;
     /// `(sin x, cos x)`, with the bits of the system libm's.
     fn sin_cos(self) -> (Self, Self);
+    /// The larger of `self` and `other`, a NaN in `other` winning (the definitions'
+    /// `max` fold).
+    #[inline(always)]
+    fn max_or_nan(self, other: Self) -> Self {
+        self.zip_map(other, |m, x| if x > m || x.is_nan() { x } else { m })
+    }
     #[inline(always)]
     fn abs(self) -> Self {
         self.map(f64::abs)
@@ -58,6 +65,58 @@ pub(crate) trait Real:
     #[inline(always)]
     fn exp(self) -> Self {
         self.map(f64::exp)
+    }
+}
+
+/// Over dual numbers (`constraint_handling::autodiff`): the constraints' derivatives.
+/// `map` and `zip_map` keep the value and give derivative 0: the definitions use them
+/// only for piecewise-constant functions (problem 17's `sign`) and for an objective
+/// (problem 18's rounding), whose derivative no Jacobian needs; `max` selects an
+/// argument, derivative included.
+impl<const N: usize> Real for Dual<N> {
+    #[inline(always)]
+    fn splat(v: f64) -> Self {
+        Dual::constant(v)
+    }
+    #[inline(always)]
+    fn map(self, f: impl Fn(f64) -> f64) -> Self {
+        Dual::constant(f(self.re))
+    }
+    #[inline(always)]
+    fn zip_map(self, other: Self, f: impl Fn(f64, f64) -> f64) -> Self {
+        Dual::constant(f(self.re, other.re))
+    }
+    #[inline(always)]
+    fn sin(self) -> Self {
+        Scalar::sin(self)
+    }
+    #[inline(always)]
+    fn cos(self) -> Self {
+        Scalar::cos(self)
+    }
+    #[inline(always)]
+    fn sin_cos(self) -> (Self, Self) {
+        (Scalar::sin(self), Scalar::cos(self))
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        Scalar::abs(self)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        Scalar::sqrt(self)
+    }
+    #[inline(always)]
+    fn exp(self) -> Self {
+        Scalar::exp(self)
+    }
+    #[inline(always)]
+    fn max_or_nan(self, other: Self) -> Self {
+        if other.re > self.re || other.re.is_nan() {
+            other
+        } else {
+            self
+        }
     }
 }
 

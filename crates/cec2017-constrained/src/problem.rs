@@ -6,8 +6,11 @@ use crate::error::CecError;
 use crate::functions::{self, Coordinates};
 use crate::instance::{InstanceData, InstanceSource};
 use crate::lanes::{Lanes, WIDTH};
+use constraint_handling::autodiff::Dual;
 use constraint_handling::linalg::gemm;
-use constraint_handling::problem::{check_batch_shapes, ConstrainedProblem, ProblemError};
+use constraint_handling::problem::{
+    check_batch_shapes, ConstrainedProblem, ConstraintJacobian, JacobianSource, ProblemError,
+};
 use constraint_handling::violation::DEFAULT_EQUALITY_MARGIN;
 use constraint_handling::Snapshot;
 use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder};
@@ -42,6 +45,7 @@ pub struct Cec2017Problem {
     delta: f64,
     kernel: BatchKernel,
     fidelity: Fidelity,
+    jacobian: JacobianSource,
 }
 
 /// Which `sin`/`cos` the vectorised batch evaluation uses.
@@ -233,6 +237,7 @@ impl Cec2017Problem {
             delta: DEFAULT_EQUALITY_MARGIN,
             kernel: BatchKernel::Auto,
             fidelity: Fidelity::Exact,
+            jacobian: JacobianSource::Differences,
         })
     }
 
@@ -279,6 +284,19 @@ impl Cec2017Problem {
     #[must_use]
     pub fn fidelity(&self) -> Fidelity {
         self.fidelity
+    }
+
+    /// The problem offering its exact constraint Jacobian ([`JacobianSource::Exact`]:
+    /// forward-mode automatic differentiation of the same definitions as the values,
+    /// through the shift and rotation), or as a black box
+    /// ([`JacobianSource::Differences`], the default, as in the paper).
+    ///
+    /// Where a constraint is not differentiable (`|v|` at 0, problem 17's sign count,
+    /// which is piecewise constant) the derivative is that of the branch the values take.
+    #[must_use]
+    pub fn with_jacobian(mut self, source: JacobianSource) -> Self {
+        self.jacobian = source;
+        self
     }
 
     /// The same problem with equality margin `δ` (default `1e-4`) for
@@ -461,6 +479,80 @@ struct BatchOutput<'a> {
     constraints: ArrayViewMut2<'a, f64>,
 }
 
+/// How many Jacobian columns one pass over dual numbers computes.
+const LANES: usize = 8;
+
+impl ConstraintJacobian for Cec2017Problem {
+    /// `⌈N / 8⌉` passes of the definitions over dual numbers (8 columns each), through
+    /// `y = x − o` and `z = M y`; with `values`, one evaluation over `f64` for the values
+    /// exactly as [`ConstrainedProblem::evaluate`] gives them. No allocation.
+    fn evaluate_jacobian(
+        &self,
+        x: &[f64],
+        values: Option<&mut [f64]>,
+        mut jacobian: ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        let (n, k) = (self.dim, self.num_constraints());
+        if jacobian.dim() != (k, n) {
+            return Err(ProblemError::Evaluation(format!(
+                "C{:02}: the Jacobian is {k} × {n}, not {} × {}",
+                self.spec.id,
+                jacobian.nrows(),
+                jacobian.ncols()
+            )));
+        }
+        match values {
+            Some(values) => {
+                self.evaluate(x, values)?;
+            }
+            None if x.len() != n => {
+                return Err(ProblemError::DimensionMismatch {
+                    expected: n,
+                    found: x.len(),
+                })
+            }
+            None => {}
+        }
+        type D = Dual<LANES>;
+        let zero = D::constant(0.0);
+        let (mut xd, mut y, mut z, mut z2) = (
+            [zero; MAX_DIM],
+            [zero; MAX_DIM],
+            [zero; MAX_DIM],
+            [zero; MAX_DIM],
+        );
+        let mut c = [zero; MAX_CONSTRAINTS];
+        for start in (0..n).step_by(LANES) {
+            D::seed(x, start, &mut xd[..n]);
+            for ((yi, &xi), &oi) in y.iter_mut().zip(&xd[..n]).zip(&self.data.shift) {
+                *yi = xi - oi;
+            }
+            for (out, m) in [&mut z, &mut z2].into_iter().zip(&self.data.matrices) {
+                for (o, row) in out.iter_mut().zip(m.rows()) {
+                    let mut s = zero;
+                    for (&a, &b) in row.iter().zip(&y[..n]) {
+                        s += b * a;
+                    }
+                    *o = s;
+                }
+            }
+            let coords = Coordinates {
+                y: &y[..n],
+                z: &z[..n],
+                z2: &z2[..n],
+            };
+            functions::evaluate(self.spec.id, &coords, &mut c[..k]);
+            let width = LANES.min(n - start);
+            for (mut row, ci) in jacobian.rows_mut().into_iter().zip(&c[..k]) {
+                for (l, &e) in ci.eps[..width].iter().enumerate() {
+                    row[start + l] = e;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// `out = M v` with left-to-right row sums (row `i` of `M` is row `i` of the file).
 fn mat_vec(m: &ndarray::Array2<f64>, v: &[f64], out: &mut [f64]) {
     for (o, row) in out.iter_mut().zip(m.rows()) {
@@ -495,6 +587,13 @@ impl ConstrainedProblem for Cec2017Problem {
 
     fn upper_bounds(&self) -> &[f64] {
         &self.upper
+    }
+
+    fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
+        match self.jacobian {
+            JacobianSource::Exact => Some(self),
+            JacobianSource::Differences => None,
+        }
     }
 
     /// Evaluates one point. A NaN component yields NaN values (no panic).

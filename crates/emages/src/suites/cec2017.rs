@@ -6,6 +6,7 @@
 use super::{ProblemGroup, SharedProblem, Suite};
 use crate::error::StudyError;
 use cec2017_constrained::{problem_spec, Fidelity};
+use constraint_handling::JacobianSource;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
@@ -143,6 +144,7 @@ pub const CEC2017: &str = "cec2017";
 pub struct Cec2017Suite {
     choice: Option<InstanceChoice>,
     data: OnceLock<Result<cec2017_constrained::Suite, String>>,
+    jacobian: JacobianSource,
 }
 
 impl Cec2017Suite {
@@ -152,7 +154,25 @@ impl Cec2017Suite {
         Self {
             choice: Some(choice),
             data: OnceLock::new(),
+            jacobian: JacobianSource::Differences,
         }
+    }
+
+    /// The suite whose problems offer their exact constraint Jacobians
+    /// ([`JacobianSource::Exact`], automatic differentiation) or are black boxes
+    /// ([`JacobianSource::Differences`], the default, as in the paper).
+    ///
+    /// ```
+    /// use constraint_handling::JacobianSource;
+    /// use emages::suites::{Cec2017Suite, Suite};
+    /// let cec = Cec2017Suite::official().with_jacobian(JacobianSource::Exact);
+    /// assert!(cec.problem(3, 10).unwrap().constraint_jacobian().is_some());
+    /// assert!(Cec2017Suite::official().problem(3, 10).unwrap().constraint_jacobian().is_none());
+    /// ```
+    #[must_use]
+    pub fn with_jacobian(mut self, source: JacobianSource) -> Self {
+        self.jacobian = source;
+        self
     }
 
     /// The official suite, over the instance data compiled into `cec2017-constrained`.
@@ -278,7 +298,10 @@ impl Cec2017Suite {
             return Err(self.unknown(id));
         }
         Ok(Arc::new(
-            self.data()?.problem(id, dim)?.with_fidelity(fidelity),
+            self.data()?
+                .problem(id, dim)?
+                .with_fidelity(fidelity)
+                .with_jacobian(self.jacobian),
         ))
     }
 }
