@@ -3,9 +3,9 @@
 
 use crate::convert::{batch_out, point, population};
 use crate::error::to_py;
-use constraint_handling::ConstrainedProblem;
+use constraint_handling::{ConstrainedProblem, JacobianSource};
 use ndarray::{Array1, Array2, ShapeBuilder};
-use numpy::{IntoPyArray, PyArray1};
+use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -54,6 +54,15 @@ fn evaluate_many<'py>(
         .map(|col| problem.mean_violation(col.as_slice().expect("column-major")))
         .collect();
     Ok(batch_out(py, f, &c, problem.num_inequalities(), nu))
+}
+
+/// The Jacobian source of a problem class's `jacobian=` flag.
+fn source(exact: bool) -> JacobianSource {
+    if exact {
+        JacobianSource::Exact
+    } else {
+        JacobianSource::Differences
+    }
 }
 
 /// The methods every problem class shares.
@@ -108,6 +117,24 @@ macro_rules! problem_methods {
             ) -> PyResult<Many<'py>> {
                 evaluate_many(py, self.problem.as_ref(), x)
             }
+            /// The constraints' Jacobian `∂C/∂x` at `x`, shape `(l + m, N)` (rows `g`
+            /// then `h`), when the problem offers it (made with `jacobian=True`:
+            /// automatic differentiation, one evaluation); `None` for a black box.
+            fn jacobian<'py>(
+                &self,
+                py: Python<'py>,
+                x: &Bound<'py, PyAny>,
+            ) -> PyResult<Option<Bound<'py, PyArray2<f64>>>> {
+                let n = self.problem.dim();
+                let x = point(x, n, "x")?;
+                let Some(j) = self.problem.constraint_jacobian() else {
+                    return Ok(None);
+                };
+                let mut jac = Array2::zeros((self.problem.num_constraints(), n));
+                j.evaluate_jacobian(&x, None, jac.view_mut())
+                    .map_err(to_py)?;
+                Ok(Some(jac.into_pyarray(py)))
+            }
         }
     };
 }
@@ -125,15 +152,17 @@ impl PyCec2017 {
     /// Problem `problem` (1–28) in dimension `dim`, with the official instance data
     /// (compiled into the package; `data=DIR` or `$CEC2017_DATA_DIR` names a folder of
     /// the competition's text files instead) or a synthetic instance generated from
-    /// the seed `synthetic`.
+    /// the seed `synthetic`. `jacobian=True` offers the constraints' exact Jacobian
+    /// (automatic differentiation; the repairs then take it, one evaluation each).
     #[new]
-    #[pyo3(signature = (problem, dim, *, data=None, synthetic=None, fast=false))]
+    #[pyo3(signature = (problem, dim, *, data=None, synthetic=None, fast=false, jacobian=false))]
     fn new(
         problem: usize,
         dim: usize,
         data: Option<PathBuf>,
         synthetic: Option<u64>,
         fast: bool,
+        jacobian: bool,
     ) -> PyResult<Self> {
         let (suite, instance) = match (data, synthetic) {
             (Some(_), Some(_)) => return Err(PyValueError::new_err(
@@ -158,7 +187,8 @@ impl PyCec2017 {
             p.with_fidelity(cec2017_constrained::Fidelity::Fast)
         } else {
             p
-        };
+        }
+        .with_jacobian(source(jacobian));
         Ok(Self {
             problem: Arc::new(p),
             id: problem,
@@ -259,10 +289,17 @@ pub struct PyCec2020 {
 
 #[pymethods]
 impl PyCec2020 {
-    /// Problem RC`problem` (1–57).
+    /// Problem RC`problem` (1–57). `jacobian=True` offers the constraints' exact
+    /// Jacobian (automatic differentiation of the same formulas; one evaluation each,
+    /// as the competition counts it).
     #[new]
-    fn new(problem: usize) -> PyResult<Self> {
-        let p = Arc::new(cec2020_rw::Cec2020Problem::new(problem).map_err(to_py)?);
+    #[pyo3(signature = (problem, *, jacobian=false))]
+    fn new(problem: usize, jacobian: bool) -> PyResult<Self> {
+        let p = Arc::new(
+            cec2020_rw::Cec2020Problem::new(problem)
+                .map_err(to_py)?
+                .with_jacobian(source(jacobian)),
+        );
         Ok(Self {
             problem: p.clone(),
             rw: p,

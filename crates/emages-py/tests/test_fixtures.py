@@ -98,6 +98,30 @@ def test_cec2020_rw_problem_runs_in_rust():
         emages.Cec2020Rw(58)
 
 
+def test_exact_jacobians_of_the_suites():
+    """The Rust suites' exact Jacobians through Python: against central differences of
+    the values, and taken by a run that stays in Rust."""
+    for p in (emages.Cec2020Rw(4, jacobian=True), emages.Cec2017(3, 10, jacobian=True)):
+        x = 0.5 * (p.lower + p.upper) + 0.1 * (p.upper - p.lower)
+        jac = p.jacobian(x)
+        assert jac.shape == (p.n_ineq + p.n_eq, p.dim)
+        for j in range(p.dim):
+            h = 1e-6 * max(1.0, abs(x[j]))
+            up, down = x.copy(), x.copy()
+            up[j] += h
+            down[j] -= h
+            cu = np.concatenate(p.evaluate(up)[1:3])
+            cd = np.concatenate(p.evaluate(down)[1:3])
+            d = (cu - cd) / (2 * h)
+            assert np.allclose(jac[:, j], d, rtol=1e-5, atol=1e-5 * max(1.0, np.abs(cu).max())), (p, j)
+    assert emages.Cec2020Rw(4).jacobian(np.ones(6)) is None
+    with pytest.raises(ValueError):
+        emages.Cec2020Rw(4, jacobian=True).jacobian(np.ones(5))
+    p = emages.Cec2020Rw(15, jacobian=True)
+    res = emages.minimize(p, budget=p.max_fes, seed=1, history=False)
+    assert res.feasible and res.fun < 1.01 * p.best_known
+
+
 def test_statistics_cases():
     d = "BENCH_STATS_FIXTURES"
     cases = jsonl(shared(d, "fixtures/stats/signrank.jsonl"))

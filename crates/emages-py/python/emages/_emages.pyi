@@ -32,6 +32,9 @@ class _Problem:
     def evaluate_batch(self, x: npt.ArrayLike) -> _Many:
         """``(f, g, h, violation)`` of the rows of ``x`` (shape ``(k, N)``): arrays of
         shapes ``(k,)``, ``(k, l)``, ``(k, m)``, ``(k,)``."""
+    def jacobian(self, x: npt.ArrayLike) -> Optional[npt.NDArray[np.float64]]:
+        """The constraints' Jacobian at ``x``, shape ``(l + m, N)`` (rows ``g`` then
+        ``h``), for a problem made with ``jacobian=True``; ``None`` for a black box."""
 
 class Cec2017(_Problem):
     """CEC2017 constrained problem C01–C28 in dimension 10, 30, 50 or 100, on the
@@ -46,6 +49,7 @@ class Cec2017(_Problem):
         data: Optional[str] = None,
         synthetic: Optional[int] = None,
         fast: bool = False,
+        jacobian: bool = False,
     ) -> None: ...
     @property
     def name(self) -> str: ...
@@ -68,8 +72,10 @@ class BbobConstrained(_Problem):
         """``(f evaluations, g evaluations)`` so far."""
 
 class Cec2020Rw(_Problem):
-    """CEC2020 real-world constrained problem RC01–RC57 (the organisers' formulas)."""
-    def __init__(self, problem: int) -> None: ...
+    """CEC2020 real-world constrained problem RC01–RC57 (the organisers' formulas);
+    ``jacobian=True``: with its exact constraint Jacobian (automatic differentiation,
+    one evaluation each, as the competition counts)."""
+    def __init__(self, problem: int, *, jacobian: bool = False) -> None: ...
     @property
     def label(self) -> str: ...
     @property
