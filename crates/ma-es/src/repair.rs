@@ -50,6 +50,15 @@ pub trait Repair: Any + Send {
     /// The most repair steps per offspring and generation (`θ_r`).
     fn max_steps(&self) -> usize;
 
+    /// Whether the best-so-far point, when it is infeasible, is repaired too in a
+    /// generation where `chosen` is not empty (SASS's rule: only in dimension 20 and
+    /// more, on problems with equalities). The strategy then puts it in place of the
+    /// offspring with the largest violation, at no evaluation (its values are known),
+    /// and repairs it with the chosen ones. No by default.
+    fn repairs_best(&self) -> bool {
+        false
+    }
+
     /// The evaluations charged for one step in dimension `dim` with Jacobians from
     /// `source`.
     fn cost(&self, dim: usize, source: JacobianSource) -> usize;
@@ -305,6 +314,10 @@ impl Repair for LevenbergMarquardtRepair {
         self.settings.iterations as usize
     }
 
+    fn repairs_best(&self) -> bool {
+        self.settings.best
+    }
+
     fn cost(&self, dim: usize, source: JacobianSource) -> usize {
         GradientRepair::cost(dim, source)
     }
@@ -343,7 +356,9 @@ impl Repair for LevenbergMarquardtRepair {
 
 /// The Levenberg–Marquardt repair's settings (SASS's by default): every `frequency`
 /// generations (`None`: every `N`), each offspring with probability `probability` %,
-/// at most `iterations` iterations while infeasible.
+/// at most `iterations` iterations while infeasible; with `best`, the infeasible
+/// best-so-far too in those generations (in dimension 20 and more, on problems with
+/// equalities: SASS's rule; [`Repair::repairs_best`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LmSettings {
@@ -353,6 +368,8 @@ pub struct LmSettings {
     pub probability: u8,
     /// The most iterations per offspring.
     pub iterations: u32,
+    /// Whether the infeasible best-so-far is repaired too ([`Repair::repairs_best`]).
+    pub best: bool,
 }
 
 impl Default for LmSettings {
@@ -361,6 +378,7 @@ impl Default for LmSettings {
             frequency: None,
             probability: 20,
             iterations: 4,
+            best: false,
         }
     }
 }

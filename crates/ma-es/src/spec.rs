@@ -591,6 +591,20 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         },
     },
     SpecKey {
+        name: "lm-best",
+        help: "whether the Levenberg–Marquardt repair also repairs the infeasible best-so-far (SASS's rule: N ≥ 20, equalities)",
+        values: || "on or off".into(),
+        get: |s| Cow::Borrowed(if s.lm.best { "on" } else { "off" }),
+        set: |s, v| {
+            s.lm.best = match v {
+                "on" => true,
+                "off" => false,
+                _ => return None,
+            };
+            Some(())
+        },
+    },
+    SpecKey {
         name: "jacobian",
         help: "the repairs' constraint Jacobian: the problem's own where it offers one, or forward differences always (a black-box run)",
         values: || listed(JACOBIANS),
@@ -1035,11 +1049,7 @@ impl Variant {
         let full = ComponentSpec {
             repair: true,
             repair_method: RepairMethod::Gradient,
-            lm: LmSettings {
-                frequency: None,
-                probability: 20,
-                iterations: 4,
-            },
+            lm: LmSettings::default(),
             jacobian: JacobianUse::Offered,
             back_calculation: BackCalculationKind::PseudoInverse,
             sigma_cap: true,

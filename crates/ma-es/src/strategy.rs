@@ -761,6 +761,7 @@ impl<N: NoiseSource> Strategy<N> {
                     },
                     &mut self.repair.chosen,
                 );
+                self.inject_best();
                 self.repair.started = 0;
                 self.repair.active.clear();
                 self.next_repair_step()
@@ -854,6 +855,46 @@ impl<N: NoiseSource> Strategy<N> {
         }
         self.phase = Phase::Probes;
         Ok(Told::Pending)
+    }
+
+    /// SASS's repair of the best-so-far ([`Repair::repairs_best`]): in a generation
+    /// with repairs, an infeasible best-so-far (dimension 20 and more, equalities)
+    /// takes the place of the offspring with the largest violation, values included (no
+    /// evaluation), and is repaired with the chosen ones. Its point differs from the
+    /// offspring's candidate, so back-calculation treats it as a repaired offspring.
+    fn inject_best(&mut self) {
+        let best = &self.progress.best;
+        if !self.components.repair.repairs_best()
+            || self.repair.chosen.is_empty()
+            || self.params.dim < 20
+            || self.shape.equalities == 0
+            || best.snapshot.fitness.violation.is_nan()
+            || best.snapshot.fitness.violation <= 0.0
+        {
+            return;
+        }
+        let Some(o) = (0..self.pop.violations.len())
+            .max_by(|&a, &b| self.pop.violations[a].total_cmp(&self.pop.violations[b]))
+        else {
+            return;
+        };
+        self.pop
+            .points
+            .column_mut(o)
+            .assign(&ndarray::ArrayView1::from(&best.y[..]));
+        self.pop
+            .constraints
+            .column_mut(o)
+            .assign(&ndarray::ArrayView1::from(&best.constraints[..]));
+        self.pop.objectives[o] = best.snapshot.fitness.objective;
+        self.pop.violations[o] = best.snapshot.fitness.violation;
+        let candidate = self.pop.candidates.column(o);
+        if best.y.iter().zip(candidate).any(|(a, b)| a != b) {
+            self.pop.changed[o] = true;
+        }
+        if let Err(at) = self.repair.chosen.binary_search(&o) {
+            self.repair.chosen.insert(at, o);
+        }
     }
 
     /// The repaired points from the probes' values, reflected into the box.

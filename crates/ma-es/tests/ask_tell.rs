@@ -617,3 +617,66 @@ fn a_problem_without_a_jacobian_cannot_answer_for_one() {
     };
     assert!(e.to_string().contains("offers none"), "{e}");
 }
+
+/// `lm-best=on` (SASS's repair of the best-so-far): in a repair generation of a run in
+/// dimension 20 with an equality, the infeasible best-so-far is among the points whose
+/// Jacobians are asked for; with `lm-best=off` it never is (fresh offspring do not
+/// coincide with it).
+#[test]
+fn the_lm_repair_of_the_best_so_far() {
+    let problem = simplex(20);
+    let n = 20;
+    let run = |best: &str| -> (usize, usize) {
+        let spec: ComponentSpec =
+            format!("eps-mag-es:repair=levenberg-marquardt:lm-frequency=1:lm-probability=50%:lm-best={best}")
+                .parse()
+                .unwrap();
+        let mut es = AskTell::new(
+            ProblemShape::of(&problem).unwrap(),
+            &Config::default(),
+            &control(20_000),
+            &spec,
+            3,
+            RngNoise::seed_from_u64(3),
+        )
+        .unwrap();
+        let (mut probe_requests, mut with_best) = (0, 0);
+        let mut sizes = Vec::new();
+        loop {
+            let before = es.result();
+            if let Some(request) = es.ask().unwrap() {
+                if request.kind == RequestKind::JacobianProbes && before.best.violation() > 0.0 {
+                    probe_requests += 1;
+                    let points = request.points.to_owned();
+                    // each block is x + η e_i, i = 0..N: x from columns 0 and 1
+                    let hit = (0..points.ncols() / n).any(|j| {
+                        let (c0, c1) = (points.column(j * n), points.column(j * n + 1));
+                        (0..n).all(|i| {
+                            let xi = if i == 0 { c1[0] } else { c0[i] };
+                            xi == before.best.y[i]
+                        })
+                    });
+                    with_best += usize::from(hit);
+                }
+            }
+            if answer(&mut es, &problem, &mut sizes).unwrap().is_none() {
+                break;
+            }
+        }
+        (probe_requests, with_best)
+    };
+    let (requests_on, hits_on) = run("on");
+    let (requests_off, hits_off) = run("off");
+    println!("lm-best=on: {hits_on} of {requests_on} probe requests hold the best; off: {hits_off} of {requests_off}");
+    assert!(requests_on > 0 && hits_on > 0);
+    assert!(requests_off > 0);
+    assert_eq!(hits_off, 0);
+    // the key round-trips and is printed only when on
+    let on: ComponentSpec = "eps-mag-es:repair=levenberg-marquardt:lm-best=on"
+        .parse()
+        .unwrap();
+    assert!(on.to_string().contains("lm-best=on"), "{on}");
+    let off: ComponentSpec = "eps-mag-es:repair=levenberg-marquardt".parse().unwrap();
+    assert!(!off.to_string().contains("lm-best"), "{off}");
+    assert!("eps-mag-es:lm-best=maybe".parse::<ComponentSpec>().is_err());
+}
