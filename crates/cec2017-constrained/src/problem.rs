@@ -9,7 +9,8 @@ use crate::lanes::{Lanes, WIDTH};
 use constraint_handling::autodiff::Dual;
 use constraint_handling::linalg::gemm;
 use constraint_handling::problem::{
-    check_batch_shapes, ConstrainedProblem, ConstraintJacobian, JacobianSource, ProblemError,
+    check_batch_shapes, prepare_jacobian, ConstrainedProblem, ConstraintJacobian, JacobianSource,
+    ProblemError,
 };
 use constraint_handling::violation::DEFAULT_EQUALITY_MARGIN;
 use constraint_handling::Snapshot;
@@ -492,27 +493,8 @@ impl ConstraintJacobian for Cec2017Problem {
         values: Option<&mut [f64]>,
         mut jacobian: ArrayViewMut2<'_, f64>,
     ) -> Result<(), ProblemError> {
+        prepare_jacobian(self, x, values, jacobian.dim())?;
         let (n, k) = (self.dim, self.num_constraints());
-        if jacobian.dim() != (k, n) {
-            return Err(ProblemError::Evaluation(format!(
-                "C{:02}: the Jacobian is {k} × {n}, not {} × {}",
-                self.spec.id,
-                jacobian.nrows(),
-                jacobian.ncols()
-            )));
-        }
-        match values {
-            Some(values) => {
-                self.evaluate(x, values)?;
-            }
-            None if x.len() != n => {
-                return Err(ProblemError::DimensionMismatch {
-                    expected: n,
-                    found: x.len(),
-                })
-            }
-            None => {}
-        }
         type D = Dual<LANES>;
         let zero = D::constant(0.0);
         let (mut xd, mut y, mut z, mut z2) = (
@@ -542,12 +524,7 @@ impl ConstraintJacobian for Cec2017Problem {
                 z2: &z2[..n],
             };
             functions::evaluate(self.spec.id, &coords, &mut c[..k]);
-            let width = LANES.min(n - start);
-            for (mut row, ci) in jacobian.rows_mut().into_iter().zip(&c[..k]) {
-                for (l, &e) in ci.eps[..width].iter().enumerate() {
-                    row[start + l] = e;
-                }
-            }
+            D::write_columns(&c[..k], start, jacobian.view_mut());
         }
         Ok(())
     }

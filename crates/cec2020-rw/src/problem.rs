@@ -4,6 +4,7 @@ use crate::catalog::{self, ProblemInfo};
 use crate::problems::{formula, Formulas, Lanes, LANES};
 use crate::Cec2020Error;
 use constraint_handling::autodiff::Dual;
+use constraint_handling::problem::prepare_jacobian;
 use constraint_handling::{ConstrainedProblem, ConstraintJacobian, JacobianSource, ProblemError};
 use ndarray::ArrayViewMut2;
 
@@ -158,27 +159,8 @@ impl ConstraintJacobian for Cec2020Problem {
         values: Option<&mut [f64]>,
         mut jacobian: ArrayViewMut2<'_, f64>,
     ) -> Result<(), ProblemError> {
+        prepare_jacobian(self, x, values, jacobian.dim())?;
         let (d, k) = (self.dim(), self.num_constraints());
-        if jacobian.dim() != (k, d) {
-            return Err(ProblemError::Evaluation(format!(
-                "{}: the Jacobian is {k} × {d}, not {} × {}",
-                self.info.label(),
-                jacobian.nrows(),
-                jacobian.ncols()
-            )));
-        }
-        match values {
-            Some(values) => {
-                self.evaluate(x, values)?;
-            }
-            None if x.len() != d => {
-                return Err(ProblemError::DimensionMismatch {
-                    expected: d,
-                    found: x.len(),
-                })
-            }
-            None => {}
-        }
         let mut xd = [Lanes::constant(0.0); MAX_DIM];
         let mut cd = [Lanes::constant(0.0); MAX_CONSTRAINTS];
         let (xd, cd) = (&mut xd[..d], &mut cd[..k]);
@@ -186,12 +168,7 @@ impl ConstraintJacobian for Cec2020Problem {
             Dual::seed(x, start, xd);
             let (g, h) = cd.split_at_mut(self.info.inequalities);
             (self.formula.derivatives)(xd, g, h)?;
-            let width = LANES.min(d - start);
-            for (mut row, c) in jacobian.rows_mut().into_iter().zip(cd.iter()) {
-                for (l, &e) in c.eps[..width].iter().enumerate() {
-                    row[start + l] = e;
-                }
-            }
+            Dual::write_columns(cd, start, jacobian.view_mut());
         }
         Ok(())
     }

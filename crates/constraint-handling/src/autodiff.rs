@@ -24,14 +24,15 @@
 //!     c[0] = x[0] * x[0] + x[1] * x[1] - 2.0;
 //!     c[1] = x[0] * x[1];
 //! }
-//! let mut jac = [0.0; 4]; // row-major, 2 × 2
-//! forward_jacobian::<2>(&[1.0, 3.0], 2, &mut jac, |x, c| circle(x, c));
-//! assert_eq!(jac, [2.0, 6.0, 3.0, 1.0]);
+//! let mut jac = ndarray::Array2::zeros((2, 2));
+//! forward_jacobian::<2>(&[1.0, 3.0], jac.view_mut(), |x, c| circle(x, c));
+//! assert_eq!(jac, ndarray::array![[2.0, 6.0], [3.0, 1.0]]);
 //! let mut c = [0.0; 2];
 //! circle(&[1.0, 3.0], &mut c); // the same code gives the values
 //! assert_eq!(c, [8.0, 3.0]);
 //! ```
 
+use ndarray::ArrayViewMut2;
 use std::cmp::Ordering;
 use std::fmt::Debug;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, Sub, SubAssign};
@@ -225,6 +226,18 @@ impl<const N: usize> Dual<N> {
     pub fn seed(x: &[f64], start: usize, out: &mut [Self]) {
         for (j, (o, &v)) in out.iter_mut().zip(x).enumerate() {
             *o = Self::variable(v, j.wrapping_sub(start));
+        }
+    }
+
+    /// Writes the derivatives of `outputs` (pass `start / N` of a sweep seeded by
+    /// [`Dual::seed`]) into columns `start..start + N` of `jacobian` (one row per
+    /// output; the columns that exist).
+    pub fn write_columns(outputs: &[Self], start: usize, mut jacobian: ArrayViewMut2<'_, f64>) {
+        let width = N.min(jacobian.ncols().saturating_sub(start));
+        for (mut row, o) in jacobian.rows_mut().into_iter().zip(outputs) {
+            for (l, &e) in o.eps[..width].iter().enumerate() {
+                row[start + l] = e;
+            }
         }
     }
 
@@ -598,30 +611,28 @@ impl<const N: usize> Scalar for Dual<N> {
 }
 
 /// The Jacobian of `c: ℝᴰ → ℝᵏ` at `x` by forward-mode differentiation, `N` columns
-/// per pass (`⌈D / N⌉` calls of `c` over [`Dual<N>`]). `jac` is `k × D`, row-major,
-/// with `k = jac.len() / x.len()`; `c` writes the `k` outputs for the given inputs.
+/// per pass (`⌈D / N⌉` calls of `c` over [`Dual<N>`]), into `jacobian` (`k × D`, `k`
+/// its rows); `c` writes the `k` outputs for the given inputs.
 ///
 /// # Panics
-/// If `jac.len()` is not `k · x.len()`.
+/// If `jacobian` does not have `x.len()` columns.
 pub fn forward_jacobian<const N: usize>(
     x: &[f64],
-    k: usize,
-    jac: &mut [f64],
+    mut jacobian: ArrayViewMut2<'_, f64>,
     mut c: impl FnMut(&[Dual<N>], &mut [Dual<N>]),
 ) {
     let d = x.len();
-    assert_eq!(jac.len(), k * d, "the Jacobian is k × D");
+    assert_eq!(
+        jacobian.ncols(),
+        d,
+        "the Jacobian has one column per variable"
+    );
     let mut xd = vec![Dual::<N>::constant(0.0); d];
-    let mut out = vec![Dual::<N>::constant(0.0); k];
-    let mut start = 0;
-    while start < d {
+    let mut out = vec![Dual::<N>::constant(0.0); jacobian.nrows()];
+    for start in (0..d).step_by(N) {
         Dual::seed(x, start, &mut xd);
         c(&xd, &mut out);
-        let width = N.min(d - start);
-        for (row, o) in jac.chunks_exact_mut(d).zip(&out) {
-            row[start..start + width].copy_from_slice(&o.eps[..width]);
-        }
-        start += N;
+        Dual::write_columns(&out, start, jacobian.view_mut());
     }
 }
 
@@ -705,15 +716,15 @@ mod tests {
     fn the_jacobian_sweeps_more_columns_than_lanes() {
         // c(x) = (Σ i·x_i², Π x_i) in 5 dimensions with 2 lanes: 3 passes
         let x = [1.0, 2.0, 0.5, -1.5, 3.0];
-        let mut jac = [0.0; 10];
-        forward_jacobian::<2>(&x, 2, &mut jac, |x, c| {
+        let mut jac = ndarray::Array2::zeros((2, 5));
+        forward_jacobian::<2>(&x, jac.view_mut(), |x, c| {
             c[0] = x.iter().enumerate().map(|(i, &v)| v * v * (i as f64)).sum();
             c[1] = x.iter().fold(Dual::constant(1.0), |a, &b| a * b);
         });
         let prod: f64 = x.iter().product();
         for j in 0..5 {
-            assert_eq!(jac[j], 2.0 * j as f64 * x[j]);
-            assert!((jac[5 + j] - prod / x[j]).abs() < 1e-12);
+            assert_eq!(jac[[0, j]], 2.0 * j as f64 * x[j]);
+            assert!((jac[[1, j]] - prod / x[j]).abs() < 1e-12);
         }
     }
 }

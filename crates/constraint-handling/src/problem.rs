@@ -285,6 +285,38 @@ pub trait ConstraintJacobian {
     ) -> Result<(), ProblemError>;
 }
 
+/// What every [`ConstraintJacobian`] checks before it differentiates: `x` has the
+/// problem's dimension and the Jacobian the shape `(l + m) × N`; with `values`, it
+/// writes them by [`ConstrainedProblem::evaluate`] (which checks their length): the
+/// values and the Jacobian are one evaluation.
+///
+/// # Errors
+/// [`ProblemError::DimensionMismatch`], [`ProblemError::ConstraintCountMismatch`], an
+/// [`ProblemError::Evaluation`] naming a Jacobian of the wrong shape, or the
+/// evaluation's own error.
+pub fn prepare_jacobian<P: ConstrainedProblem + ?Sized>(
+    problem: &P,
+    x: &[f64],
+    values: Option<&mut [f64]>,
+    jacobian_shape: (usize, usize),
+) -> Result<(), ProblemError> {
+    let (n, k) = (problem.dim(), problem.num_constraints());
+    if jacobian_shape != (k, n) {
+        return Err(ProblemError::Evaluation(format!(
+            "the constraint Jacobian is {k} × {n}, not {} × {}",
+            jacobian_shape.0, jacobian_shape.1
+        )));
+    }
+    match values {
+        Some(values) => problem.evaluate(x, values).map(|_| ()),
+        None if x.len() != n => Err(ProblemError::DimensionMismatch {
+            expected: n,
+            found: x.len(),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Where a constraint Jacobian comes from: what records, entries and tables name.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
