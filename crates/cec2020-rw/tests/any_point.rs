@@ -52,15 +52,19 @@ proptest! {
     }
 }
 
+/// The centre of the problem's box.
+fn centre(p: &Cec2020Problem) -> Vec<f64> {
+    p.lower_bounds()
+        .iter()
+        .zip(p.upper_bounds())
+        .map(|(l, u)| 0.5 * (l + u))
+        .collect()
+}
+
 #[test]
 fn table_indices_outside_the_box_are_clear_errors() {
     let p = Cec2020Problem::new(26).unwrap();
-    let mut x: Vec<f64> = p
-        .lower_bounds()
-        .iter()
-        .zip(p.upper_bounds())
-        .map(|(l, h)| 0.5 * (l + h))
-        .collect();
+    let mut x = centre(&p);
     x[8] = 7.0; // a face width index beyond the table of 4
     let mut c = vec![0.0; p.num_constraints()];
     let err = p.evaluate(&x, &mut c).unwrap_err().to_string();
@@ -144,24 +148,14 @@ fn readme_example_pressure_vessel() {
 #[test]
 fn complex_values_outside_the_box_are_infinite() {
     let p = Cec2020Problem::new(2).unwrap();
-    let mut x: Vec<f64> = p
-        .lower_bounds()
-        .iter()
-        .zip(p.upper_bounds())
-        .map(|(l, u)| 0.5 * (l + u))
-        .collect();
+    let mut x = centre(&p);
     let mut c = vec![0.0; p.num_constraints()];
     assert!(p.evaluate(&x, &mut c).unwrap().is_finite());
     x[0] = -1.0; // (x₁ / (120 x₄))^0.6 of a negative ratio
     assert_eq!(p.evaluate(&x, &mut c).unwrap(), f64::INFINITY);
 
     let p = Cec2020Problem::new(29).unwrap();
-    let mut x: Vec<f64> = p
-        .lower_bounds()
-        .iter()
-        .zip(p.upper_bounds())
-        .map(|(l, u)| 0.5 * (l + u))
-        .collect();
+    let mut x = centre(&p);
     let mut c = vec![0.0; 1];
     assert!(p.evaluate(&x, &mut c).unwrap().is_finite());
     x[2] = -3.0; // x₃^(−2/3)
