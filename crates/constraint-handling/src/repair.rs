@@ -199,14 +199,26 @@ impl GradientRepair {
         &self.params
     }
 
-    /// The evaluations charged for one repair step in dimension `dim`: `N + 1` with
-    /// forward differences, 2 with the problem's exact Jacobian (the constraints with
-    /// their Jacobian, then the repaired point).
+    /// The evaluations charged for one repair step in dimension `dim` from a point
+    /// evaluated without its Jacobian: `N + 1` with forward differences, 2 with the
+    /// problem's exact Jacobian (the Jacobian, then the repaired point).
     #[must_use]
     pub const fn cost(dim: usize, source: JacobianSource) -> usize {
         match source {
             JacobianSource::Differences => dim + 1,
             JacobianSource::Exact => 2,
+        }
+    }
+
+    /// The evaluations charged for a further step from the repaired point of the step
+    /// before: `N + 1` with forward differences, 1 with the exact Jacobian, which the
+    /// CEC2020 rule counts with the constraints at that point as one evaluation (so `t`
+    /// steps cost `t + 1`).
+    #[must_use]
+    pub const fn cost_of_further_step(dim: usize, source: JacobianSource) -> usize {
+        match source {
+            JacobianSource::Differences => dim + 1,
+            JacobianSource::Exact => 1,
         }
     }
 

@@ -59,9 +59,17 @@ pub trait Repair: Any + Send {
         false
     }
 
-    /// The evaluations charged for one step in dimension `dim` with Jacobians from
-    /// `source`.
-    fn cost(&self, dim: usize, source: JacobianSource) -> usize;
+    /// The most repair steps of the injected best-so-far ([`Repair::repairs_best`]):
+    /// [`Repair::max_steps`] by default.
+    fn best_steps(&self) -> usize {
+        self.max_steps()
+    }
+
+    /// The evaluations charged for step `step` (0 for the first) of an offspring's
+    /// repair in dimension `dim` with Jacobians from `source`: with the exact Jacobian
+    /// a further step's Jacobian is counted with the previous repaired point's values
+    /// ([`crate::strategy::RequestKind::Jacobians`]).
+    fn cost(&self, dim: usize, source: JacobianSource, step: usize) -> usize;
 
     /// The probe points of one step at `x` (whose constraints only are evaluated), one
     /// per column of `probes` (`N × N`), when the Jacobian comes from differences.
@@ -107,7 +115,7 @@ impl Repair for NoRepair {
         0
     }
 
-    fn cost(&self, _dim: usize, _source: JacobianSource) -> usize {
+    fn cost(&self, _dim: usize, _source: JacobianSource, _step: usize) -> usize {
         0
     }
 
@@ -123,6 +131,15 @@ impl Repair for NoRepair {
     ) -> Result<(), MaEsError> {
         repaired.copy_from_slice(x);
         Ok(())
+    }
+}
+
+/// The charge of repair step `step` (see [`Repair::cost`]).
+fn step_cost(dim: usize, source: JacobianSource, step: usize) -> usize {
+    if step == 0 {
+        GradientRepair::cost(dim, source)
+    } else {
+        GradientRepair::cost_of_further_step(dim, source)
     }
 }
 
@@ -198,8 +215,8 @@ impl Repair for PeriodicRepair {
         self.repetitions
     }
 
-    fn cost(&self, dim: usize, source: JacobianSource) -> usize {
-        GradientRepair::cost(dim, source)
+    fn cost(&self, dim: usize, source: JacobianSource, step: usize) -> usize {
+        step_cost(dim, source, step)
     }
 
     fn probe_points(&self, x: &[f64], probes: ArrayViewMut2<'_, f64>) {
@@ -230,9 +247,11 @@ impl Repair for PeriodicRepair {
 /// ([`constraint_handling::levenberg_marquardt`], the repair of the CEC2020 entries SASS
 /// and sCMAgES): every `frequency` generations (every `N` by default), each offspring
 /// with probability `probability` is repaired by at most `iterations` iterations while
-/// infeasible. Each iteration asks for the Jacobian at the offspring (its `N` difference
+/// infeasible. Each iteration asks for the Jacobian at its point (its `N` difference
 /// probes, or the problem's exact Jacobian) and evaluates the new point: `N + 1`
-/// evaluations with differences, 2 with the exact Jacobian.
+/// evaluations with differences; with the exact Jacobian 2 for the first iteration and
+/// 1 for each further one (the Jacobian at a new point counts with its values), so `t`
+/// iterations cost `t + 1`, as SASS counts them.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(into = "LmRepairParams", try_from = "LmRepairParams")]
 pub struct LevenbergMarquardtRepair {
@@ -318,8 +337,14 @@ impl Repair for LevenbergMarquardtRepair {
         self.settings.best
     }
 
-    fn cost(&self, dim: usize, source: JacobianSource) -> usize {
-        GradientRepair::cost(dim, source)
+    fn best_steps(&self) -> usize {
+        self.settings
+            .best_iterations
+            .unwrap_or(self.settings.iterations) as usize
+    }
+
+    fn cost(&self, dim: usize, source: JacobianSource, step: usize) -> usize {
+        step_cost(dim, source, step)
     }
 
     fn probe_points(&self, x: &[f64], probes: ArrayViewMut2<'_, f64>) {
@@ -370,6 +395,8 @@ pub struct LmSettings {
     pub iterations: u32,
     /// Whether the infeasible best-so-far is repaired too ([`Repair::repairs_best`]).
     pub best: bool,
+    /// The most iterations for the best-so-far (`None`: `iterations`).
+    pub best_iterations: Option<u32>,
 }
 
 impl Default for LmSettings {
@@ -379,6 +406,7 @@ impl Default for LmSettings {
             probability: 20,
             iterations: 4,
             best: false,
+            best_iterations: None,
         }
     }
 }

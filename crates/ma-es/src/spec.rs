@@ -605,6 +605,23 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         },
     },
     SpecKey {
+        name: "lm-best-iterations",
+        help: "the Levenberg–Marquardt repair's most iterations for the best-so-far (lm-best=on)",
+        values: || "same (as lm-iterations) or a number of iterations".into(),
+        get: |s| {
+            s.lm
+                .best_iterations
+                .map_or(Cow::Borrowed("same"), |t| Cow::Owned(t.to_string()))
+        },
+        set: |s, v| {
+            s.lm.best_iterations = match v {
+                "same" => None,
+                v => Some(v.parse().ok().filter(|&t| t > 0)?),
+            };
+            Some(())
+        },
+    },
+    SpecKey {
         name: "jacobian",
         help: "the repairs' constraint Jacobian: the problem's own where it offers one, or forward differences always (a black-box run)",
         values: || listed(JACOBIANS),

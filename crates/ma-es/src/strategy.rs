@@ -113,7 +113,17 @@ pub enum RequestKind {
     /// The offspring being repaired, when the problem offers its constraint Jacobian
     /// ([`JacobianSource::Exact`]): their Jacobians are wanted, told back as the
     /// constraints of a `(l + m) × (N · n)` matrix whose columns `jN .. (j+1)N` are
-    /// `∂C/∂x` at point `j` (`objectives` may be empty). Each counts as one evaluation.
+    /// `∂C/∂x` at point `j` (`objectives` may be empty).
+    ///
+    /// The CEC2020 rule counts the constraints with their Jacobian at one point as one
+    /// evaluation. In a repair's first step the points are offspring evaluated without
+    /// derivatives, so each Jacobian is one more evaluation. In a later step the points
+    /// are the repaired points of the previous request, whose evaluation already counted:
+    /// their Jacobians are part of it and are charged nothing. An evaluator that
+    /// computes both at once can keep them from the `Repaired` request
+    /// ([`Request::evaluations`] says what each request is charged). A repair of `t`
+    /// steps thus costs `t + 1` evaluations, as the Levenberg–Marquardt iteration of
+    /// the entries SASS and sCMAgES counts.
     Jacobians,
     /// The repaired offspring: `f` and `C` wanted.
     Repaired,
@@ -134,6 +144,10 @@ pub struct Request<'a> {
     pub points: ArrayView2<'a, f64>,
     /// What they are.
     pub kind: RequestKind,
+    /// The evaluations the run charges for them: one per point, `N` per offspring for
+    /// difference probes, none for the Jacobians at points told in the request before
+    /// (see [`RequestKind::Jacobians`]).
+    pub evaluations: usize,
 }
 
 /// How a [`Strategy`] batches the evaluations of its repair.
@@ -313,6 +327,10 @@ struct RepairRound {
     active: Vec<usize>,
     /// The current step (0 for the first).
     step: usize,
+    /// The offspring that holds the injected best-so-far, if any
+    /// ([`Repair::best_steps`]).
+    #[serde(default)]
+    best: Option<usize>,
     /// `N × (N · active)`: the probes.
     probes: Vec<f64>,
     /// Scratch for the probes' `f`.
@@ -342,6 +360,7 @@ impl RepairRound {
             started: 0,
             active: Vec::with_capacity(cap),
             step: 0,
+            best: None,
             probes: Vec::with_capacity(n * n * cap),
             probe_objectives: Vec::with_capacity(n * cap),
             probe_constraints: Vec::with_capacity(k * n * cap),
@@ -548,25 +567,30 @@ impl<N: NoiseSource> Strategy<N> {
     fn request(&self) -> Request<'_> {
         let n = self.params.dim;
         let a = self.repair.active.len();
+        let evaluations = self.charge();
         match self.phase {
             Phase::Probes if self.exact() => Request {
                 points: ArrayView2::from_shape((n, a).f(), &self.repair.probes[..n * a])
                     .expect("probe buffer sized"),
                 kind: RequestKind::Jacobians,
+                evaluations,
             },
             Phase::Probes => Request {
                 points: ArrayView2::from_shape((n, n * a).f(), &self.repair.probes)
                     .expect("probe buffer sized"),
                 kind: RequestKind::JacobianProbes,
+                evaluations,
             },
             Phase::Repaired => Request {
                 points: ArrayView2::from_shape((n, a).f(), &self.repair.points)
                     .expect("repair buffer sized"),
                 kind: RequestKind::Repaired,
+                evaluations,
             },
             _ => Request {
                 points: self.pop.points.view(),
                 kind: RequestKind::Population,
+                evaluations,
             },
         }
     }
@@ -577,6 +601,7 @@ impl<N: NoiseSource> Strategy<N> {
         let k = self.shape.num_constraints();
         let a = self.repair.active.len();
         let exact = self.exact();
+        let evaluations = self.charge();
         let r = &mut self.repair;
         match self.phase {
             Phase::Probes if exact => (
@@ -584,6 +609,7 @@ impl<N: NoiseSource> Strategy<N> {
                     points: ArrayView2::from_shape((n, a).f(), &r.probes[..n * a])
                         .expect("probe buffer sized"),
                     kind: RequestKind::Jacobians,
+                    evaluations,
                 },
                 ArrayViewMut1::from(&mut r.probe_objectives[..a]),
                 ArrayViewMut2::from_shape((k, n * a).f(), &mut r.probe_constraints)
@@ -594,6 +620,7 @@ impl<N: NoiseSource> Strategy<N> {
                     points: ArrayView2::from_shape((n, n * a).f(), &r.probes)
                         .expect("probe buffer sized"),
                     kind: RequestKind::JacobianProbes,
+                    evaluations,
                 },
                 ArrayViewMut1::from(&mut r.probe_objectives[..]),
                 ArrayViewMut2::from_shape((k, n * a).f(), &mut r.probe_constraints)
@@ -604,6 +631,7 @@ impl<N: NoiseSource> Strategy<N> {
                     points: ArrayView2::from_shape((n, a).f(), &r.points)
                         .expect("repair buffer sized"),
                     kind: RequestKind::Repaired,
+                    evaluations,
                 },
                 ArrayViewMut1::from(&mut r.objectives[..]),
                 ArrayViewMut2::from_shape((k, a).f(), &mut r.constraints)
@@ -613,6 +641,7 @@ impl<N: NoiseSource> Strategy<N> {
                 Request {
                     points: self.pop.points.view(),
                     kind: RequestKind::Population,
+                    evaluations,
                 },
                 self.pop.objectives.view_mut(),
                 self.pop.constraints.view_mut(),
@@ -761,7 +790,7 @@ impl<N: NoiseSource> Strategy<N> {
                     },
                     &mut self.repair.chosen,
                 );
-                self.inject_best();
+                self.repair.best = self.inject_best();
                 self.repair.started = 0;
                 self.repair.active.clear();
                 self.next_repair_step()
@@ -777,6 +806,22 @@ impl<N: NoiseSource> Strategy<N> {
                 self.next_repair_step()
             }
             Phase::Start | Phase::Sample => unreachable!("checked by the callers"),
+        }
+    }
+
+    /// The evaluations charged for the request of the current phase (as
+    /// [`Strategy::take_population`] and [`Strategy::take_repaired`] charge them).
+    fn charge(&self) -> usize {
+        let (n, a) = (self.params.dim, self.repair.active.len());
+        let repair = &self.components.repair;
+        match self.phase {
+            Phase::Probes => {
+                a * repair
+                    .cost(n, self.shape.jacobian, self.repair.step)
+                    .saturating_sub(1)
+            }
+            Phase::Repaired => a,
+            _ => self.params.lambda,
         }
     }
 
@@ -804,12 +849,17 @@ impl<N: NoiseSource> Strategy<N> {
     /// generation when no offspring needs one.
     fn next_repair_step(&mut self) -> Result<Told, MaEsError> {
         let max_steps = self.components.repair.max_steps();
+        let best_steps = self.components.repair.best_steps();
         let mut active = std::mem::take(&mut self.repair.active);
-        if self.repair.step >= max_steps {
-            active.clear();
-        } else {
-            active.retain(|&k| needs_repair(self.pop.violations[k]));
-        }
+        let (step, best) = (self.repair.step, self.repair.best);
+        active.retain(|&k| {
+            let limit = if best == Some(k) {
+                best_steps
+            } else {
+                max_steps
+            };
+            step < limit && needs_repair(self.pop.violations[k])
+        });
         if active.is_empty() {
             self.repair.step = 0;
             // The next wave: the chosen offspring not started yet that need a repair,
@@ -862,7 +912,7 @@ impl<N: NoiseSource> Strategy<N> {
     /// takes the place of the offspring with the largest violation, values included (no
     /// evaluation), and is repaired with the chosen ones. Its point differs from the
     /// offspring's candidate, so back-calculation treats it as a repaired offspring.
-    fn inject_best(&mut self) {
+    fn inject_best(&mut self) -> Option<usize> {
         let best = &self.progress.best;
         if !self.components.repair.repairs_best()
             || self.repair.chosen.is_empty()
@@ -871,13 +921,10 @@ impl<N: NoiseSource> Strategy<N> {
             || best.snapshot.fitness.violation.is_nan()
             || best.snapshot.fitness.violation <= 0.0
         {
-            return;
+            return None;
         }
-        let Some(o) = (0..self.pop.violations.len())
-            .max_by(|&a, &b| self.pop.violations[a].total_cmp(&self.pop.violations[b]))
-        else {
-            return;
-        };
+        let o = (0..self.pop.violations.len())
+            .max_by(|&a, &b| self.pop.violations[a].total_cmp(&self.pop.violations[b]))?;
         self.pop
             .points
             .column_mut(o)
@@ -895,6 +942,7 @@ impl<N: NoiseSource> Strategy<N> {
         if let Err(at) = self.repair.chosen.binary_search(&o) {
             self.repair.chosen.insert(at, o);
         }
+        Some(o)
     }
 
     /// The repaired points from the probes' values, reflected into the box.
@@ -937,7 +985,10 @@ impl<N: NoiseSource> Strategy<N> {
     /// charged.
     fn take_repaired(&mut self) {
         let (n, k) = (self.params.dim, self.shape.num_constraints());
-        let cost = self.components.repair.cost(n, self.shape.jacobian);
+        let cost = self
+            .components
+            .repair
+            .cost(n, self.shape.jacobian, self.repair.step);
         for (j, &o) in self.repair.active.iter().enumerate() {
             let repaired = &self.repair.points[j * n..(j + 1) * n];
             let mut point = self.pop.points.column_mut(o);

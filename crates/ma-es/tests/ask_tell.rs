@@ -424,29 +424,55 @@ fn suite_problem() -> impl ConstrainedProblem {
     Suite::synthetic(3).problem(5, 10).unwrap()
 }
 
-/// [`simplex`] with its exact constraint Jacobian: `∂g/∂x = (1, …, 1)`,
-/// `∂h/∂x = e₁ − e₂`.
-struct ExactSimplex {
+/// A problem with its exact constraint Jacobian, written by `jacobian(x, J)`.
+struct Exact {
     inner: Box<dyn ConstrainedProblem>,
+    jacobian: fn(&[f64], &mut ndarray::ArrayViewMut2<'_, f64>),
 }
 
-impl ExactSimplex {
-    fn new(n: usize) -> Self {
+impl Exact {
+    /// [`simplex`] with `∂g/∂x = (1, …, 1)`, `∂h/∂x = e₁ − e₂`.
+    fn simplex(n: usize) -> Self {
         Self {
             inner: Box::new(simplex(n)),
+            jacobian: |_, j| {
+                j.row_mut(0).fill(1.0);
+                j.row_mut(1).fill(0.0);
+                j[[1, 0]] = 1.0;
+                j[[1, 1]] = -1.0;
+            },
+        }
+    }
+
+    /// Σ (x_i − 1)² s.t. Σ x_i² = 2 on [−3, 3]^N, with `∂h/∂x = 2x`: its repairs
+    /// take several Newton steps.
+    fn sphere(n: usize) -> Self {
+        let inner = FnProblem::new(vec![-3.0; n], vec![3.0; n], 0, 1, |x, c| {
+            c[0] = x.iter().map(|v| v * v).sum::<f64>() - 2.0;
+            Ok(x.iter().map(|v| (v - 1.0) * (v - 1.0)).sum())
+        })
+        .unwrap();
+        Self {
+            inner: Box::new(inner),
+            jacobian: |x, j| {
+                j.row_mut(0)
+                    .iter_mut()
+                    .zip(x)
+                    .for_each(|(d, v)| *d = 2.0 * v)
+            },
         }
     }
 }
 
-impl ConstrainedProblem for ExactSimplex {
+impl ConstrainedProblem for Exact {
     fn dim(&self) -> usize {
         self.inner.dim()
     }
     fn num_inequalities(&self) -> usize {
-        1
+        self.inner.num_inequalities()
     }
     fn num_equalities(&self) -> usize {
-        1
+        self.inner.num_equalities()
     }
     fn lower_bounds(&self) -> &[f64] {
         self.inner.lower_bounds()
@@ -462,7 +488,7 @@ impl ConstrainedProblem for ExactSimplex {
     }
 }
 
-impl ConstraintJacobian for ExactSimplex {
+impl ConstraintJacobian for Exact {
     fn evaluate_jacobian(
         &self,
         x: &[f64],
@@ -472,37 +498,70 @@ impl ConstraintJacobian for ExactSimplex {
         if let Some(c) = values {
             self.evaluate(x, c)?;
         }
-        jacobian.row_mut(0).fill(1.0);
-        jacobian.row_mut(1).fill(0.0);
-        jacobian[[1, 0]] = 1.0;
-        jacobian[[1, 1]] = -1.0;
+        (self.jacobian)(x, &mut jacobian);
         Ok(())
     }
 }
 
-/// The evaluations a run charges are the points it asked for, a Jacobian counting as
-/// one (the CEC2020 rule) and each difference probe as one: with the exact Jacobian a
-/// repair step costs 2 evaluations, with differences N + 1.
+/// The evaluations a run charges are the points it asked for, each difference probe
+/// counting as one and the constraints with their Jacobian at one point as one (the
+/// CEC2020 rule): a Jacobian at an offspring costs one evaluation, a Jacobian at a
+/// point told as repaired in the request before costs nothing (it comes with that
+/// point's evaluation), so a repair of t steps costs t + 1 with the exact Jacobian and
+/// t (N + 1) with differences. Every request says what it is charged.
 #[test]
-fn a_run_charges_the_points_it_asks_for_a_jacobian_counting_one() {
+fn a_run_charges_the_points_it_asks_for_a_jacobian_counting_with_its_values() {
     let n = 6;
-    let spec: ComponentSpec = "eps-mag-es".parse().unwrap();
     let mut seen = Vec::new();
-    for (name, problem) in [
+    for (name, problem, spec) in [
+        ("exact simplex", Exact::simplex(n), "eps-mag-es"),
+        ("exact sphere", Exact::sphere(n), "eps-mag-es"),
         (
-            "exact",
-            Box::new(ExactSimplex::new(n)) as Box<dyn ConstrainedProblem>,
+            "exact sphere, Levenberg–Marquardt",
+            Exact::sphere(n),
+            "eps-mag-es:repair=levenberg-marquardt:lm-frequency=1",
         ),
-        ("differences", Box::new(simplex(n))),
+        (
+            "differences",
+            Exact::sphere(n),
+            "eps-mag-es:jacobian=differences",
+        ),
     ] {
-        let (r, _, sizes) = ask_tell(
-            &problem,
+        let spec: ComponentSpec = spec.parse().unwrap();
+        let mut es = AskTell::new(
+            ProblemShape::of(&problem).unwrap(),
             &Config::default(),
             &control(20_000),
             &spec,
             3,
-            Batching::Generation,
-        );
+            RngNoise::seed_from_u64(3),
+        )
+        .unwrap();
+        let (mut expected, mut stated, mut free) = (0, 0, 0);
+        let mut previous: Option<(RequestKind, Array2<f64>)> = None;
+        let mut sizes = Vec::new();
+        while let Some(request) = es.ask().unwrap() {
+            let (kind, points) = (request.kind, request.points.to_owned());
+            stated += request.evaluations;
+            expected += match (kind, &previous) {
+                (RequestKind::JacobianProbes, _) => points.ncols(),
+                (RequestKind::Jacobians, Some((RequestKind::Repaired, before)))
+                    if points
+                        .columns()
+                        .into_iter()
+                        .all(|p| before.columns().into_iter().any(|b| b == p)) =>
+                {
+                    free += points.ncols();
+                    0
+                }
+                _ => points.ncols(),
+            };
+            previous = Some((kind, points));
+            answer(&mut es, &problem, &mut sizes).unwrap();
+        }
+        let r = es.result();
+        assert_eq!(r.evaluations, expected, "{name}");
+        assert_eq!(stated, expected, "{name}");
         let count = |kind| -> usize {
             sizes
                 .iter()
@@ -514,16 +573,17 @@ fn a_run_charges_the_points_it_asks_for_a_jacobian_counting_one() {
             count(RequestKind::Jacobians),
             count(RequestKind::JacobianProbes),
         );
-        let asked =
-            count(RequestKind::Population) + jacobians + probes + count(RequestKind::Repaired);
-        assert_eq!(r.evaluations, asked, "{name}");
         match name {
-            "exact" => assert!(jacobians > 0 && probes == 0, "{name}: {jacobians} {probes}"),
-            _ => assert!(jacobians == 0 && probes == n * count(RequestKind::Repaired)),
+            "differences" => {
+                assert!(jacobians == 0 && probes == n * count(RequestKind::Repaired));
+            }
+            "exact simplex" => assert!(jacobians > 0 && probes == 0, "{name}"),
+            // the sphere's repairs take further steps, whose Jacobians are free
+            _ => assert!(jacobians > free && free > 0 && probes == 0, "{name}"),
         }
-        seen.push((name, jacobians, probes, count(RequestKind::Repaired)));
+        seen.push((name, jacobians, free, probes, count(RequestKind::Repaired)));
     }
-    println!("requests (source, Jacobians, probes, repaired points): {seen:?}");
+    println!("requests (problem, Jacobians, of them free, probes, repaired points): {seen:?}");
 }
 
 /// With the exact Jacobian, ask and tell (batched either way) is the driver's run bit
@@ -534,7 +594,7 @@ fn exact_jacobians_drive_alike_and_differences_can_be_forced() {
     let mut checked = 0;
     for text in ["eps-mag-es", "eps-mag-es-r"] {
         let spec: ComponentSpec = text.parse().unwrap();
-        let exact = ExactSimplex::new(4);
+        let exact = Exact::simplex(4);
         let (expected, runs) = driver::run(
             &exact,
             &Config::default(),
@@ -679,4 +739,63 @@ fn the_lm_repair_of_the_best_so_far() {
     let off: ComponentSpec = "eps-mag-es:repair=levenberg-marquardt".parse().unwrap();
     assert!(!off.to_string().contains("lm-best"), "{off}");
     assert!("eps-mag-es:lm-best=maybe".parse::<ComponentSpec>().is_err());
+}
+
+/// `lm-best-iterations`: the injected best-so-far is repaired by up to that many
+/// iterations while the offspring stop after `lm-iterations`. With one iteration per
+/// offspring, every further step of a repair (a Jacobian request at the points just
+/// repaired) is the best's, one point at a time, and there are none without the key.
+#[test]
+fn the_best_so_far_takes_its_own_number_of_iterations() {
+    let problem = Exact::sphere(20);
+    let run = |best_iterations: &str| -> (usize, usize) {
+        let spec: ComponentSpec = format!(
+            "eps-mag-es:repair=levenberg-marquardt:lm-frequency=1:lm-probability=10%:\
+             lm-iterations=1:lm-best=on:lm-best-iterations={best_iterations}"
+        )
+        .parse()
+        .unwrap();
+        let mut es = AskTell::new(
+            ProblemShape::of(&problem).unwrap(),
+            &Config::default(),
+            &control(20_000),
+            &spec,
+            5,
+            RngNoise::seed_from_u64(5),
+        )
+        .unwrap();
+        let (mut further, mut longest, mut chain) = (0, 0, 0);
+        let mut previous: Option<(RequestKind, Array2<f64>)> = None;
+        let mut sizes = Vec::new();
+        while let Some(request) = es.ask().unwrap() {
+            let (kind, points) = (request.kind, request.points.to_owned());
+            if kind == RequestKind::Jacobians {
+                if let Some((RequestKind::Repaired, before)) = &previous {
+                    assert_eq!(points.ncols(), 1, "only the best goes on");
+                    assert!(before.columns().into_iter().any(|b| b == points.column(0)));
+                    further += 1;
+                    chain += 1;
+                    longest = longest.max(chain);
+                } else {
+                    chain = 0;
+                }
+            }
+            previous = Some((kind, points));
+            answer(&mut es, &problem, &mut sizes).unwrap();
+        }
+        (further, longest)
+    };
+    let (further, longest) = run("6");
+    let (none, _) = run("same");
+    println!("lm-best-iterations=6: {further} further steps, at most {longest} in a row");
+    assert!(further > 0 && longest <= 5, "{further} {longest}");
+    assert_eq!(none, 0);
+    let spec: ComponentSpec =
+        "eps-mag-es:repair=levenberg-marquardt:lm-best=on:lm-best-iterations=30"
+            .parse()
+            .unwrap();
+    assert!(spec.to_string().contains("lm-best-iterations=30"), "{spec}");
+    assert!("eps-mag-es:lm-best-iterations=0"
+        .parse::<ComponentSpec>()
+        .is_err());
 }
