@@ -2,14 +2,16 @@
 //! evaluated, `tell()` gives their values — `ma_es::ask_tell::AskTell` itself, no
 //! thread and no channel. The repair's evaluations come batched by generation: all the
 //! Jacobian probes of a step in one request (constraints only), all its repaired points
-//! in another. The state pickles (MessagePack of the Rust value) at any point and
+//! in another. With `jacobian=True` the user computes the constraints' Jacobians
+//! instead of answering difference probes (`RequestKind::Jacobians`). The state pickles (MessagePack of the Rust value) at any point and
 //! continues exactly.
 
 use crate::error::to_py;
 use crate::strategy::{configuration, result_dict};
-use constraint_handling::problem::ProblemShape;
+use constraint_handling::problem::{JacobianSource, ProblemShape};
 use ma_es::ask_tell::AskTell;
 use ma_es::noise::RngNoise;
+use ma_es::strategy::RequestKind;
 use ndarray::{Array2, ShapeBuilder};
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -26,6 +28,9 @@ struct Saved {
     m: usize,
     f_evaluations: usize,
     g_evaluations: usize,
+    /// The points whose Jacobians were told.
+    #[serde(default)]
+    j_evaluations: usize,
 }
 
 /// The compiled half of `emages.AskTell` (see its Python docstring).
@@ -48,10 +53,14 @@ impl PyAskTell {
         variant: &str,
         config_json: &str,
         seed: u64,
+        jacobian: bool,
     ) -> PyResult<Self> {
         let (spec, config, control) = configuration(variant, config_json)?;
         let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
         shape.equality_margin = margin;
+        if jacobian {
+            shape = shape.with_jacobian(JacobianSource::Exact);
+        }
         let noise = RngNoise::seed_from_u64(seed);
         let es = AskTell::new(shape, &config, &control, &spec, seed, noise).map_err(to_py)?;
         Ok(Self {
@@ -61,28 +70,44 @@ impl PyAskTell {
                 m: n_eq,
                 f_evaluations: 0,
                 g_evaluations: 0,
+                j_evaluations: 0,
             }),
         })
     }
 
-    /// The next question: `(points, constraints_only)` with the points as the rows of a
-    /// `(k, N)` array, or `None` when the run has ended. Asking again before telling
-    /// returns the same question.
-    fn ask<'py>(&self, py: Python<'py>) -> PyResult<Option<(Bound<'py, PyArray2<f64>>, bool)>> {
+    /// The next question: `(points, constraints_only, kind, evaluations)` with the
+    /// points as the rows of a `(k, N)` array, `kind` one of `population`, `probes`,
+    /// `jacobians`, `repaired`, and the evaluations it is charged; or `None` when the
+    /// run has ended. Asking again before telling returns the same question.
+    #[allow(clippy::type_complexity)]
+    fn ask<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<(Bound<'py, PyArray2<f64>>, bool, &'static str, usize)>> {
         let mut s = self.lock()?;
         let Some(request) = s.es.ask().map_err(to_py)? else {
             return Ok(None);
         };
         let rows = request.points.t().as_standard_layout().into_owned();
+        let kind = match request.kind {
+            RequestKind::Population => "population",
+            RequestKind::JacobianProbes => "probes",
+            RequestKind::Jacobians => "jacobians",
+            RequestKind::Repaired => "repaired",
+        };
         Ok(Some((
             rows.into_pyarray(py),
             request.kind.constraints_only(),
+            kind,
+            request.evaluations,
         )))
     }
 
     /// The answer to the pending question: `f` of shape `(k,)` (ignored, may be
     /// `None`, when only the constraints were asked for), `g` of shape `(k, l)`, `h` of
-    /// shape `(k, m)`. Returns whether a generation ended with it.
+    /// shape `(k, m)`; for a `jacobians` question the Jacobians, `g` of shape
+    /// `(k, l, N)` and `h` of shape `(k, m, N)`. Returns whether a generation ended with
+    /// it.
     #[pyo3(signature = (f, g=None, h=None))]
     fn tell(
         &self,
@@ -92,8 +117,13 @@ impl PyAskTell {
     ) -> PyResult<bool> {
         let mut guard = self.lock()?;
         let s = &mut *guard;
-        let (k, only) = match s.es.pending() {
-            Some(request) => (request.points.ncols(), request.kind.constraints_only()),
+        let n = s.es.strategy().shape().dim();
+        let (k, only, jacobians) = match s.es.pending() {
+            Some(request) => (
+                request.points.ncols(),
+                request.kind.constraints_only(),
+                request.kind == RequestKind::Jacobians,
+            ),
             None => {
                 return Err(PyValueError::new_err(
                     "tell() without a question: call ask() first",
@@ -106,7 +136,9 @@ impl PyAskTell {
             let f = f.ok_or_else(|| PyValueError::new_err("tell(): f is missing"))?;
             values(f, &[k], "f")?
         };
-        let mut c = Array2::zeros((s.l + s.m, k).f());
+        // A Jacobian is N columns per point: column j N + i is ∂C/∂x_i at point j.
+        let width = if jacobians { n } else { 1 };
+        let mut c = Array2::zeros((s.l + s.m, k * width).f());
         for (rows, count, what, value) in [(0..s.l, s.l, "g", g), (s.l..s.l + s.m, s.m, "h", h)] {
             if count == 0 {
                 continue;
@@ -114,19 +146,30 @@ impl PyAskTell {
             let value = value.ok_or_else(|| {
                 PyValueError::new_err(format!("tell(): {what} is missing ({count} per point)"))
             })?;
-            let v = values(value, &[k, count], what)?;
+            let shape = if jacobians {
+                vec![k, count, n]
+            } else {
+                vec![k, count]
+            };
+            let v = values(value, &shape, what)?;
             for j in 0..k {
                 for (r, row) in rows.clone().enumerate() {
-                    c[[row, j]] = v[j * count + r];
+                    for i in 0..width {
+                        c[[row, j * width + i]] = v[(j * count + r) * width + i];
+                    }
                 }
             }
         }
         let told = s.es.tell(&objectives, c.view()).map_err(to_py)?;
-        if !only {
-            s.f_evaluations += k;
-        }
-        if s.l + s.m > 0 {
-            s.g_evaluations += k;
+        if jacobians {
+            s.j_evaluations += k;
+        } else {
+            if !only {
+                s.f_evaluations += k;
+            }
+            if s.l + s.m > 0 {
+                s.g_evaluations += k;
+            }
         }
         Ok(matches!(told, ma_es::strategy::Told::Generation(_)))
     }
@@ -146,13 +189,15 @@ impl PyAskTell {
                 "the run has not evaluated its initial population yet: ask() and tell() first",
             ));
         }
-        result_dict(
+        let d = result_dict(
             py,
             s.es.result(),
             s.es.restarts(),
             s.l,
             Some((s.f_evaluations, s.g_evaluations)),
-        )
+        )?;
+        d.set_item("njev", s.j_evaluations)?;
+        Ok(d)
     }
 
     /// The state after the last generation: `(generation, evaluations, sigma, fun,

@@ -158,3 +158,70 @@ def test_the_callback_sees_every_generation_and_may_stop_the_run():
 
     stopped = serial(callback=stop_at_ten, variant="eps-mag-es")
     assert stopped.nit == 10 and stopped.message == "stopped"
+
+
+def g_scipy(x):
+    """``2 − x·x ≥ 0``: scipy's sign (``ineq`` of :func:`ineq` is its negative)."""
+    return 2.0 - float(np.dot(x, x))
+
+
+def g_scipy_jac(x):
+    return -2.0 * np.asarray(x, dtype=float)
+
+
+def eq_jac(x):
+    j = np.zeros(len(x))
+    j[:2] = 1.0
+    return j
+
+
+JAC_CONSTRAINTS = [
+    {"type": "ineq", "fun": g_scipy, "jac": g_scipy_jac},
+    {"type": "eq", "fun": lambda x: eq(x)[0], "jac": eq_jac},
+]
+
+
+def test_ask_and_tell_with_jacobians_is_minimize_with_jac():
+    """With ``jacobian=True`` the user answers the repair's Jacobian requests (shapes
+    ``(k, l, N)`` and ``(k, m, N)``) and gets :func:`minimize`'s run with the same
+    ``jac``, bit for bit; every request states its charge, and they add up to the
+    run's evaluations (a Jacobian at a point just repaired is free); ``minimize`` with
+    an executor takes the Jacobians through it, with the same result."""
+    variant, budget = "eps-mag-es:repair=levenberg-marquardt:lm-frequency=1", 8_000
+    expected = emages.minimize(objective, constraints=JAC_CONSTRAINTS, bounds=[(-2, 2)] * N,
+                               seed=7, budget=budget, variant=variant)
+    assert expected.njev > 0
+    es = emages.AskTell(N, n_ineq=1, n_eq=1, bounds=[(-2, 2)] * N, seed=7, budget=budget,
+                        variant=variant, jacobian=True)
+    kinds, charged, free = {}, 0, 0
+    while (req := es.ask()) is not None:
+        kinds[req.kind] = kinds.get(req.kind, 0) + 1
+        charged += req.evaluations
+        X = req.points
+        if req.kind == "jacobians":
+            free += req.evaluations == 0
+            jg = np.array([[-g_scipy_jac(x)] for x in X])          # (k, 1, N)
+            jh = np.array([[eq_jac(x)] for x in X])
+            assert jg.shape == (len(X), 1, N)
+            es.tell(None, jg, jh)
+        else:
+            f, g, h = values(X)
+            es.tell(None if req.constraints_only else f, g, h)
+    got = es.result()
+    print(f"requests by kind: {kinds}; {free} Jacobian requests free; njev {got.njev}")
+    assert "probes" not in kinds and kinds["jacobians"] > 0 and free > 0
+    assert charged == got.evaluations
+    assert np.array_equal(got.x, expected.x)
+    assert (got.fun, got.violation, got.evaluations, got.njev) == (
+        expected.fun, expected.violation, expected.evaluations, expected.njev)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        pooled = emages.minimize(objective, constraints=JAC_CONSTRAINTS, bounds=[(-2, 2)] * N,
+                                 seed=7, budget=budget, variant=variant, executor=pool)
+    assert np.array_equal(pooled.x, expected.x) and pooled.njev == expected.njev
+    with pytest.raises(ValueError, match="shape"):
+        es = emages.AskTell(N, n_ineq=1, n_eq=1, bounds=[(-2, 2)] * N, seed=7,
+                            budget=budget, variant=variant, jacobian=True)
+        while (req := es.ask()).kind != "jacobians":
+            f, g, h = values(req.points)
+            es.tell(None if req.constraints_only else f, g, h)
+        es.tell(None, np.zeros((len(req.points), 1)), np.zeros((len(req.points), 1)))

@@ -369,8 +369,8 @@ def minimize(
         callable ``jac``, or a linear constraint) and there is no ``ineq``/``eq``
         callable, the repair takes the exact Jacobian, one evaluation each
         (``njev`` counts them); otherwise forward differences. Not with
-        ``vectorized=True``; with ``executor`` or ``callback`` the Jacobians are taken
-        by differences.
+        ``vectorized=True``; with ``executor`` the Jacobians are computed through it
+        too, one point per task.
     bounds : sequence of (low, high) pairs, or scipy.optimize.Bounds, optional
         The box; out-of-box candidates are reflected into it. ``None`` for an open side.
     budget : int, optional
@@ -498,8 +498,9 @@ def minimize(
 
             core = _emages._AskTell(
                 lb.tolist(), ub.tolist(), l, m, float(equality_margin), variant, config_json, seed,
+                jac is not None,
             )
-            task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m)
+            task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m, jac)
             raw = _drive(core, task, executor, callback, seed)
     return _finished(raw, seed)
 
@@ -527,9 +528,13 @@ class _Callables:
     """The user's callables as one picklable task: ``task(x, constraints_only)`` gives
     ``(f, g, h)`` of one point (``f`` is NaN when only the constraints are wanted)."""
 
-    def __init__(self, fun, ineq, eq, joint, vectorized, l, m):
-        self.fun, self.ineq, self.eq = fun, ineq, eq
+    def __init__(self, fun, ineq, eq, joint, vectorized, l, m, jac=None):
+        self.fun, self.ineq, self.eq, self.jac = fun, ineq, eq, jac
         self.joint, self.vectorized, self.l, self.m = joint, vectorized, l, m
+
+    def jacobian(self, x):
+        """The constraints' Jacobian at ``x``, ``(l + m, N)``, rows g then h."""
+        return np.asarray(self.jac(x), dtype=float).reshape(self.l + self.m, len(x))
 
     def __call__(self, x, constraints_only=False):
         arg = x[None, :] if self.vectorized else x

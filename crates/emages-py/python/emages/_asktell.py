@@ -14,11 +14,18 @@ from . import DEFAULT_VARIANT, OptimizeResult, _box, _emages, _finished
 
 class Request(NamedTuple):
     """What the strategy wants evaluated: ``points`` (shape ``(k, N)``, one point per
-    row) and ``constraints_only`` — True for the repair's Jacobian probes, which need
-    ``g`` and ``h`` but not ``f``."""
+    row); ``constraints_only`` — True for the repair's Jacobian probes and Jacobians,
+    which need no ``f``; ``kind`` — ``"population"``, ``"probes"`` (difference
+    probes: their ``g``, ``h``), ``"jacobians"`` (with ``jacobian=True``: the
+    constraints' Jacobians at the points) or ``"repaired"``; and ``evaluations`` — what
+    the run charges for the request (a Jacobian at a point told as repaired in the
+    request before is part of that point's evaluation and costs nothing: the CEC2020
+    rule)."""
 
     points: np.ndarray
     constraints_only: bool
+    kind: str = "population"
+    evaluations: int = 0
 
 
 class AskTell:
@@ -40,12 +47,28 @@ class AskTell:
     ``None``), then their repaired points in another. Sign conventions as in
     :func:`minimize`.
 
+    With ``jacobian=True`` the user computes the constraints' Jacobians instead of
+    difference probes: a ``"jacobians"`` request is answered with ``tell(None, Jg, Jh)``,
+    ``Jg`` of shape ``(k, n_ineq, N)`` and ``Jh`` of shape ``(k, n_eq, N)``
+    (``Jg[j, r, i]`` is ``∂g_r/∂x_i`` at point ``j``), and the trajectory is
+    :func:`minimize`'s with the same ``jac``::
+
+        es = emages.AskTell(dim=2, bounds=[(-3, 3)] * 2, n_eq=1, seed=1, jacobian=True)
+        while (req := es.ask()) is not None:
+            X = req.points
+            if req.kind == "jacobians":
+                es.tell(None, None, 2 * X[:, None, :])        # ∂(x·x − 2)/∂x
+            else:
+                h = (X ** 2).sum(axis=1, keepdims=True) - 2
+                es.tell(None if req.constraints_only else X.sum(axis=1), None, h)
+
     The state is a value: ``pickle.dumps(es)`` and ``copy.deepcopy(es)`` work at any
     point, and the copy continues exactly as the original would (a run saved midway is
     resumed on another machine with ``pickle.loads``).
 
-    Parameters are those of :func:`minimize` (without callables), plus the dimension
-    and the numbers of constraints.
+    Parameters are those of :func:`minimize` (without callables), plus the dimension,
+    the numbers of constraints, and ``jacobian`` (whether the user answers Jacobian
+    requests; ``njev`` in the result counts the points answered so).
     """
 
     def __init__(
@@ -63,6 +86,7 @@ class AskTell:
         equality_margin: float = 1e-4,
         options: Optional[dict] = None,
         history: bool = True,
+        jacobian: bool = False,
     ):
         if seed is None:
             seed = secrets.randbits(63)
@@ -85,7 +109,7 @@ class AskTell:
             raise ValueError("without x0, the initial population is uniform in the box: give finite bounds")
         self._core = _emages._AskTell(
             lb.tolist(), ub.tolist(), int(n_ineq), int(n_eq), float(equality_margin),
-            variant, json.dumps(config), seed,
+            variant, json.dumps(config), seed, bool(jacobian),
         )
 
     def ask(self) -> Optional[Request]:
@@ -96,7 +120,9 @@ class AskTell:
     def tell(self, f, g=None, h=None) -> bool:
         """The values of the last request's points: ``f`` of shape ``(k,)`` (``None``
         for a ``constraints_only`` request), ``g`` of shape ``(k, n_ineq)``, ``h`` of
-        shape ``(k, n_eq)``. Returns whether a generation ended with them."""
+        shape ``(k, n_eq)``; for a ``"jacobians"`` request the Jacobians, ``g`` of
+        shape ``(k, n_ineq, N)`` and ``h`` of shape ``(k, n_eq, N)``. Returns whether a
+        generation ended with them."""
         return self._core.tell(f, g, h)
 
     def stop(self) -> None:
@@ -117,12 +143,19 @@ def _restore_core(state: bytes):
 
 def _drive(core, task, executor, callback, seed: int) -> dict:
     """Runs ``core`` to its end, evaluating each request with ``task`` (through
-    ``executor.map`` if given, one point per task), calling ``callback`` after every
-    generation; returns the result dict."""
+    ``executor.map`` if given, one point per task; a Jacobian request with
+    ``task.jacobian``), calling ``callback`` after every generation; returns the result
+    dict."""
     while (q := core.ask()) is not None:
-        points, constraints_only = q
+        points, constraints_only, kind, _ = q
         only = [constraints_only] * len(points)
         rows = list(points)
+        if kind == "jacobians":
+            mapped = map if executor is None else executor.map
+            jac = np.array(list(mapped(task.jacobian, rows)), dtype=float)
+            jac = jac.reshape(len(rows), task.l + task.m, len(rows[0]))
+            core.tell(None, jac[:, : task.l] if task.l else None, jac[:, task.l :] if task.m else None)
+            continue
         if executor is None:
             values = [task(x, c) for x, c in zip(rows, only)]
         else:

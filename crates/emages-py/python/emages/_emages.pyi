@@ -98,8 +98,9 @@ class _AskTell:
         variant: str,
         config_json: str,
         seed: int,
+        jacobian: bool,
     ) -> None: ...
-    def ask(self) -> Optional[Tuple[npt.NDArray[np.float64], bool]]: ...
+    def ask(self) -> Optional[Tuple[npt.NDArray[np.float64], bool, str, int]]: ...
     def tell(
         self,
         f: Optional[npt.ArrayLike],
