@@ -47,6 +47,9 @@ pub struct LevenbergMarquardtParams {
     pub iterations: usize,
     /// The forward-difference step `η` when the problem offers no Jacobian (1e-4).
     pub eta: f64,
+    /// The units the step is taken in ([`Scaling`]).
+    #[serde(default)]
+    pub scaling: Scaling,
 }
 
 impl Default for LevenbergMarquardtParams {
@@ -54,8 +57,27 @@ impl Default for LevenbergMarquardtParams {
         Self {
             iterations: 4,
             eta: 1e-4,
+            scaling: Scaling::None,
         }
     }
+}
+
+/// The units of the Levenberg–Marquardt step.
+///
+/// The damping `μ = ‖r‖²` is in the constraints' units while the step is in the
+/// variables': a variable whose range is `10⁶` (RC01's) needs steps of that size, which
+/// `μ` cuts to nothing. With [`Scaling::Box`] the step is taken in the box-normalised
+/// variables `u_i = x_i / w_i`, `w_i = hi_i − lo_i` (1 where a bound is infinite): the
+/// columns of `J` are multiplied by `w_i`, the bound rows and their slacks divided by
+/// it, and `δx_i = w_i δu_i`. The same step for any choice of the variables' units.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scaling {
+    /// In the variables' own units (SASS's).
+    #[default]
+    None,
+    /// In units of the box's widths.
+    Box,
 }
 
 /// What a repair did.
@@ -190,10 +212,25 @@ impl LevenbergMarquardt {
         }
         let lows = lower.iter().filter(|b| b.is_finite()).count();
         let highs = upper.iter().filter(|b| b.is_finite()).count();
+        let scaled = self.params.scaling == Scaling::Box;
+        let width = |i: usize| {
+            let w = upper[i] - lower[i];
+            if scaled && w.is_finite() && w > 0.0 {
+                w
+            } else {
+                1.0
+            }
+        };
         let ws = self.system(n, k, n + l + lows + highs, k + lows + highs)?;
         ws.a.fill(0.0);
-        // The rows of C: r = C + (s_g², 0), A = [J, 2 diag(s_g), 0].
+        // The rows of C: r = C + (s_g², 0), A = [J W, 2 diag(s_g), 0].
         ws.a.slice_mut(ndarray::s![..k, ..n]).assign(&jacobian);
+        if scaled {
+            for i in 0..n {
+                let w = width(i);
+                ws.a.column_mut(i).mapv_inplace(|v| v * w);
+            }
+        }
         ws.r[..k].copy_from_slice(constraints);
         for (row, &g) in constraints[..l].iter().enumerate() {
             let s = (-g).max(0.0).sqrt();
@@ -201,13 +238,18 @@ impl LevenbergMarquardt {
             ws.r[row] += s * s;
             ws.a[[row, n + row]] = 2.0 * s;
         }
-        // The bounds: x − s_lo² − lo, x + s_hi² − hi.
+        // The bounds: x − s_lo² − lo, x + s_hi² − hi (divided by w: (x − lo)/w − s_lo²).
         let (mut row, mut col) = (k, n + l);
         for (sign, bounds) in [(-1.0, lower), (1.0, upper)] {
             for (i, &b) in bounds.iter().enumerate().filter(|(_, b)| b.is_finite()) {
-                let s = (sign * (b - x[i])).max(0.0).sqrt();
+                let w = width(i);
+                let s = (sign * (b - x[i]) / w).max(0.0).sqrt();
                 ws.slacks[col - n] = s;
-                ws.r[row] = x[i] + sign * s * s - b;
+                ws.r[row] = if scaled {
+                    (x[i] - b) / w + sign * s * s
+                } else {
+                    x[i] + sign * s * s - b
+                };
                 ws.a[[row, i]] = 1.0;
                 ws.a[[row, col]] = sign * 2.0 * s;
                 row += 1;
@@ -238,12 +280,13 @@ impl LevenbergMarquardt {
             Err(e) => return Err(e.into()),
         }
         ws.lu.solve_in_place(&mut ws.step, 1)?;
-        for ((y, d), (&lo, &hi)) in repaired
+        for (i, ((y, d), (&lo, &hi))) in repaired
             .iter_mut()
             .zip(&ws.step)
             .zip(lower.iter().zip(upper))
+            .enumerate()
         {
-            *y = (*y + d).clamp(lo, hi);
+            *y = (*y + width(i) * d).clamp(lo, hi);
         }
         Ok(RepairStatus::Applied)
     }

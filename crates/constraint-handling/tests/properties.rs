@@ -1,7 +1,9 @@
 //! Property tests of the constraint-handling techniques.
 
 use constraint_handling::epsilon::{EpsilonDecay, EpsilonDecayParams, EpsilonSchedule};
-use constraint_handling::levenberg_marquardt::{LevenbergMarquardt, LevenbergMarquardtParams};
+use constraint_handling::levenberg_marquardt::{
+    LevenbergMarquardt, LevenbergMarquardtParams, Scaling,
+};
 use constraint_handling::ordering::{
     rank, rank_epsilon_level_into, rank_into, CandidateOrder, EpsilonLevel, Fitness,
     ReferenceLexicographic,
@@ -412,6 +414,53 @@ proptest! {
         prop_assert!(c[0] <= 1e-9, "g = {:e} at {x:?} ({o:?})", c[0]);
         prop_assert!(x.iter().all(|&v| (-1.0..=0.6).contains(&v)), "{x:?}");
         prop_assert!(o.violation.1 <= o.violation.0);
+    }
+}
+
+proptest! {
+    /// `Scaling::Box`: the step does not depend on the variables' units. The equality
+    /// `x₁ + x₂ = 0.6` on `[0, 1]²`, and the same with the second variable in units
+    /// `t` times smaller (`y₂ = t x₂`, `x₁ + y₂ / t = 0.6` on `[0, 1] × [0, t]`,
+    /// `t ∈ [10, 10⁶]`), from corresponding random points: the box-scaled steps are
+    /// the same point (to rounding), the unscaled ones are not; and 4 box-scaled
+    /// iterations make the stretched problem feasible.
+    #[test]
+    fn the_box_scaled_levenberg_marquardt_step_is_unit_free(
+        a in 0.0f64..1.0, b in 0.0f64..1.0, log_t in 1.0f64..6.0,
+    ) {
+        let t = 10f64.powf(log_t);
+        prop_assume!((a + b - 0.6).abs() > 1e-3);
+        let problem = |t: f64| -> Box<dyn ConstrainedProblem> {
+            Box::new(FnProblem::new(vec![0.0; 2], vec![1.0, t], 0, 1, move |x, c| {
+                c[0] = x[0] + x[1] / t - 0.6;
+                Ok(x[0])
+            })
+            .unwrap())
+        };
+        let (unit, stretched) = (problem(1.0), problem(t));
+        let step = |p: &dyn ConstrainedProblem, scaling, x: [f64; 2], t: f64| -> Vec<f64> {
+            let mut c = vec![0.0];
+            p.evaluate(&x, &mut c).unwrap();
+            let j = ndarray::arr2(&[[1.0, 1.0 / t]]);
+            let mut lm = LevenbergMarquardt::new(LevenbergMarquardtParams { scaling, ..Default::default() });
+            let mut y = vec![0.0; 2];
+            lm.step(0, p.lower_bounds(), p.upper_bounds(), &x, &c, j.view(), &mut y).unwrap();
+            y
+        };
+        let (x, xt) = ([a, b], [a, b * t]);
+        let ours = step(unit.as_ref(), Scaling::Box, x, 1.0);
+        let theirs = step(stretched.as_ref(), Scaling::Box, xt, t);
+        prop_assert!((ours[0] - theirs[0]).abs() <= 1e-9 && (ours[1] - theirs[1] / t).abs() <= 1e-9,
+            "{ours:?} vs {theirs:?} (t = {t})");
+        let plain_unit = step(unit.as_ref(), Scaling::None, x, 1.0);
+        let plain = step(stretched.as_ref(), Scaling::None, xt, t);
+        prop_assert!((plain_unit[0] - plain[0]).abs() > 1e-6 || (plain_unit[1] - plain[1] / t).abs() > 1e-6,
+            "{plain_unit:?} vs {plain:?} (t = {t})");
+        let (mut y, mut c) = (xt.to_vec(), vec![0.0]);
+        let mut f = stretched.evaluate(&y, &mut c).unwrap();
+        let mut lm = LevenbergMarquardt::new(LevenbergMarquardtParams { scaling: Scaling::Box, ..Default::default() });
+        lm.repair(stretched.as_ref(), &mut y, &mut f, &mut c).unwrap();
+        prop_assert!(stretched.mean_violation(&c) == 0.0, "ν̄ > 0 at {y:?}: {c:?}");
     }
 }
 

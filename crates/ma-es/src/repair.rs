@@ -19,7 +19,9 @@
 
 use crate::noise::NoiseSource;
 use crate::MaEsError;
-use constraint_handling::levenberg_marquardt::{LevenbergMarquardt, LevenbergMarquardtParams};
+use constraint_handling::levenberg_marquardt::{
+    LevenbergMarquardt, LevenbergMarquardtParams, Scaling,
+};
 use constraint_handling::problem::{JacobianSource, ProblemShape};
 use constraint_handling::repair::{
     forward_difference_jacobian, forward_difference_probes, GradientRepair, RepairParams,
@@ -308,6 +310,7 @@ impl LevenbergMarquardtRepair {
             lm: LevenbergMarquardt::new(LevenbergMarquardtParams {
                 iterations: settings.iterations as usize,
                 eta,
+                scaling: settings.scaling,
             }),
             jacobian: Vec::new(),
         })
@@ -397,6 +400,8 @@ pub struct LmSettings {
     pub best: bool,
     /// The most iterations for the best-so-far (`None`: `iterations`).
     pub best_iterations: Option<u32>,
+    /// The units of the step ([`Scaling`]; SASS's: the variables' own).
+    pub scaling: Scaling,
 }
 
 impl Default for LmSettings {
@@ -407,6 +412,7 @@ impl Default for LmSettings {
             iterations: 4,
             best: false,
             best_iterations: None,
+            scaling: Scaling::None,
         }
     }
 }

@@ -17,6 +17,7 @@ use crate::step_size::{
 };
 use crate::MaEsError;
 use constraint_handling::epsilon::{EpsilonDecay, EpsilonSchedule, ZeroEpsilon};
+use constraint_handling::levenberg_marquardt::Scaling;
 use constraint_handling::problem::JacobianSource;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -617,6 +618,25 @@ pub const SPEC_KEYS: &[SpecKey] = &[
             s.lm.best_iterations = match v {
                 "same" => None,
                 v => Some(v.parse().ok().filter(|&t| t > 0)?),
+            };
+            Some(())
+        },
+    },
+    SpecKey {
+        name: "lm-scaling",
+        help: "the units of the Levenberg–Marquardt step: the variables' own (none, SASS's) or the box's widths (box)",
+        values: || "none or box".into(),
+        get: |s| {
+            Cow::Borrowed(match s.lm.scaling {
+                Scaling::None => "none",
+                Scaling::Box => "box",
+            })
+        },
+        set: |s, v| {
+            s.lm.scaling = match v {
+                "none" => Scaling::None,
+                "box" => Scaling::Box,
+                _ => return None,
             };
             Some(())
         },
