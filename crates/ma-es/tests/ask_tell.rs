@@ -38,6 +38,25 @@ fn control(budget: usize) -> Control {
     })
 }
 
+/// A run of `spec` on `problem` to `budget` evaluations (with checkpoints and
+/// dynamics), seed `seed`, driven by ask and tell.
+fn start<P: ConstrainedProblem>(
+    problem: &P,
+    spec: &ComponentSpec,
+    budget: usize,
+    seed: u64,
+) -> AskTell<RngNoise> {
+    AskTell::new(
+        ProblemShape::of(problem).unwrap(),
+        &Config::default(),
+        &control(budget),
+        spec,
+        seed,
+        RngNoise::seed_from_u64(seed),
+    )
+    .unwrap()
+}
+
 /// Σ (x_i − 1)² s.t. Σ x_i ≤ 2 and x_1 = x_2 on [−3, 3]^N.
 fn simplex(n: usize) -> impl ConstrainedProblem {
     FnProblem::new(vec![-3.0; n], vec![3.0; n], 1, 1, |x, c| {
@@ -313,15 +332,7 @@ fn the_repair_asks_in_batches() {
 fn bad_tells_are_errors_and_change_nothing() {
     let problem = simplex(3);
     let spec: ComponentSpec = "eps-mag-es".parse().unwrap();
-    let mut es = AskTell::new(
-        ProblemShape::of(&problem).unwrap(),
-        &Config::default(),
-        &control(2_000),
-        &spec,
-        1,
-        RngNoise::seed_from_u64(1),
-    )
-    .unwrap();
+    let mut es = start(&problem, &spec, 2_000, 1);
     let err = es.tell(&[1.0], Array2::zeros((2, 1)).view()).unwrap_err();
     assert!(err.to_string().contains("without a pending ask"), "{err}");
     let lambda = es.ask().unwrap().unwrap().points.ncols();
@@ -390,15 +401,7 @@ fn a_huge_population_is_repaired_in_waves() {
 fn a_result_midway_counts_the_whole_sequence() {
     let problem = suite_problem();
     let spec: ComponentSpec = "eps-mag-es-r".parse().unwrap();
-    let mut es = AskTell::new(
-        ProblemShape::of(&problem).unwrap(),
-        &Config::default(),
-        &control(30_000),
-        &spec,
-        2,
-        RngNoise::seed_from_u64(2),
-    )
-    .unwrap();
+    let mut es = start(&problem, &spec, 30_000, 2);
     let (mut sizes, mut checked, mut later_runs) = (Vec::new(), 0, 0);
     while let Some(told) = answer(&mut es, &problem, &mut sizes).unwrap() {
         if !matches!(told, Told::Generation(_)) {
@@ -528,15 +531,7 @@ fn a_run_charges_the_points_it_asks_for_a_jacobian_counting_with_its_values() {
         ),
     ] {
         let spec: ComponentSpec = spec.parse().unwrap();
-        let mut es = AskTell::new(
-            ProblemShape::of(&problem).unwrap(),
-            &Config::default(),
-            &control(20_000),
-            &spec,
-            3,
-            RngNoise::seed_from_u64(3),
-        )
-        .unwrap();
+        let mut es = start(&problem, &spec, 20_000, 3);
         let (mut expected, mut stated, mut free) = (0, 0, 0);
         let mut previous: Option<(RequestKind, Array2<f64>)> = None;
         let mut sizes = Vec::new();
@@ -691,15 +686,7 @@ fn the_lm_repair_of_the_best_so_far() {
             format!("eps-mag-es:repair=levenberg-marquardt:lm-frequency=1:lm-probability=50%:lm-best={best}")
                 .parse()
                 .unwrap();
-        let mut es = AskTell::new(
-            ProblemShape::of(&problem).unwrap(),
-            &Config::default(),
-            &control(20_000),
-            &spec,
-            3,
-            RngNoise::seed_from_u64(3),
-        )
-        .unwrap();
+        let mut es = start(&problem, &spec, 20_000, 3);
         let (mut probe_requests, mut with_best) = (0, 0);
         let mut sizes = Vec::new();
         loop {
@@ -755,15 +742,7 @@ fn the_best_so_far_takes_its_own_number_of_iterations() {
         )
         .parse()
         .unwrap();
-        let mut es = AskTell::new(
-            ProblemShape::of(&problem).unwrap(),
-            &Config::default(),
-            &control(20_000),
-            &spec,
-            5,
-            RngNoise::seed_from_u64(5),
-        )
-        .unwrap();
+        let mut es = start(&problem, &spec, 20_000, 5);
         let (mut further, mut longest, mut chain) = (0, 0, 0);
         let mut previous: Option<(RequestKind, Array2<f64>)> = None;
         let mut sizes = Vec::new();
