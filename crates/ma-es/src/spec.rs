@@ -503,6 +503,8 @@ const JACOBIANS: Names<JacobianUse> = &[
     ("differences", JacobianUse::Differences),
 ];
 
+const LM_SCALINGS: Names<Scaling> = &[("none", Scaling::None), ("box", Scaling::Box)];
+
 const STALLS: Names<StallKind> = &[
     ("stagnation", StallKind::Stagnation),
     ("tolfun", StallKind::TolFun),
@@ -523,6 +525,19 @@ fn name_of<T: PartialEq>(names: Names<T>, value: T) -> Cow<'static, str> {
 /// The value named `text`.
 fn value_of<T: Copy>(names: Names<T>, text: &str) -> Option<T> {
     names.iter().find(|(n, _)| *n == text).map(|&(_, v)| v)
+}
+
+/// `word` for `None`, else the count.
+fn count_or_word(count: Option<u32>, word: &'static str) -> Cow<'static, str> {
+    count.map_or(Cow::Borrowed(word), |c| Cow::Owned(c.to_string()))
+}
+
+/// `Some(None)` for `word`, `Some(Some(c))` for a positive count `c`, else `None`.
+fn word_or_count(text: &str, word: &str) -> Option<Option<u32>> {
+    if text == word {
+        return Some(None);
+    }
+    text.parse().ok().filter(|&c| c > 0).map(Some)
 }
 
 /// `a, b or c`.
@@ -565,14 +580,8 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         name: "lm-frequency",
         help: "the Levenberg–Marquardt repair's generations between repair generations",
         values: || "n (the dimension) or a number of generations".into(),
-        get: |s| s.lm.frequency.map_or(Cow::Borrowed("n"), |g| Cow::Owned(g.to_string())),
-        set: |s, v| {
-            s.lm.frequency = match v {
-                "n" => None,
-                v => Some(v.parse().ok().filter(|&g| g > 0)?),
-            };
-            Some(())
-        },
+        get: |s| count_or_word(s.lm.frequency, "n"),
+        set: |s, v| word_or_count(v, "n").map(|g| s.lm.frequency = g),
     },
     SpecKey {
         name: "lm-probability",
@@ -594,52 +603,23 @@ pub const SPEC_KEYS: &[SpecKey] = &[
     SpecKey {
         name: "lm-best",
         help: "whether the Levenberg–Marquardt repair also repairs the infeasible best-so-far (SASS's rule: N ≥ 20, equalities)",
-        values: || "on or off".into(),
-        get: |s| Cow::Borrowed(if s.lm.best { "on" } else { "off" }),
-        set: |s, v| {
-            s.lm.best = match v {
-                "on" => true,
-                "off" => false,
-                _ => return None,
-            };
-            Some(())
-        },
+        values: || listed(ON_OFF),
+        get: |s| name_of(ON_OFF, s.lm.best),
+        set: |s, v| value_of(ON_OFF, v).map(|x| s.lm.best = x),
     },
     SpecKey {
         name: "lm-best-iterations",
         help: "the Levenberg–Marquardt repair's most iterations for the best-so-far (lm-best=on)",
         values: || "same (as lm-iterations) or a number of iterations".into(),
-        get: |s| {
-            s.lm
-                .best_iterations
-                .map_or(Cow::Borrowed("same"), |t| Cow::Owned(t.to_string()))
-        },
-        set: |s, v| {
-            s.lm.best_iterations = match v {
-                "same" => None,
-                v => Some(v.parse().ok().filter(|&t| t > 0)?),
-            };
-            Some(())
-        },
+        get: |s| count_or_word(s.lm.best_iterations, "same"),
+        set: |s, v| word_or_count(v, "same").map(|t| s.lm.best_iterations = t),
     },
     SpecKey {
         name: "lm-scaling",
         help: "the units of the Levenberg–Marquardt step: the variables' own (none, SASS's) or the box's widths (box)",
-        values: || "none or box".into(),
-        get: |s| {
-            Cow::Borrowed(match s.lm.scaling {
-                Scaling::None => "none",
-                Scaling::Box => "box",
-            })
-        },
-        set: |s, v| {
-            s.lm.scaling = match v {
-                "none" => Scaling::None,
-                "box" => Scaling::Box,
-                _ => return None,
-            };
-            Some(())
-        },
+        values: || listed(LM_SCALINGS),
+        get: |s| name_of(LM_SCALINGS, s.lm.scaling),
+        set: |s, v| value_of(LM_SCALINGS, v).map(|x| s.lm.scaling = x),
     },
     SpecKey {
         name: "jacobian",
