@@ -464,3 +464,60 @@ fn the_cec2020_rw_study_reproduces() {
     );
     println!("reproduced 30 committed CEC2020 runs bit for bit with OpenBLAS {run_as}");
 }
+
+/// The Levenberg–Marquardt studies computed before the reduced solve replay with
+/// `lm-solve=full`: the first three runs of each problem of dimension 3 (RC09, RC17) of
+/// the committed candidate-C1 training study
+/// (`results/strategy-design/round3/lm-f1p20-box-best-exact-odd/D003`, exact Jacobians),
+/// bit for bit. `lm-solve` is not part of the seed's label, so the rerun's seeds are
+/// the committed ones.
+#[test]
+fn the_levenberg_marquardt_studies_replay_with_the_full_solve() {
+    let Some(run_as) = kernel_here("Haswell") else {
+        return;
+    };
+    let study = root().join("results/strategy-design/round3/lm-f1p20-box-best-exact-odd");
+    let committed: BTreeMap<_, _> = load_runs(&study.join("D003/runs.jsonl.gz"))
+        .unwrap()
+        .into_iter()
+        .map(|r| ((r.problem, r.run), r))
+        .collect();
+    assert_eq!(committed.len(), 50, "RC09 and RC17, 25 runs each");
+    let dir = tempfile::tempdir().unwrap();
+    let variant = "eps-mag-es-r:repair=levenberg-marquardt:lm-frequency=1:lm-probability=20%:lm-best=on:lm-scaling=box:lm-solve=full";
+    let output = Command::new(example("cec2020_rw"))
+        .args(["--variant", variant, "--jacobian", "exact"])
+        .args(["--problems", "9,17", "--runs", "3", "--threads", "1"])
+        .args(["--no-progress", "--out"])
+        .arg(dir.path())
+        .env(CORETYPE_VARIABLE, run_as)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rerun = cec2020_runs(dir.path(), false);
+    assert_eq!(rerun.len(), 6);
+    for r in &rerun {
+        assert!(r.config.contains(":lm-solve=full:"), "{}", r.config);
+        let c = &committed[&(r.problem, r.run)];
+        assert_eq!(
+            c.config,
+            r.config.replace(":lm-solve=full", ""),
+            "the same configuration otherwise"
+        );
+        assert_eq!(
+            fingerprint(c),
+            fingerprint(r),
+            "RC{:02} run {}",
+            r.problem,
+            r.run
+        );
+    }
+    println!(
+        "replayed {} committed Levenberg-Marquardt runs bit for bit with lm-solve=full, OpenBLAS {run_as}",
+        rerun.len()
+    );
+}

@@ -57,7 +57,7 @@ fn every_key_names_its_values_and_round_trips() {
     let mut checked = 0;
     for text in [
         "eps-mag-es:repair=off",
-        "eps-mag-es:repair=levenberg-marquardt:lm-frequency=1:lm-probability=50%:lm-iterations=8:lm-best=on:lm-best-iterations=100:lm-scaling=box",
+        "eps-mag-es:repair=levenberg-marquardt:lm-frequency=1:lm-probability=50%:lm-iterations=8:lm-best=on:lm-best-iterations=100:lm-scaling=box:lm-solve=full",
         "eps-mag-es:jacobian=differences",
         "eps-mag-es:back-calculation=identity",
         "eps-mag-es:sigma-cap=off",
@@ -86,6 +86,6 @@ fn every_key_names_its_values_and_round_trips() {
         assert_eq!(printed.parse::<ComponentSpec>().unwrap(), spec);
         checked += 1;
     }
-    // The Levenberg–Marquardt case covers the six `lm-*` keys in one.
-    assert_eq!(checked + 5, SPEC_KEYS.len(), "one case per key");
+    // The Levenberg–Marquardt case covers the seven `lm-*` keys in one.
+    assert_eq!(checked + 6, SPEC_KEYS.len(), "one case per key");
 }

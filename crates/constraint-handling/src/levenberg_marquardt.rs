@@ -21,7 +21,8 @@
 //!
 //! (Yamashita & Fukushima's `μ = ‖r‖²`, which converges quadratically on a solvable
 //! system even where `A` loses rank, as at a tangency or a degenerate vertex; at least
-//! `10⁻¹²` of `AᵀA`'s largest diagonal entry, so that the system stays solvable), moves
+//! `10⁻¹²` of `AᵀA`'s largest diagonal entry, so that the system stays solvable;
+//! solved with the slacks eliminated, in `min(N, k)` unknowns: [`Solve`]), moves
 //! `z ← z + δ`, clamps `x` into the box, and evaluates the constraints there. The
 //! repair ends after `iterations` iterations or once `ν̄ = 0`, with the iterate of
 //! least `ν̄` (the latest among equals).
@@ -33,11 +34,12 @@
 //! first Jacobian, at the starting point whose values are known, and one per new
 //! point); with forward differences (`η` as the gradient repair's) `N + 1` each.
 
-use crate::linalg::{LinalgError, LuFactors};
+mod normal_equations;
+
 use crate::problem::{ConstrainedProblem, JacobianSource, ProblemError};
 use crate::repair::{RepairError, RepairStatus};
-use ndarray::linalg::{general_mat_mul, general_mat_vec_mul};
-use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut1, ShapeBuilder};
+use ndarray::{Array2, ArrayView2};
+use normal_equations::{FullSystem, ReducedSystem};
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the Levenberg–Marquardt repair.
@@ -50,6 +52,9 @@ pub struct LevenbergMarquardtParams {
     /// The units the step is taken in ([`Scaling`]).
     #[serde(default)]
     pub scaling: Scaling,
+    /// How the step's linear system is solved ([`Solve`]).
+    #[serde(default)]
+    pub solve: Solve,
 }
 
 impl Default for LevenbergMarquardtParams {
@@ -58,6 +63,7 @@ impl Default for LevenbergMarquardtParams {
             iterations: 4,
             eta: 1e-4,
             scaling: Scaling::None,
+            solve: Solve::Reduced,
         }
     }
 }
@@ -78,6 +84,52 @@ pub enum Scaling {
     None,
     /// In units of the box's widths.
     Box,
+}
+
+impl Scaling {
+    /// The unit `w_i` of variable `i`: the box's width `hi_i − lo_i` under
+    /// [`Scaling::Box`] where it is finite and positive, else 1.
+    #[must_use]
+    pub fn width(self, lower: &[f64], upper: &[f64], i: usize) -> f64 {
+        let w = upper[i] - lower[i];
+        if self == Self::Box && w.is_finite() && w > 0.0 {
+            w
+        } else {
+            1.0
+        }
+    }
+}
+
+/// How the step `δ = −(AᵀA + μ I)⁻¹ Aᵀ r` is computed. Both give the same `δx` in
+/// exact arithmetic; they round differently.
+///
+/// With `N` variables, `l` inequalities, `k` constraints and `p` finite bounds, `A`
+/// has `k + p` rows and `N + l + p` columns — about `3N` for a boxed problem. The
+/// slacks enter `A` only on the diagonal of their own rows, so they can be eliminated
+/// in closed form (the slacks themselves are reset from `x` every iteration and their
+/// step is not needed):
+///
+/// ```text
+/// (Jᵀ Λ J + D) δx = −(Jᵀ Λ r_C + q),   Λ = diag(μ / (a_j² + μ)),  a_j = 2 s_j (0 for h),
+/// D_ii = μ + Σ_b β_b,  q_i = Σ_b β_b r_b,  β_b = μ / (c_b² + μ),  c_b = ±2 s_b,
+/// ```
+///
+/// the sums over the bound rows `b` of variable `i` (`J` in the step's units). That is
+/// an `N × N` system, or, by the Woodbury identity when `k < N`, a `k × k` one:
+/// `(I + G D⁻¹ Gᵀ) v = G D⁻¹ b`, `δx = −D⁻¹ (b − Gᵀ v)`, `G = Λ^½ J`. Both are
+/// symmetric positive definite (Cholesky).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Solve {
+    /// The slacks eliminated: a Cholesky factorisation of `min(N, k)` unknowns (the
+    /// default). On RC41 (N = 74, k = 74, 148 bounds) that is 74 unknowns instead of
+    /// 222.
+    #[default]
+    Reduced,
+    /// The normal equations of the whole slack system, `N + l + p` unknowns, by LU (as
+    /// SASS's `QNrepair.m` writes them; the path of the studies run before the reduced
+    /// solve, which replay bit for bit with it).
+    Full,
 }
 
 /// What a repair did.
@@ -116,22 +168,9 @@ pub struct LevenbergMarquardtOutcome {
 #[derive(Clone, Debug)]
 pub struct LevenbergMarquardt {
     params: LevenbergMarquardtParams,
-    system: Option<System>,
+    reduced: Option<ReducedSystem>,
+    full: Option<FullSystem>,
     iterate: Option<Iterate>,
-}
-
-/// The step's workspace: slacks, `A`, `r`, the normal equations.
-#[derive(Clone, Debug)]
-struct System {
-    n: usize,
-    k: usize,
-    unknowns: usize,
-    slacks: Vec<f64>,
-    a: Array2<f64>,
-    r: Vec<f64>,
-    normal: Array2<f64>,
-    step: Vec<f64>,
-    lu: LuFactors,
 }
 
 /// [`LevenbergMarquardt::repair`]'s iterate: the point, its values, the Jacobian there
@@ -151,7 +190,8 @@ impl LevenbergMarquardt {
     pub fn new(params: LevenbergMarquardtParams) -> Self {
         Self {
             params,
-            system: None,
+            reduced: None,
+            full: None,
             iterate: None,
         }
     }
@@ -210,85 +250,34 @@ impl LevenbergMarquardt {
         {
             return Ok(RepairStatus::NonFinite);
         }
-        let lows = lower.iter().filter(|b| b.is_finite()).count();
-        let highs = upper.iter().filter(|b| b.is_finite()).count();
-        let scaled = self.params.scaling == Scaling::Box;
-        let width = |i: usize| {
-            let w = upper[i] - lower[i];
-            if scaled && w.is_finite() && w > 0.0 {
-                w
-            } else {
-                1.0
+        let scaling = self.params.scaling;
+        let status = match self.params.solve {
+            Solve::Reduced => {
+                let ws = match &mut self.reduced {
+                    Some(ws) if ws.fits(n, k) => ws,
+                    slot => slot.insert(ReducedSystem::new(n, k)?),
+                };
+                ws.step(scaling, l, lower, upper, x, constraints, jacobian)?
+            }
+            Solve::Full => {
+                let ws = match &mut self.full {
+                    Some(ws) if ws.fits(n, k, l, lower, upper) => ws,
+                    slot => slot.insert(FullSystem::new(n, k, l, lower, upper)?),
+                };
+                ws.step(scaling, l, lower, upper, x, constraints, jacobian)?
             }
         };
-        let ws = self.system(n, k, n + l + lows + highs, k + lows + highs)?;
-        ws.a.fill(0.0);
-        // The rows of C: r = C + (s_g², 0), A = [J W, 2 diag(s_g), 0].
-        ws.a.slice_mut(ndarray::s![..k, ..n]).assign(&jacobian);
-        if scaled {
-            for i in 0..n {
-                let w = width(i);
-                ws.a.column_mut(i).mapv_inplace(|v| v * w);
+        if let Ok(step) = status {
+            for (i, ((y, d), (&lo, &hi))) in repaired
+                .iter_mut()
+                .zip(step)
+                .zip(lower.iter().zip(upper))
+                .enumerate()
+            {
+                *y = (*y + scaling.width(lower, upper, i) * d).clamp(lo, hi);
             }
         }
-        ws.r[..k].copy_from_slice(constraints);
-        for (row, &g) in constraints[..l].iter().enumerate() {
-            let s = (-g).max(0.0).sqrt();
-            ws.slacks[row] = s;
-            ws.r[row] += s * s;
-            ws.a[[row, n + row]] = 2.0 * s;
-        }
-        // The bounds: x − s_lo² − lo, x + s_hi² − hi (divided by w: (x − lo)/w − s_lo²).
-        let (mut row, mut col) = (k, n + l);
-        for (sign, bounds) in [(-1.0, lower), (1.0, upper)] {
-            for (i, &b) in bounds.iter().enumerate().filter(|(_, b)| b.is_finite()) {
-                let w = width(i);
-                let s = (sign * (b - x[i]) / w).max(0.0).sqrt();
-                ws.slacks[col - n] = s;
-                ws.r[row] = if scaled {
-                    (x[i] - b) / w + sign * s * s
-                } else {
-                    x[i] + sign * s * s - b
-                };
-                ws.a[[row, i]] = 1.0;
-                ws.a[[row, col]] = sign * 2.0 * s;
-                row += 1;
-                col += 1;
-            }
-        }
-        // (AᵀA + μ I) δ = −Aᵀ r, μ = max(‖r‖², 10⁻¹² max diag AᵀA).
-        let unknowns = ws.unknowns;
-        general_mat_mul(1.0, &ws.a.t(), &ws.a, 0.0, &mut ws.normal);
-        let largest = (0..unknowns).fold(0.0f64, |m, d| m.max(ws.normal[[d, d]]));
-        let mu = ws.r.iter().map(|v| v * v).sum::<f64>().max(1e-12 * largest);
-        for d in 0..unknowns {
-            ws.normal[[d, d]] += mu;
-        }
-        let mut step = ArrayViewMut1::from(&mut ws.step[..]);
-        general_mat_vec_mul(
-            -1.0,
-            &ws.a.t(),
-            &ArrayView1::from(&ws.r[..]),
-            0.0,
-            &mut step,
-        );
-        match ws.lu.factor(ws.normal.view()) {
-            Ok(c) if c.rcond > f64::EPSILON => {}
-            Ok(_) | Err(LinalgError::NonFinite | LinalgError::Lapack { .. }) => {
-                return Ok(RepairStatus::DecompositionFailed)
-            }
-            Err(e) => return Err(e.into()),
-        }
-        ws.lu.solve_in_place(&mut ws.step, 1)?;
-        for (i, ((y, d), (&lo, &hi))) in repaired
-            .iter_mut()
-            .zip(&ws.step)
-            .zip(lower.iter().zip(upper))
-            .enumerate()
-        {
-            *y = (*y + width(i) * d).clamp(lo, hi);
-        }
-        Ok(RepairStatus::Applied)
+        Ok(status.map_or_else(|failed| failed, |_| RepairStatus::Applied))
     }
 
     /// Repairs `x` (with its `f` and `C(x)`, which it updates) in place: up to
@@ -402,30 +391,6 @@ impl LevenbergMarquardt {
         }
         outcome.violation.1 = best;
         Ok(())
-    }
-
-    fn system(
-        &mut self,
-        n: usize,
-        k: usize,
-        unknowns: usize,
-        rows: usize,
-    ) -> Result<&mut System, LinalgError> {
-        let fits = matches!(&self.system, Some(s) if s.n == n && s.k == k && s.unknowns == unknowns && s.r.len() == rows);
-        if !fits {
-            self.system = Some(System {
-                n,
-                k,
-                unknowns,
-                slacks: vec![0.0; unknowns - n],
-                a: Array2::zeros((rows, unknowns)),
-                r: vec![0.0; rows],
-                normal: Array2::zeros((unknowns, unknowns).f()),
-                step: vec![0.0; unknowns],
-                lu: LuFactors::new(unknowns)?,
-            });
-        }
-        Ok(self.system.as_mut().expect("set up above"))
     }
 }
 

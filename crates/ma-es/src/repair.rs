@@ -20,7 +20,7 @@
 use crate::noise::NoiseSource;
 use crate::MaEsError;
 use constraint_handling::levenberg_marquardt::{
-    LevenbergMarquardt, LevenbergMarquardtParams, Scaling,
+    LevenbergMarquardt, LevenbergMarquardtParams, Scaling, Solve,
 };
 use constraint_handling::problem::{JacobianSource, ProblemShape};
 use constraint_handling::repair::{
@@ -311,6 +311,7 @@ impl LevenbergMarquardtRepair {
                 iterations: settings.iterations as usize,
                 eta,
                 scaling: settings.scaling,
+                solve: settings.solve,
             }),
             jacobian: Vec::new(),
         })
@@ -402,6 +403,9 @@ pub struct LmSettings {
     pub best_iterations: Option<u32>,
     /// The units of the step ([`Scaling`]; SASS's: the variables' own).
     pub scaling: Scaling,
+    /// How the step's linear system is solved ([`Solve`]; the slacks eliminated by
+    /// default, the whole slack system to replay the studies run before).
+    pub solve: Solve,
 }
 
 impl Default for LmSettings {
@@ -413,6 +417,7 @@ impl Default for LmSettings {
             best: false,
             best_iterations: None,
             scaling: Scaling::None,
+            solve: Solve::Reduced,
         }
     }
 }

@@ -17,7 +17,7 @@ use crate::step_size::{
 };
 use crate::MaEsError;
 use constraint_handling::epsilon::{EpsilonDecay, EpsilonSchedule, ZeroEpsilon};
-use constraint_handling::levenberg_marquardt::Scaling;
+use constraint_handling::levenberg_marquardt::{Scaling, Solve};
 use constraint_handling::problem::JacobianSource;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -504,6 +504,7 @@ const JACOBIANS: Names<JacobianUse> = &[
 ];
 
 const LM_SCALINGS: Names<Scaling> = &[("none", Scaling::None), ("box", Scaling::Box)];
+const LM_SOLVES: Names<Solve> = &[("reduced", Solve::Reduced), ("full", Solve::Full)];
 
 const STALLS: Names<StallKind> = &[
     ("stagnation", StallKind::Stagnation),
@@ -620,6 +621,13 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         values: || listed(LM_SCALINGS),
         get: |s| name_of(LM_SCALINGS, s.lm.scaling),
         set: |s, v| value_of(LM_SCALINGS, v).map(|x| s.lm.scaling = x),
+    },
+    SpecKey {
+        name: "lm-solve",
+        help: "how the Levenberg–Marquardt step's linear system is solved: the slacks eliminated (reduced, min(N, constraints) unknowns) or the whole slack system (full; the path of the studies run before 2026-11-29, which replay with it)",
+        values: || listed(LM_SOLVES),
+        get: |s| name_of(LM_SOLVES, s.lm.solve),
+        set: |s, v| value_of(LM_SOLVES, v).map(|x| s.lm.solve = x),
     },
     SpecKey {
         name: "jacobian",

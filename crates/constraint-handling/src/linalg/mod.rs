@@ -4,6 +4,7 @@
 //! |---|---|---|---|
 //! | [`gemm`] | `C ← α A B + β C` for any row- or column-major operands | CBLAS `dgemm` | no |
 //! | [`PseudoInverse`] | `A⁺` by the SVD with an absolute cutoff (REFERENCE.md §4) | LAPACK `dgesvd` | no (workspace) |
+//! | [`CholeskyFactors`] | `M = L Lᵀ` of a symmetric positive definite `M` with the reciprocal condition number, solves `M Z = B` | LAPACK `dpotrf`, `dpocon`, `dpotrs` | no (workspace) |
 //! | [`LuFactors`] | `M = P L U` with the reciprocal condition number, solves `M Z = B` | LAPACK `dgetrf`, `dgecon`, `dgetrs` | no (workspace) |
 //! | [`orthogonal_from_gaussian`] | a Haar-distributed orthogonal matrix (QR of a Gaussian matrix) | `ndarray-linalg` QR | yes (set-up only) |
 //! | [`kernel`] | which OpenBLAS kernel family rounds the products; the fallback warning (the restart with the canonical kernel is the programs' `canonical-kernel` crate) | `openblas_get_corename` | — |
@@ -16,14 +17,16 @@
 //! The strategy (`ma-es`) and the benchmark (`cec2017-constrained`) use these items
 //! rather than calling BLAS/LAPACK themselves.
 
+mod cholesky;
 mod gemm;
 pub mod kernel;
 mod lu;
 mod pinv;
 mod qr;
 
+pub use cholesky::CholeskyFactors;
 pub use gemm::gemm;
-pub use lu::LuFactors;
+pub use lu::{Conditioning, LuFactors};
 pub use pinv::{PseudoInverse, DEFAULT_PINV_TOLERANCE};
 pub use qr::orthogonal_from_gaussian;
 

@@ -235,17 +235,25 @@ fn mix(mut z: u64) -> u64 {
 
 /// The seed of one run, from `(base seed, configuration label, problem, dimension, run)`.
 ///
+/// A `:lm-solve=…` component of the label is left out: it chooses how the
+/// Levenberg–Marquardt step's linear system is solved, not the algorithm, so the runs
+/// of both solves pair up seed for seed, and the studies run before the reduced solve
+/// replay bit for bit with `lm-solve=full`.
+///
 /// ```
 /// use emages::study::run_seed;
 /// assert_eq!(run_seed(1, "eps-mag-es", 3, 10, 0), run_seed(1, "eps-mag-es", 3, 10, 0));
 /// assert_ne!(run_seed(1, "eps-mag-es", 3, 10, 0), run_seed(1, "eps-ma-es", 3, 10, 0));
 /// assert_ne!(run_seed(1, "eps-mag-es", 3, 10, 0), run_seed(1, "eps-mag-es", 3, 10, 1));
+/// let lm = "eps-mag-es:repair=levenberg-marquardt:restarts=bipop@Tscaled";
+/// let full = "eps-mag-es:repair=levenberg-marquardt:lm-solve=full:restarts=bipop@Tscaled";
+/// assert_eq!(run_seed(1, lm, 3, 10, 0), run_seed(1, full, 3, 10, 0));
 /// ```
 #[must_use]
 pub fn run_seed(base: u64, label: &str, problem: usize, dim: usize, run: usize) -> u64 {
     // FNV-1a of the label: stable across platforms and releases.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in label.bytes() {
+    for b in seed_label(label).bytes() {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
@@ -254,6 +262,19 @@ pub fn run_seed(base: u64, label: &str, problem: usize, dim: usize, run: usize) 
         s = mix(s ^ part);
     }
     s
+}
+
+/// The label without its `:lm-solve=…` components ([`run_seed`]).
+fn seed_label(label: &str) -> std::borrow::Cow<'_, str> {
+    const KEY: &str = ":lm-solve=";
+    let Some(start) = label.find(KEY) else {
+        return label.into();
+    };
+    let rest = &label[start + KEY.len()..];
+    let end = rest.find([':', '@', '+']).unwrap_or(rest.len());
+    let mut out = label[..start].to_owned();
+    out.push_str(&seed_label(&rest[end..]));
+    out.into()
 }
 
 /// The files of a study (or of one shard) in `out`.
