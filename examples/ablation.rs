@@ -5,18 +5,21 @@
 //! cargo run --release --example ablation                       # N = 10, 7 × 28 × 25 runs
 //! cargo run --release --example ablation -- --dim 100 --shard 3/16 --out results/D100
 //! cargo run --release --example ablation -- --report results/D100/runs.shard-*.jsonl --out results/D100
+//! cargo run --release --example ablation -- --jacobian exact --variants eps-mag-es-r --out results/D10-exact
 //! ```
 //!
 //! Re-running the same command resumes: finished runs are skipped.
 
 use clap::Parser;
+use constraint_handling::JacobianSource;
 use emages::cli::{
-    main_with, variants_arg, variants_help, Cec2017Args, ReportArgs, StudyArgs, Variants,
+    jacobian_arg, main_with, variants_arg, variants_help, Cec2017Args, ReportArgs, StudyArgs,
+    Variants,
 };
 use emages::optimizer::MaEsOptimizer;
 use emages::study::StudyConfig;
 use emages::StudyError;
-use emages_paper::{self, ablation_report};
+use emages_paper::{self, ablation_report, EXACT_JACOBIAN_SUFFIX};
 use ma_es::Variant;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -36,6 +39,13 @@ struct Args {
     #[arg(long, default_value = "all", value_parser = variants_arg,
           long_help = variants_help("Variants, comma-separated, or \"all\" (the seven presets); the baseline eps-mag-es is always included."))]
     variants: Variants,
+    /// The constraint Jacobians the repairs get: `differences` (black box, as in the
+    /// paper: forward differences, N evaluations each) or `exact` (the problems' own by
+    /// automatic differentiation, one evaluation each). `exact` labels the runs
+    /// `…+jacobian=exact` and compares them with εMAg-ES given the same, without the
+    /// paper's numbers.
+    #[arg(long, default_value = "differences", value_parser = jacobian_arg)]
+    jacobian: JacobianSource,
     /// Record dynamics for every selected problem (the plot problems always record them).
     #[arg(long)]
     dynamics: bool,
@@ -89,11 +99,17 @@ fn run(args: &Args) -> Result<(), StudyError> {
     }
     // Each configuration is labelled by its spec's text form (a preset's name): the
     // label enters the run seeds and the tables.
+    let suffix = match args.jacobian {
+        JacobianSource::Exact => EXACT_JACOBIAN_SUFFIX,
+        JacobianSource::Differences => "",
+    };
     let configs = variants
         .iter()
-        .map(|spec| StudyConfig::custom(spec.to_string(), MaEsOptimizer::with_spec(*spec)))
+        .map(|spec| StudyConfig::custom(format!("{spec}{suffix}"), MaEsOptimizer::with_spec(*spec)))
         .collect();
-    let suite = args.instance.suite_for(&args.study)?;
+    let suite = args
+        .instance
+        .suite_with_jacobian(&args.study, args.jacobian)?;
     let all = args.dynamics.then(|| {
         args.study
             .problems

@@ -30,7 +30,9 @@
 use bench_stats::cec2020::{dimension_weight, score, Entry};
 use clap::Parser;
 use constraint_handling::JacobianSource;
-use emages::cli::{main_with, problems_arg, variants_arg, variants_help, Problems, Variants};
+use emages::cli::{
+    jacobian_arg, main_with, problems_arg, variants_arg, variants_help, Problems, Variants,
+};
 use emages::optimizer::MaEsOptimizer;
 use emages::study::cec2020;
 use emages::study::status::complete_in;
@@ -125,14 +127,6 @@ struct Args {
 fn main() -> ExitCode {
     canonical_kernel::at_program_start();
     main_with(run)
-}
-
-fn jacobian_arg(s: &str) -> Result<JacobianSource, String> {
-    match s {
-        "exact" => Ok(JacobianSource::Exact),
-        "differences" => Ok(JacobianSource::Differences),
-        _ => Err(format!("'{s}': the Jacobian is `exact` or `differences`")),
-    }
 }
 
 fn run(args: &Args) -> Result<(), StudyError> {

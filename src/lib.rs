@@ -29,28 +29,53 @@ use ma_es::{ComponentSpec, Variant};
 use std::path::Path;
 use std::sync::Arc;
 
+/// The label suffix of runs whose problems offered their exact constraint Jacobians
+/// (`ablation --jacobian exact`, `cec2020_rw --jacobian exact`).
+pub const EXACT_JACOBIAN_SUFFIX: &str = "+jacobian=exact";
+
 /// The ablation study's lineup for the configurations in `data`: εMAg-ES against the
 /// reduced variants present, in the paper's order, then any other combination of
 /// components (configurations labelled by a [`ComponentSpec`]'s text form, e.g.
 /// `eps-mag-es:step-size=median-success`), in label order; with the paper's numbers.
 ///
+/// A study run with exact Jacobians ([`EXACT_JACOBIAN_SUFFIX`] on every label) is
+/// compared within itself, against `eps-mag-es+jacobian=exact`, and without the
+/// paper's numbers (the paper's runs are black box).
+///
 /// # Errors
-/// [`StudyError::Incompatible`] if εMAg-ES is missing or a configuration is not a
-/// component spec.
+/// [`StudyError::Incompatible`] if εMAg-ES is missing, a configuration is not a
+/// component spec, or exact and black-box runs are mixed.
 pub fn ablation_lineup(data: &Dataset) -> Result<Lineup, StudyError> {
     let present = data.configs();
-    let baseline = Variant::EpsMagEs;
-    if !present.contains(baseline.name()) {
+    let exact = present
+        .iter()
+        .filter(|c| c.ends_with(EXACT_JACOBIAN_SUFFIX))
+        .count();
+    if exact != 0 && exact != present.len() {
         return Err(StudyError::Incompatible(format!(
-            "the results have no runs of the baseline {}; the tables compare it with the other variants",
-            baseline.name()
+            "the results mix runs with exact Jacobians ({exact} configurations labelled …{EXACT_JACOBIAN_SUFFIX}) and black-box runs ({}); compare them in two reports",
+            present.len() - exact
         )));
     }
+    let (suffix, note) = if exact == 0 {
+        ("", "")
+    } else {
+        (EXACT_JACOBIAN_SUFFIX, " (exact Jacobians)")
+    };
+    let baseline = Variant::EpsMagEs;
+    let baseline_key = format!("{}{suffix}", baseline.name());
+    if !present.contains(&baseline_key) {
+        return Err(StudyError::Incompatible(format!(
+            "the results have no runs of the baseline {baseline_key}; the tables compare it with the other variants"
+        )));
+    }
+    let contender = |key: &str, name: &str| Contender::new(key, format!("{name}{note}"));
     let mut custom = Vec::new();
     for c in &present {
-        match c.parse::<ComponentSpec>() {
+        let spec_text = c.strip_suffix(suffix).unwrap_or(c);
+        match spec_text.parse::<ComponentSpec>() {
             Ok(spec) if spec.preset().is_some() => {}
-            Ok(_) => custom.push(Contender::new(c.clone(), c.clone())),
+            Ok(_) => custom.push(contender(c, spec_text)),
             Err(_) => {
                 return Err(StudyError::Incompatible(format!(
                     "the results hold configuration {c:?}, which is not an ablation variant or component spec (a parameter study?)"
@@ -60,19 +85,24 @@ pub fn ablation_lineup(data: &Dataset) -> Result<Lineup, StudyError> {
     }
     let others = Variant::ALL[1..]
         .iter()
-        .filter(|v| present.contains(v.name()))
-        .map(|&v| Contender::variant(v))
+        .map(|v| (format!("{}{suffix}", v.name()), v.label()))
+        .filter(|(key, _)| present.contains(key))
+        .map(|(key, name)| contender(&key, name))
         .chain(custom)
         .collect();
-    Ok(Lineup {
+    let lineup = Lineup {
         others_title: "reduced variants".into(),
         legend:
             "\"+\": εMAg-ES better (the switched-off component helps), \"−\": the variant better."
                 .into(),
-        title: format!("εMAg-ES ablation study, N = {}", data.dim),
-        ..Lineup::new(Contender::variant(baseline), others)
-    }
-    .with_published(Arc::new(Paper)))
+        title: format!("εMAg-ES ablation study, N = {}{note}", data.dim),
+        ..Lineup::new(contender(&baseline_key, baseline.label()), others)
+    };
+    Ok(if exact == 0 {
+        lineup.with_published(Arc::new(Paper))
+    } else {
+        lineup
+    })
 }
 
 /// What the ablation report wrote, with the comparison with the paper.

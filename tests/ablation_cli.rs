@@ -609,3 +609,91 @@ fn a_lineup_with_a_combination_the_paper_did_not_run_gets_its_report() {
     }
     assert!(read(&out, "table1.md").contains("eps-mag-es:ranking=stochastic"));
 }
+
+/// `--jacobian exact`: the CEC2017 problems offer their exact Jacobians, the runs are
+/// labelled `…+jacobian=exact` and compared with εMAg-ES given the same (no paper
+/// columns); a repair then costs 1 evaluation instead of N + 1, so the same budget
+/// buys more generations; and a report over exact and black-box runs together is
+/// refused with one line.
+#[test]
+fn exact_jacobians_are_labelled_and_compared_among_themselves() {
+    let data = data_dir();
+    let tmp = tempfile::tempdir().unwrap();
+    let (exact, black_box) = (tmp.path().join("exact"), tmp.path().join("black-box"));
+    let run = |out: &Path, jacobian: &str| {
+        ok(&ablation(&[
+            "--dim",
+            "10",
+            "--runs",
+            "3",
+            "--problems",
+            "3,7",
+            "--budget-per-dim",
+            "3000",
+            "--variants",
+            "eps-mag-es-r",
+            "--jacobian",
+            jacobian,
+            "--threads",
+            "1",
+            "--data",
+            &data,
+            "--plot-problems",
+            "3",
+            "--out",
+            out.to_str().unwrap(),
+        ]));
+        emages::study::store::load_runs(&out.join("runs.jsonl")).unwrap()
+    };
+    let exact_runs = run(&exact, "exact");
+    let black_box_runs = run(&black_box, "differences");
+    assert_eq!(
+        exact_runs.len(),
+        12,
+        "2 configurations × 2 problems × 3 runs"
+    );
+    assert!(exact_runs
+        .iter()
+        .all(|r| r.config.ends_with("+jacobian=exact")));
+    assert!(black_box_runs
+        .iter()
+        .all(|r| !r.config.contains("jacobian")));
+    let table1 = read(&exact, "table1.csv");
+    assert_eq!(table1.lines().count(), 2, "{table1}");
+    assert!(
+        table1.contains("+jacobian=exact,"),
+        "the row is the exact configuration: {table1}"
+    );
+    let markdown = read(&exact, "table1.md");
+    assert!(
+        markdown.contains("(exact Jacobians)"),
+        "the table names the Jacobians: {markdown}"
+    );
+    assert!(
+        !exact.join("paper_comparison.md").exists(),
+        "no comparison with the paper's black-box runs"
+    );
+    let generations = |runs: &[emages::study::store::RunRow]| -> usize {
+        runs.iter()
+            .filter(|r| r.problem == 3)
+            .map(|r| r.generations)
+            .sum()
+    };
+    assert!(
+        generations(&exact_runs) > generations(&black_box_runs),
+        "C03 (an equality; repaired): {} generations with exact Jacobians, {} with differences",
+        generations(&exact_runs),
+        generations(&black_box_runs)
+    );
+    let mixed = ablation(&[
+        "--report",
+        exact.join("runs.jsonl").to_str().unwrap(),
+        black_box.join("runs.jsonl").to_str().unwrap(),
+        "--out",
+        tmp.path().join("mixed").to_str().unwrap(),
+    ]);
+    assert!(!mixed.status.success());
+    let err = String::from_utf8_lossy(&mixed.stderr);
+    assert!(err.contains("mix runs with exact Jacobians"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

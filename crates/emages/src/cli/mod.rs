@@ -14,6 +14,29 @@ use crate::error::StudyError;
 use ma_es::{ComponentSpec, Variant};
 use std::process::ExitCode;
 
+/// Parses the constraint Jacobians a study's problems offer: `exact` (automatic
+/// differentiation, one evaluation each, as the CEC2020 rules count it) or
+/// `differences` (black box: the repairs take forward differences).
+///
+/// ```
+/// use constraint_handling::JacobianSource;
+/// use emages::cli::jacobian_arg;
+/// assert_eq!(jacobian_arg("exact"), Ok(JacobianSource::Exact));
+/// assert_eq!(jacobian_arg("differences"), Ok(JacobianSource::Differences));
+/// assert!(jacobian_arg("analytic").unwrap_err().contains("exact"));
+/// ```
+///
+/// # Errors
+/// A message naming the two values.
+pub fn jacobian_arg(s: &str) -> Result<constraint_handling::JacobianSource, String> {
+    use constraint_handling::JacobianSource;
+    match s {
+        "exact" => Ok(JacobianSource::Exact),
+        "differences" => Ok(JacobianSource::Differences),
+        _ => Err(format!("'{s}': the Jacobian is `exact` or `differences`")),
+    }
+}
+
 /// Parses a problem selection such as `1-28`, `3,7,27`, `C01-C05` or `1-5,9`: sorted,
 /// without duplicates, each at least 1 (whether the suite has them is the study's
 /// check, [`crate::study::StudySpec::validate`]).

@@ -8,6 +8,7 @@ use crate::study::Dataset;
 use crate::study::{pin_blas_to_one_thread, Shard, StudyConfig, StudySpec};
 use crate::suites::{Cec2017Suite, InstanceChoice, Suite};
 use bench_stats::pairwise::Significance;
+use constraint_handling::JacobianSource;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -84,10 +85,26 @@ impl Cec2017Args {
     /// # Errors
     /// As [`Cec2017Args::suite`].
     pub fn suite_for(&self, study: &StudyArgs) -> Result<Arc<dyn Suite>, StudyError> {
+        self.suite_with_jacobian(study, JacobianSource::Differences)
+    }
+
+    /// As [`Cec2017Args::suite_for`], with the problems offering their exact constraint
+    /// Jacobians or not ([`Cec2017Suite::with_jacobian`]).
+    ///
+    /// # Errors
+    /// As [`Cec2017Args::suite`].
+    pub fn suite_with_jacobian(
+        &self,
+        study: &StudyArgs,
+        jacobian: JacobianSource,
+    ) -> Result<Arc<dyn Suite>, StudyError> {
         if study.report.is_some() {
             return Ok(Arc::new(Cec2017Suite::catalogue()));
         }
-        Ok(self.suite()?)
+        Ok(Arc::new(
+            Cec2017Suite::new(InstanceChoice::resolve(self.data.clone(), self.synthetic)?)
+                .with_jacobian(jacobian),
+        ))
     }
 
     /// The suite over the chosen data ([`InstanceChoice::resolve`]).
