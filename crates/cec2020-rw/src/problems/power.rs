@@ -38,12 +38,22 @@ fn czero() -> C {
 const J: C64 = C64::new(0.0, 1.0);
 
 /// `I = Y V` for `Y = G + jB` given as two tables (row by row, in column order).
+///
+/// `Y` is sparse (a bus connects to a few others): the zero entries are skipped, and a
+/// nonzero one multiplies `V_j` as a real pair, `(g v_r − b v_i) + j (g v_i + b v_r)`,
+/// the operations of the complex product in its order. The same values as the dense
+/// complex sum for finite voltages (a `±0` term leaves a sum that starts at `+0`
+/// unchanged); for dual numbers the same derivatives up to the sign of a zero, at a
+/// fraction of the work.
 fn currents(g: &Table, b: &Table, v: &[C], out: &mut [C]) {
     for (i, o) in out.iter_mut().enumerate() {
         let (gr, br) = (g.row(i), b.row(i));
         let mut s = czero();
         for ((&gv, &bv), &vv) in gr.iter().zip(br).zip(v) {
-            s += cst(C64::new(gv, bv)) * vv;
+            if gv == 0.0 && bv == 0.0 {
+                continue;
+            }
+            s += C::new(vv.re * gv - vv.im * bv, vv.im * gv + vv.re * bv);
         }
         *o = s;
     }
