@@ -269,10 +269,14 @@ pub(crate) fn rc39(x: &[R], _g: &mut [R], h: &mut [R]) -> Out<R> {
 }
 
 /// The bus admittance matrix of the 38-bus microgrid at frequency `w` (the line
-/// reactances scale with `w`), as the organisers' `ybus`, row-major.
-fn ybus(w: R, y: &mut [C; 38 * 38]) {
+/// reactances scale with `w`), as the organisers' `ybus`, row-major; `nonzero` marks the
+/// entries a line sets (the others stay exactly 0).
+fn ybus(w: R, y: &mut [C; 38 * 38], nonzero: &mut [bool; 38 * 38]) {
     let lines = data::ps14_lines();
-    y.fill(czero());
+    if nonzero.iter().any(|&z| z) {
+        y.fill(czero());
+        nonzero.fill(false);
+    }
     let n = 38;
     // y = 1 ./ (r + j·x·w), once per line
     let mut adm_of = [czero(); 64];
@@ -285,16 +289,20 @@ fn ybus(w: R, y: &mut [C; 38 * 38]) {
         let a = lines.at(l, 5);
         y[fb * n + tb] -= adm(l) / R::from(a);
         y[tb * n + fb] = y[fb * n + tb];
+        nonzero[fb * n + tb] = true;
+        nonzero[tb * n + fb] = true;
     }
-    for m in 0..n {
-        for l in 0..lines.rows {
-            let (fb, tb) = (lines.at(l, 0) as usize - 1, lines.at(l, 1) as usize - 1);
-            let (a, b) = (lines.at(l, 5), J * lines.at(l, 4));
-            if fb == m {
-                y[m * n + m] += adm(l) / R::from(a.powf(2.0)) + cst(b);
-            } else if tb == m {
-                y[m * n + m] += adm(l) + cst(b);
-            }
+    // The diagonal: the organisers loop over the buses m and, within, over the lines;
+    // each diagonal entry receives its lines' terms in line order either way, so one
+    // pass over the lines adds the same terms in the same order.
+    for l in 0..lines.rows {
+        let (fb, tb) = (lines.at(l, 0) as usize - 1, lines.at(l, 1) as usize - 1);
+        let (a, b) = (lines.at(l, 5), J * lines.at(l, 4));
+        y[fb * n + fb] += adm(l) / R::from(a.powf(2.0)) + cst(b);
+        nonzero[fb * n + fb] = true;
+        if tb != fb {
+            y[tb * n + tb] += adm(l) + cst(b);
+            nonzero[tb * n + tb] = true;
         }
     }
 }
@@ -333,11 +341,14 @@ fn islanded(x: &[R], h: &mut [R], which: Islanded) -> R {
         }
     }
     let mut y = [czero(); 38 * 38];
-    ybus(w, &mut y);
+    let mut nonzero = [false; 38 * 38];
+    ybus(w, &mut y, &mut nonzero);
+    // I = Y V over Y's nonzero entries (skipping a +0 term leaves the sum as it is:
+    // see `currents`).
     let mut cur = [czero(); 38];
     for i in 0..38 {
         let mut s = czero();
-        for k in 0..38 {
+        for k in (0..38).filter(|&k| nonzero[i * 38 + k]) {
             s += y[i * 38 + k] * v[k];
         }
         cur[i] = s;
