@@ -546,6 +546,8 @@ fn generations_do_not_allocate() {
         "eps-mag-es:ranking=augmented-lagrangian",
         "eps-mag-es:ranking=by-constraint-kind",
         "eps-mag-es:repair=levenberg-marquardt:lm-frequency=1",
+        "eps-mag-es:repair=levenberg-marquardt:lm-frequency=2:lm-scaling=box",
+        "eps-mag-es:repair=levenberg-marquardt:lm-frequency=1:lm-solve=full",
     ] {
         specs.push(s.parse().unwrap());
     }
@@ -555,7 +557,7 @@ fn generations_do_not_allocate() {
             |obs| es.run_observed(&mut RngNoise::seed_from_u64(4), obs),
             |_| {},
         );
-        assert!(generations > 100);
+        assert!(generations > 100, "{variant}: {generations} generations");
         assert!(
             allocating.is_empty(),
             "{variant}: generations {allocating:?} allocated"

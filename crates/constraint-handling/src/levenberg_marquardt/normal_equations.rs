@@ -7,7 +7,7 @@
 //! [`Solve`]: super::Solve
 
 use super::Scaling;
-use crate::linalg::{CholeskyFactors, LinalgError, LuFactors};
+use crate::linalg::{gemm, CholeskyFactors, LinalgError, LuFactors};
 use crate::repair::{RepairError, RepairStatus};
 use ndarray::linalg::{general_mat_mul, general_mat_vec_mul};
 use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut1, ShapeBuilder};
@@ -171,7 +171,13 @@ impl ReducedSystem {
         );
         if n <= k {
             // (GᵀG + D) δ = b.
-            general_mat_mul(1.0, &self.g.t(), &self.g, 0.0, &mut self.normal);
+            gemm(
+                1.0,
+                &self.g.t(),
+                &self.g.view(),
+                0.0,
+                &mut self.normal.view_mut(),
+            );
             for (i, d) in self.d.iter().enumerate() {
                 self.normal[[i, i]] += d;
             }
@@ -191,7 +197,13 @@ impl ReducedSystem {
                 let scale = d.sqrt().recip();
                 h.zip_mut_with(&g, |h, g| *h = g * scale);
             }
-            general_mat_mul(1.0, &self.h, &self.h.t(), 0.0, &mut self.normal);
+            gemm(
+                1.0,
+                &self.h.view(),
+                &self.h.t(),
+                0.0,
+                &mut self.normal.view_mut(),
+            );
             for j in 0..k {
                 self.normal[[j, j]] += 1.0;
             }
