@@ -7,7 +7,9 @@
 //! [`CholeskyFactors::solve_in_place`] (`dpotrs`) uses the factors. Half the work of
 //! [`LuFactors`](super::LuFactors) for the matrices that allow it (normal equations).
 
-use super::{copy_column_major, lapack_int, lapack_status, Conditioning, LinalgError};
+use super::{
+    check_right_hand_sides, copy_column_major, lapack_int, lapack_status, Conditioning, LinalgError,
+};
 use ndarray::ArrayView2;
 use std::os::raw::{c_char, c_int};
 
@@ -140,12 +142,7 @@ impl CholeskyFactors {
     /// [`LinalgError::Shape`] if `b` does not hold `n · k` values or nothing is
     /// factorised; [`LinalgError::TooLarge`]; [`LinalgError::Lapack`].
     pub fn solve_in_place(&mut self, b: &mut [f64], k: usize) -> Result<(), LinalgError> {
-        if !self.factored || b.len() != self.n * k {
-            return Err(LinalgError::Shape {
-                expected: (self.n, k),
-                found: (if self.factored { b.len() / k.max(1) } else { 0 }, k),
-            });
-        }
+        check_right_hand_sides(self.n, self.factored, b, k)?;
         if k == 0 {
             return Ok(());
         }

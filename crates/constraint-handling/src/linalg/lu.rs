@@ -5,7 +5,7 @@
 //! caller can decide whether `M⁻¹` is trustworthy before [`LuFactors::solve_in_place`]
 //! (`dgetrs`) uses the factors.
 
-use super::{copy_column_major, lapack_int, lapack_status, LinalgError};
+use super::{check_right_hand_sides, copy_column_major, lapack_int, lapack_status, LinalgError};
 use ndarray::ArrayView2;
 use std::os::raw::{c_char, c_int};
 
@@ -139,12 +139,7 @@ impl LuFactors {
     /// [`LinalgError::Shape`] if `b` does not hold `n · k` values or nothing is
     /// factorised; [`LinalgError::TooLarge`]; [`LinalgError::Lapack`].
     pub fn solve_in_place(&mut self, b: &mut [f64], k: usize) -> Result<(), LinalgError> {
-        if !self.factored || b.len() != self.n * k {
-            return Err(LinalgError::Shape {
-                expected: (self.n, k),
-                found: (if self.factored { b.len() / k.max(1) } else { 0 }, k),
-            });
-        }
+        check_right_hand_sides(self.n, self.factored, b, k)?;
         if k == 0 {
             return Ok(());
         }

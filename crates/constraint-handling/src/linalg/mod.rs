@@ -74,6 +74,23 @@ pub fn lapack_int(n: usize) -> Result<c_int, LinalgError> {
     c_int::try_from(n).map_err(|_| LinalgError::TooLarge(n))
 }
 
+/// Checks that `b` holds `k` right-hand sides of length `n` for a factorisation that
+/// exists (`factored`), as the workspaces' `solve_in_place` need.
+fn check_right_hand_sides(
+    n: usize,
+    factored: bool,
+    b: &[f64],
+    k: usize,
+) -> Result<(), LinalgError> {
+    if !factored || b.len() != n * k {
+        return Err(LinalgError::Shape {
+            expected: (n, k),
+            found: (if factored { b.len() / k.max(1) } else { 0 }, k),
+        });
+    }
+    Ok(())
+}
+
 /// Maps LAPACK's `info` to a result: `0` is success, a negative value a bad argument,
 /// a positive one the routine's own failure, described by `failure`.
 fn lapack_status(
