@@ -417,28 +417,10 @@ fn the_cec2020_rw_study_reproduces() {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join(",");
-    let dir = tempfile::tempdir().unwrap();
-    let output = Command::new(example("cec2020_rw"))
-        .args([
-            "--runs",
-            "1",
-            "--threads",
-            "2",
-            "--no-progress",
-            "--problems",
-            &list,
-            "--out",
-        ])
-        .arg(dir.path())
-        .env(CORETYPE_VARIABLE, run_as)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let rerun = rerun_cec2020(
+        &["--runs", "1", "--threads", "2", "--problems", &list],
+        run_as,
     );
-    let rerun = cec2020_runs(dir.path(), false);
     assert_eq!(rerun.len(), 30);
     let differ: Vec<String> = rerun
         .iter()
@@ -483,22 +465,22 @@ fn the_levenberg_marquardt_studies_replay_with_the_full_solve() {
         .map(|r| ((r.problem, r.run), r))
         .collect();
     assert_eq!(committed.len(), 50, "RC09 and RC17, 25 runs each");
-    let dir = tempfile::tempdir().unwrap();
     let variant = "eps-mag-es-r:repair=levenberg-marquardt:lm-frequency=1:lm-probability=20%:lm-best=on:lm-scaling=box:lm-solve=full";
-    let output = Command::new(example("cec2020_rw"))
-        .args(["--variant", variant, "--jacobian", "exact"])
-        .args(["--problems", "9,17", "--runs", "3", "--threads", "1"])
-        .args(["--no-progress", "--out"])
-        .arg(dir.path())
-        .env(CORETYPE_VARIABLE, run_as)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let rerun = rerun_cec2020(
+        &[
+            "--variant",
+            variant,
+            "--jacobian",
+            "exact",
+            "--problems",
+            "9,17",
+            "--runs",
+            "3",
+            "--threads",
+            "1",
+        ],
+        run_as,
     );
-    let rerun = cec2020_runs(dir.path(), false);
     assert_eq!(rerun.len(), 6);
     for r in &rerun {
         assert!(r.config.contains(":lm-solve=full:"), "{}", r.config);
@@ -520,4 +502,23 @@ fn the_levenberg_marquardt_studies_replay_with_the_full_solve() {
         "replayed {} committed Levenberg-Marquardt runs bit for bit with lm-solve=full, OpenBLAS {run_as}",
         rerun.len()
     );
+}
+
+/// Runs `examples/cec2020_rw.rs` with `args` into a fresh folder under the OpenBLAS
+/// kernel family `run_as`, and returns its run records.
+fn rerun_cec2020(args: &[&str], run_as: &str) -> Vec<emages::study::store::RunRow> {
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(example("cec2020_rw"))
+        .args(args)
+        .args(["--no-progress", "--out"])
+        .arg(dir.path())
+        .env(CORETYPE_VARIABLE, run_as)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    cec2020_runs(dir.path(), false)
 }
