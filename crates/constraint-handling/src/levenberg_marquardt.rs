@@ -39,7 +39,7 @@ mod normal_equations;
 use crate::problem::{ConstrainedProblem, JacobianSource, ProblemError};
 use crate::repair::{RepairError, RepairStatus};
 use ndarray::{Array2, ArrayView2};
-use normal_equations::{FullSystem, ReducedSystem};
+use normal_equations::{At, FullSystem, ReducedSystem};
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the Levenberg–Marquardt repair.
@@ -251,20 +251,28 @@ impl LevenbergMarquardt {
             return Ok(RepairStatus::NonFinite);
         }
         let scaling = self.params.scaling;
+        let at = At {
+            inequalities: l,
+            lower,
+            upper,
+            x,
+            constraints,
+            jacobian: jacobian.reborrow(),
+        };
         let status = match self.params.solve {
             Solve::Reduced => {
                 let ws = match &mut self.reduced {
                     Some(ws) if ws.fits(n, k) => ws,
                     slot => slot.insert(ReducedSystem::new(n, k)?),
                 };
-                ws.step(scaling, l, lower, upper, x, constraints, jacobian)?
+                ws.step(scaling, &at)?
             }
             Solve::Full => {
                 let ws = match &mut self.full {
                     Some(ws) if ws.fits(n, k, l, lower, upper) => ws,
                     slot => slot.insert(FullSystem::new(n, k, l, lower, upper)?),
                 };
-                ws.step(scaling, l, lower, upper, x, constraints, jacobian)?
+                ws.step(scaling, &at)?
             }
         };
         if let Ok(step) = status {

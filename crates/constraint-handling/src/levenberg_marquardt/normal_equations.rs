@@ -15,6 +15,18 @@ use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut1, ShapeBuilder};
 /// A step, or why none was taken.
 pub(super) type Step<'a> = Result<&'a [f64], RepairStatus>;
 
+/// Where a step starts: the point `x` in the box `[lower, upper]`, its constraint
+/// values (the first `inequalities` are the `g`) and their Jacobian.
+#[derive(Clone, Copy)]
+pub(super) struct At<'a> {
+    pub(super) inequalities: usize,
+    pub(super) lower: &'a [f64],
+    pub(super) upper: &'a [f64],
+    pub(super) x: &'a [f64],
+    pub(super) constraints: &'a [f64],
+    pub(super) jacobian: ArrayView2<'a, f64>,
+}
+
 /// The slack of a constraint row: `s = √max(0, −g)` for an inequality (`r = g + s²`,
 /// `a = 2s`), none for an equality (`r = h`, `a = 0`). Returns `(r, a)`.
 fn constraint_row(row: usize, inequalities: usize, c: f64) -> (f64, f64) {
@@ -101,17 +113,15 @@ impl ReducedSystem {
         self.n == n && self.k == k
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn step(
-        &mut self,
-        scaling: Scaling,
-        inequalities: usize,
-        lower: &[f64],
-        upper: &[f64],
-        x: &[f64],
-        constraints: &[f64],
-        jacobian: ArrayView2<'_, f64>,
-    ) -> Result<Step<'_>, RepairError> {
+    pub(super) fn step(&mut self, scaling: Scaling, at: &At<'_>) -> Result<Step<'_>, RepairError> {
+        let At {
+            inequalities,
+            lower,
+            upper,
+            x,
+            constraints,
+            jacobian,
+        } = *at;
         let (n, k) = (self.n, self.k);
         self.g.assign(&jacobian);
         // The largest diagonal entry of AᵀA and ‖r‖², for μ.
@@ -302,17 +312,15 @@ impl FullSystem {
         self.n == n && self.k == k && self.unknowns == n + inequalities + bounds
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn step(
-        &mut self,
-        scaling: Scaling,
-        inequalities: usize,
-        lower: &[f64],
-        upper: &[f64],
-        x: &[f64],
-        constraints: &[f64],
-        jacobian: ArrayView2<'_, f64>,
-    ) -> Result<Step<'_>, RepairError> {
+    pub(super) fn step(&mut self, scaling: Scaling, at: &At<'_>) -> Result<Step<'_>, RepairError> {
+        let At {
+            inequalities,
+            lower,
+            upper,
+            x,
+            constraints,
+            jacobian,
+        } = *at;
         let (n, k, l) = (self.n, self.k, inequalities);
         self.a.fill(0.0);
         // The rows of C: r = C + (s_g², 0), A = [J W, 2 diag(s_g), 0].
