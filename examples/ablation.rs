@@ -6,6 +6,7 @@
 //! cargo run --release --example ablation -- --dim 100 --shard 3/16 --out results/D100
 //! cargo run --release --example ablation -- --report results/D100/runs.shard-*.jsonl --out results/D100
 //! cargo run --release --example ablation -- --jacobian exact --variants eps-mag-es-r --out results/D10-exact
+//! cargo run --release --example ablation -- --dim 50 --baseline eps-mag-es-r --variants eps-mag-es-r,SPEC
 //! ```
 //!
 //! Re-running the same command resumes: finished runs are skipped.
@@ -19,8 +20,8 @@ use emages::cli::{
 use emages::optimizer::MaEsOptimizer;
 use emages::study::StudyConfig;
 use emages::StudyError;
-use emages_paper::{self, ablation_report, EXACT_JACOBIAN_SUFFIX};
-use ma_es::Variant;
+use emages_paper::{self, ablation_report, baseline_report, EXACT_JACOBIAN_SUFFIX};
+use ma_es::{ComponentSpec, Variant};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -34,11 +35,16 @@ struct Args {
     instance: Cec2017Args,
     #[command(flatten)]
     report: ReportArgs,
-    /// Variants, comma-separated, or "all" (the seven presets); the baseline eps-mag-es
-    /// is always included.
+    /// Variants, comma-separated, or "all" (the seven presets); the baseline is always
+    /// included.
     #[arg(long, default_value = "all", value_parser = variants_arg,
-          long_help = variants_help("Variants, comma-separated, or \"all\" (the seven presets); the baseline eps-mag-es is always included."))]
+          long_help = variants_help("Variants, comma-separated, or \"all\" (the seven presets); the baseline (--baseline) is always included."))]
     variants: Variants,
+    /// The configuration the tables compare the others with ("+": it is better):
+    /// eps-mag-es (the paper's study, beside the paper's numbers) or any spec, e.g.
+    /// eps-mag-es-r (then without the paper's numbers).
+    #[arg(long, default_value = "eps-mag-es", value_parser = baseline_arg)]
+    baseline: ComponentSpec,
     /// The constraint Jacobians the repairs get: `differences` (black box, as in the
     /// paper: forward differences, N evaluations each) or `exact` (the problems' own by
     /// automatic differentiation, one evaluation each). `exact` labels the runs
@@ -55,6 +61,10 @@ struct Args {
     docs: Option<PathBuf>,
 }
 
+fn baseline_arg(s: &str) -> Result<ComponentSpec, String> {
+    s.parse().map_err(|e| format!("{e}"))
+}
+
 fn main() -> ExitCode {
     canonical_kernel::at_program_start();
     main_with(run)
@@ -62,8 +72,24 @@ fn main() -> ExitCode {
 
 fn run(args: &Args) -> Result<(), StudyError> {
     let options = args.report.options()?;
+    let paper_baseline = args.baseline == Variant::EpsMagEs.spec();
     let build = |files: &[PathBuf], out: &Path| -> Result<(), StudyError> {
         let data = args.study.load(files)?;
+        if !paper_baseline {
+            if args.docs.is_some() {
+                return Err(StudyError::Invalid(
+                    "--docs: the comparison with the paper needs the baseline eps-mag-es".into(),
+                ));
+            }
+            let output = baseline_report(&data, out, &options, &args.baseline)?;
+            emages::show!("\n{}", output.table1.to_markdown());
+            emages::show!("{}", output.baseline_statistics.to_markdown());
+            emages::show!(
+                "Results in {}/: table1.md/.csv, table1_cec, table2, table4_equality, table5_rotated, table_detail, stats_*.md/.csv, plots/, report.html",
+                out.display()
+            );
+            return Ok(());
+        }
         let report = ablation_report(&data, out, &options)?;
         if let Some(doc) = &args.docs {
             let Some(beside) = &report.beside_paper else {
@@ -92,9 +118,9 @@ fn run(args: &Args) -> Result<(), StudyError> {
     };
 
     let mut variants = args.variants.0.clone();
-    let baseline = Variant::EpsMagEs.spec();
+    let baseline = args.baseline;
     if !variants.contains(&baseline) && args.study.report.is_none() {
-        emages::say!("note: adding the baseline eps-mag-es, against which the tables compare");
+        emages::say!("note: adding the baseline {baseline}, against which the tables compare");
         variants.insert(0, baseline);
     }
     // Each configuration is labelled by its spec's text form (a preset's name): the

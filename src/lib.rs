@@ -26,6 +26,7 @@ use emages::report::{Contender, Lineup, Report, ReportOptions, ReportOutput};
 use emages::study::Dataset;
 use emages::StudyError;
 use ma_es::{ComponentSpec, Variant};
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -47,21 +48,8 @@ pub const EXACT_JACOBIAN_SUFFIX: &str = "+jacobian=exact";
 /// component spec, or exact and black-box runs are mixed.
 pub fn ablation_lineup(data: &Dataset) -> Result<Lineup, StudyError> {
     let present = data.configs();
-    let exact = present
-        .iter()
-        .filter(|c| c.ends_with(EXACT_JACOBIAN_SUFFIX))
-        .count();
-    if exact != 0 && exact != present.len() {
-        return Err(StudyError::Incompatible(format!(
-            "the results mix runs with exact Jacobians ({exact} configurations labelled …{EXACT_JACOBIAN_SUFFIX}) and black-box runs ({}); compare them in two reports",
-            present.len() - exact
-        )));
-    }
-    let (suffix, note) = if exact == 0 {
-        ("", "")
-    } else {
-        (EXACT_JACOBIAN_SUFFIX, " (exact Jacobians)")
-    };
+    let (suffix, note) = jacobian_suffix(&present)?;
+    let exact = !suffix.is_empty();
     let baseline = Variant::EpsMagEs;
     let baseline_key = format!("{}{suffix}", baseline.name());
     if !present.contains(&baseline_key) {
@@ -98,10 +86,91 @@ pub fn ablation_lineup(data: &Dataset) -> Result<Lineup, StudyError> {
         title: format!("εMAg-ES ablation study, N = {}{note}", data.dim),
         ..Lineup::new(contender(&baseline_key, baseline.label()), others)
     };
-    Ok(if exact == 0 {
-        lineup.with_published(Arc::new(Paper))
-    } else {
+    Ok(if exact {
         lineup
+    } else {
+        lineup.with_published(Arc::new(Paper))
+    })
+}
+
+/// A lineup against any configuration in `data`: `baseline` (a [`ComponentSpec`], e.g.
+/// εMAg-ES-R) against every other configuration present, presets and strategies under
+/// their labels (`εMAg-ES`, `εMAg-ES-R`), other specs under their text form, in label
+/// order; without the paper's numbers (the paper compares its variants with εMAg-ES
+/// only). `ablation --baseline eps-mag-es-r` reports through it: "+" then means the
+/// baseline is better.
+///
+/// Runs with exact Jacobians are compared within themselves, as in [`ablation_lineup`].
+///
+/// # Errors
+/// [`StudyError::Incompatible`] if the baseline has no runs, a configuration is not a
+/// component spec, or exact and black-box runs are mixed.
+pub fn baseline_lineup(data: &Dataset, baseline: &ComponentSpec) -> Result<Lineup, StudyError> {
+    let present = data.configs();
+    let (suffix, note) = jacobian_suffix(&present)?;
+    let key = |spec: &ComponentSpec| format!("{spec}{suffix}");
+    let name = |spec: &ComponentSpec| {
+        let label = spec_label(spec);
+        format!("{label}{note}")
+    };
+    let baseline_key = key(baseline);
+    if !present.contains(&baseline_key) {
+        return Err(StudyError::Incompatible(format!(
+            "the results have no runs of the baseline {baseline_key}; the tables compare it with the other configurations"
+        )));
+    }
+    let mut others = Vec::new();
+    for c in present.iter().filter(|c| **c != baseline_key) {
+        let text = c.strip_suffix(suffix).unwrap_or(c);
+        let spec = text.parse::<ComponentSpec>().map_err(|_| {
+            StudyError::Incompatible(format!(
+                "the results hold configuration {c:?}, which is not a component spec (a parameter study?)"
+            ))
+        })?;
+        others.push(Contender::new(c, name(&spec)));
+    }
+    let baseline_name = name(baseline);
+    Ok(Lineup {
+        others_title: "other configurations".into(),
+        legend: format!("\"+\": {baseline_name} better, \"−\": the other configuration better."),
+        title: format!(
+            "{baseline_name} against the other configurations, N = {}",
+            data.dim
+        ),
+        ..Lineup::new(Contender::new(&baseline_key, baseline_name.clone()), others)
+    })
+}
+
+/// The name a table gives a configuration: a preset's label (`εMAg-ES`), a strategy's
+/// (`εMAg-ES-R`, [`ma_es::variant::STRATEGIES`]), else the spec's text form.
+fn spec_label(spec: &ComponentSpec) -> String {
+    let text = spec.to_string();
+    if let Some(v) = spec.preset() {
+        return v.label().to_string();
+    }
+    ma_es::variant::STRATEGIES
+        .iter()
+        .find(|(_, _, components)| *components == text)
+        .map_or(text.clone(), |(_, label, _)| (*label).to_string())
+}
+
+/// The label suffix and table note of the runs in `present`: exact Jacobians on every
+/// label, or on none.
+fn jacobian_suffix(present: &BTreeSet<String>) -> Result<(&'static str, &'static str), StudyError> {
+    let exact = present
+        .iter()
+        .filter(|c| c.ends_with(EXACT_JACOBIAN_SUFFIX))
+        .count();
+    if exact != 0 && exact != present.len() {
+        return Err(StudyError::Incompatible(format!(
+            "the results mix runs with exact Jacobians ({exact} configurations labelled …{EXACT_JACOBIAN_SUFFIX}) and black-box runs ({}); compare them in two reports",
+            present.len() - exact
+        )));
+    }
+    Ok(if exact == 0 {
+        ("", "")
+    } else {
+        (EXACT_JACOBIAN_SUFFIX, " (exact Jacobians)")
     })
 }
 
@@ -145,4 +214,21 @@ pub fn ablation_report(
         output: report.finish(sections)?,
         beside_paper,
     })
+}
+
+/// Builds the report of the configurations in `data` against `baseline`
+/// ([`baseline_lineup`]) into `out`: Table 1 and the other tables with "+" for the
+/// baseline, the statistics, plots and `report.html`; no comparison with the paper.
+///
+/// # Errors
+/// As [`baseline_lineup`]; [`StudyError::Incompatible`] if the results are incomplete;
+/// I/O and plotting errors.
+pub fn baseline_report(
+    data: &Dataset,
+    out: &Path,
+    options: &ReportOptions,
+    baseline: &ComponentSpec,
+) -> Result<ReportOutput, StudyError> {
+    let lineup = baseline_lineup(data, baseline)?;
+    Report::build(data, &lineup, out, options)?.finish(Vec::new())
 }

@@ -697,3 +697,93 @@ fn exact_jacobians_are_labelled_and_compared_among_themselves() {
     assert!(err.contains("mix runs with exact Jacobians"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+/// `--baseline eps-mag-es-r`: the study adds εMAg-ES-R (not εMAg-ES) and its tables
+/// compare every other configuration with it ("+": εMAg-ES-R better), under the
+/// strategies' labels, without the paper's numbers; the same records reported against
+/// the default baseline are refused with one line, as εMAg-ES never ran; `--docs`
+/// needs the paper's baseline.
+#[test]
+fn a_study_against_another_baseline() {
+    let data = data_dir();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("vs-r");
+    ok(&ablation(&[
+        "--dim",
+        "10",
+        "--runs",
+        "3",
+        "--problems",
+        "1,3",
+        "--budget-per-dim",
+        "1000",
+        "--baseline",
+        "eps-mag-es-r",
+        "--variants",
+        "eps-mag-es-r:repair=levenberg-marquardt,lex-ma-es",
+        "--jacobian",
+        "exact",
+        "--threads",
+        "1",
+        "--data",
+        &data,
+        "--plot-problems",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    let runs = emages::study::store::load_runs(&out.join("runs.jsonl")).unwrap();
+    let mut configs: Vec<&str> = runs.iter().map(|r| r.config.as_str()).collect();
+    configs.sort_unstable();
+    configs.dedup();
+    assert_eq!(
+        configs,
+        [
+            "eps-mag-es:repair=levenberg-marquardt:restarts=bipop:stall=range:eps-end=10%:polish=50%+jacobian=exact",
+            "eps-mag-es:restarts=bipop:stall=range:eps-end=10%:polish=50%+jacobian=exact",
+            "lex-ma-es+jacobian=exact",
+        ],
+        "εMAg-ES-R added as the baseline, no εMAg-ES"
+    );
+    let table1 = read(&out, "table1.md");
+    assert!(
+        table1.contains("| εMAg-ES-R (exact Jacobians) vs. |"),
+        "{table1}"
+    );
+    for row in [
+        "| eps-mag-es:repair=levenberg-marquardt:restarts=bipop:stall=range:eps-end=10%:polish=50% (exact Jacobians) |",
+        "| lexMA-ES (exact Jacobians) |",
+    ] {
+        assert!(table1.contains(row), "{row} in {table1}");
+    }
+    assert!(
+        table1.contains("\"+\": εMAg-ES-R (exact Jacobians) better"),
+        "{table1}"
+    );
+    assert!(!out.join("paper_comparison.md").exists());
+    let file = out.join("runs.jsonl");
+    let against_paper = ablation(&[
+        "--report",
+        file.to_str().unwrap(),
+        "--out",
+        tmp.path().join("paper").to_str().unwrap(),
+    ]);
+    one_line_error(
+        &against_paper,
+        "no runs of the baseline eps-mag-es+jacobian=exact",
+    );
+    let docs = ablation(&[
+        "--report",
+        file.to_str().unwrap(),
+        "--baseline",
+        "eps-mag-es-r",
+        "--docs",
+        tmp.path().join("doc.md").to_str().unwrap(),
+        "--out",
+        tmp.path().join("docs").to_str().unwrap(),
+    ]);
+    one_line_error(
+        &docs,
+        "--docs: the comparison with the paper needs the baseline eps-mag-es",
+    );
+}
