@@ -106,3 +106,21 @@ def test_bad_constraints_are_clear_errors():
         run(constraints=[NonlinearConstraint(circle, 2.0, 2.0, jac=lambda x: np.ones(3))])
     with pytest.raises(ValueError, match="suite problem"):
         emages.minimize(emages.Cec2017(1, 10), constraints=[NonlinearConstraint(circle, 2, 2)])
+
+
+def test_the_lm_strategy_holds_the_circle_to_1e_12_with_its_jacobian():
+    """εMAg-ES-RLM on issue 42's circle: min x₀ + x₁ on x₀² + x₁² = 2 (f* = −2) from
+    (0.3, −0.2), σ₀ = 0.5, box ±3, budget 20 000, equality margin 10⁻¹², the Jacobian
+    given: feasible and within 2·10⁻⁶ of f* on every seed 0–9, with Jacobians taken."""
+    misses = []
+    for seed in range(10):
+        r = run(
+            constraints=[NonlinearConstraint(circle, 2.0, 2.0, jac=circle_jac)],
+            equality_margin=1e-12,
+            variant="eps-mag-es-rlm",
+            seed=seed,
+        )
+        assert r.njev > 0
+        if not (r.success and abs(r.h[0]) <= 1e-12 and abs(r.fun + 2.0) <= 2e-6):
+            misses.append((seed, r.fun, r.h[0]))
+    assert not misses, misses

@@ -880,18 +880,38 @@ impl FromStr for ComponentSpec {
 ///   the best-so-far. docs/strategy-design.md (entry 13) says how it was chosen, and
 ///   which commit froze it.
 ///
+/// - **εMAg-ES-RLM** (`eps-mag-es-rlm`, issue 42): εMAg-ES-R with the
+///   Levenberg–Marquardt repair ([`crate::repair::LevenbergMarquardtRepair`]) in place of
+///   the gradient repair: every generation, a fifth of the infeasible offspring and the
+///   infeasible best-so-far (N ≥ 20, equalities), at most 4 iterations, the step in units
+///   of the box's widths. Made for problems that offer their constraint Jacobian
+///   ([`constraint_handling::ConstrainedProblem::constraint_jacobian`]): by forward
+///   differences each iteration costs `N + 1` evaluations, and it lost to εMAg-ES-R as a
+///   black box (docs/strategy-design.md, entries 19 and 21, and the commit that froze it).
+///
 /// ```
-/// use ma_es::variant::{RestartKind, STRATEGIES};
+/// use ma_es::variant::{RepairMethod, RestartKind, STRATEGIES};
 /// use ma_es::ComponentSpec;
 /// let r: ComponentSpec = "eps-mag-es-r".parse().unwrap();
 /// assert_eq!(r.restarts, RestartKind::Bipop);
 /// assert_eq!(r.to_string(), STRATEGIES[0].2);
+/// let rlm: ComponentSpec = "eps-mag-es-rlm".parse().unwrap();
+/// assert_eq!(rlm.repair_method, RepairMethod::LevenbergMarquardt);
+/// assert_eq!((rlm.restarts, rlm.polish), (r.restarts, r.polish));
+/// assert_eq!(rlm.to_string(), STRATEGIES[1].2);
 /// ```
-pub const STRATEGIES: [(&str, &str, &str); 1] = [(
-    "eps-mag-es-r",
-    "εMAg-ES-R",
-    "eps-mag-es:restarts=bipop:stall=range:eps-end=10%:polish=50%",
-)];
+pub const STRATEGIES: [(&str, &str, &str); 2] = [
+    (
+        "eps-mag-es-r",
+        "εMAg-ES-R",
+        "eps-mag-es:restarts=bipop:stall=range:eps-end=10%:polish=50%",
+    ),
+    (
+        "eps-mag-es-rlm",
+        "εMAg-ES-RLM",
+        "eps-mag-es:repair=levenberg-marquardt:lm-frequency=1:lm-best=on:lm-scaling=box:restarts=bipop:stall=range:eps-end=10%:polish=50%",
+    ),
+];
 
 /// The component objects of a strategy.
 pub struct Components {
@@ -1150,7 +1170,7 @@ pub enum SpecError {
 
 /// An unknown variant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown variant {0:?}; the presets are eps-mag-es, eps-ma-es, eps-mag-es-wo, eps-mag-es-nl, eps-sag-es, lex-mag-es, lex-ma-es, and the strategy eps-mag-es-r")]
+#[error("unknown variant {0:?}; the presets are eps-mag-es, eps-ma-es, eps-mag-es-wo, eps-mag-es-nl, eps-sag-es, lex-mag-es, lex-ma-es, and the strategies eps-mag-es-r and eps-mag-es-rlm")]
 pub struct UnknownVariant(pub String);
 
 impl FromStr for Variant {

@@ -99,7 +99,10 @@ VARIANTS = (
 #: is a ``variant`` too, also with components changed (``"eps-mag-es-r:polish=off"``).
 #: εMAg-ES-R: BIPOP restarts, ε ending at 10 % of each run, the relative range stall
 #: and the last half of the budget polishing the best (docs/strategy-design.md, entry 13).
-STRATEGIES = ("eps-mag-es-r",)
+#: εMAg-ES-RLM: εMAg-ES-R with the Levenberg–Marquardt repair every generation, for
+#: problems that give their constraint Jacobian (``jac`` of a ``NonlinearConstraint``,
+#: linear constraints); by differences it loses to εMAg-ES-R (entries 19 and 21).
+STRATEGIES = ("eps-mag-es-r", "eps-mag-es-rlm")
 
 #: The ``variant`` of :func:`minimize` and :class:`AskTell` when none is given:
 #: εMAg-ES-R, which beat the paper's εMAg-ES by each test suite's own measure and

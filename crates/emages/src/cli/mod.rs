@@ -192,7 +192,8 @@ pub fn variants_arg(s: &str) -> Result<Variants, String> {
 pub fn variants_help(what: &str) -> String {
     let mut help = format!(
         "{what}\n\nA preset (eps-mag-es, eps-ma-es, eps-mag-es-wo, eps-mag-es-nl, eps-sag-es, \
-         lex-mag-es, lex-ma-es), the strategy eps-mag-es-r, or either with components changed: \
+         lex-mag-es, lex-ma-es), the strategies eps-mag-es-r and eps-mag-es-rlm, or any of them with \
+         components changed: \
          PRESET:KEY=VALUE…, e.g. eps-mag-es:step-size=median-success. The keys:\n"
     );
     for k in ma_es::variant::SPEC_KEYS {
