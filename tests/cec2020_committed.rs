@@ -17,6 +17,16 @@ fn root() -> PathBuf {
 
 const LABEL: &str = "eps-mag-es@Tscaled";
 
+/// Runs the `cec2020_rw` example with `args`; its standard output (it must succeed).
+fn cec2020_rw(args: &[&std::ffi::OsStr]) -> String {
+    let o = Command::new(example("cec2020_rw"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
 #[test]
 fn the_entry_is_the_committed_runs() {
     let results = root().join("results/cec2020-rw");
@@ -112,14 +122,7 @@ fn the_score_of_the_frozen_strategy_is_its_committed_runs() {
         }
     }
     assert_eq!(files, 48, "24 dimension groups × 2 shards");
-    let run = |args: &[&std::ffi::OsStr]| {
-        let o = Command::new(example("cec2020_rw"))
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        String::from_utf8_lossy(&o.stdout).to_string()
-    };
+    let run = cec2020_rw;
     let os = |s: &'static str| std::ffi::OsStr::new(s);
     // No --allow-incomplete: a missing run fails here.
     run(&[
@@ -215,14 +218,7 @@ fn the_training_score_of_the_frozen_lm_strategy_is_its_committed_runs() {
         }
     }
     assert_eq!(groups, 14, "the groups D003 … D126");
-    let run = |args: &[&std::ffi::OsStr]| {
-        let o = Command::new(example("cec2020_rw"))
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        String::from_utf8_lossy(&o.stdout).to_string()
-    };
+    let run = cec2020_rw;
     let os = std::ffi::OsStr::new;
     run(&[
         os("--entry"),
