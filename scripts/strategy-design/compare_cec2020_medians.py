@@ -17,12 +17,17 @@ import sys
 
 
 def load(dirpat):
-    out = {}
+    # A run is its problem and index: a group's plain file and its compressed copy
+    # (both present while a study still runs) hold the same runs, counted once.
+    runs = {}
     for f in glob.glob(dirpat):
         op = gzip.open if f.endswith(".gz") else open
         for line in op(f, "rt"):
             r = json.loads(line)
-            out.setdefault(r["problem"], []).append(r)
+            runs[(r["problem"], r["run"])] = r
+    out = {}
+    for (problem, _), r in sorted(runs.items()):
+        out.setdefault(problem, []).append(r)
     return out
 
 
