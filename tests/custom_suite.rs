@@ -141,3 +141,19 @@ fn a_users_suite_rejects_what_it_does_not_have() {
         "{err}"
     );
 }
+
+#[test]
+fn a_studys_wall_time_counts_its_runs_not_the_wait_after_preparing() {
+    // cec2020_rw prepares every dimension group first (checking input and locking the
+    // files) and runs them one after another: each group's time starts at its run.
+    let out = tempfile::tempdir().unwrap();
+    let spec = spec(vec![1]);
+    run_study(&spec, out.path()).unwrap();
+    let prepared = spec.prepare(out.path()).unwrap();
+    assert_eq!(prepared.pending(), 0);
+    let wait = std::time::Duration::from_millis(400);
+    std::thread::sleep(wait);
+    let outcome = prepared.run().unwrap();
+    assert_eq!((outcome.ran, outcome.skipped), (0, 6));
+    assert!(outcome.elapsed < wait, "{:?}", outcome.elapsed);
+}

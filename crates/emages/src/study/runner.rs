@@ -24,7 +24,8 @@ pub struct StudyOutcome {
     pub skipped: usize,
     /// Jobs run now.
     pub ran: usize,
-    /// Wall time.
+    /// Wall time of [`PreparedStudy::run`]: the pending runs, not the preparation (a
+    /// caller may prepare several studies at once and run them one after another).
     pub elapsed: Duration,
     /// The files written.
     pub files: StudyFiles,
@@ -42,7 +43,6 @@ impl StudySpec {
     /// [`StudyError::Corrupt`] for a bad existing record; [`StudyError::Incompatible`]
     /// if `out` holds results of another study.
     pub fn prepare(&self, out: &Path) -> Result<PreparedStudy<'_>, StudyError> {
-        let start = Instant::now();
         self.validate()?;
         let mut problems = BTreeMap::new();
         for &p in &self.problems {
@@ -91,7 +91,6 @@ impl StudySpec {
             runs,
             dynamics,
             coco,
-            start,
         })
     }
 }
@@ -322,7 +321,6 @@ pub struct PreparedStudy<'s> {
     runs: Appender,
     dynamics: Appender,
     coco: Option<CocoOutput>,
-    start: Instant,
 }
 
 impl std::fmt::Debug for PreparedStudy<'_> {
@@ -358,8 +356,8 @@ impl PreparedStudy<'_> {
             runs,
             dynamics,
             coco,
-            start,
         } = self;
+        let start = Instant::now();
         let runs = Mutex::new(runs);
         let dynamics = Mutex::new(dynamics);
         let bar = Progress::new(pending.len(), spec.progress);
