@@ -412,3 +412,53 @@ fn the_design_log_quotes_the_third_round_training() {
         "checked {checked} rows of entry 21 against Table 1 rebuilt from the committed records"
     );
 }
+
+/// Entry 22: the CEC2017 test at N = 50 (exact Jacobians), εMAg-ES-RLM against
+/// εMAg-ES-R, rebuilt from the committed shards: the log's row, and the decision it
+/// carries (more losses than wins, so `minimize`'s default stays εMAg-ES-R).
+#[test]
+fn the_design_log_quotes_the_n50_test_of_the_frozen_lm_strategy() {
+    let log = log();
+    let folder = "test-sets/round3/cec2017-D50-exact";
+    let data = records(folder, 2 * 28 * 25, 50);
+    let (_, _, frozen) = ma_es::variant::STRATEGIES[1];
+    assert!(data.configs().contains(&format!("{frozen}+jacobian=exact")));
+    let r: ma_es::ComponentSpec = "eps-mag-es-r".parse().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let report =
+        emages_paper::baseline_report(&data, out.path(), &ReportOptions::default(), &r).unwrap();
+    let rows: Vec<(String, [usize; 3])> = report
+        .table1
+        .to_markdown()
+        .lines()
+        .filter_map(|row| {
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let label = cells.get(1)?;
+            label.ends_with("(exact Jacobians)").then_some(())?;
+            let total: Vec<usize> = cells[4].split('/').map(|n| n.parse().unwrap()).collect();
+            Some((
+                format!(
+                    "| {label} | {} | {} | {} |",
+                    cells[2].replace('/', " / "),
+                    cells[3].replace('/', " / "),
+                    cells[4].replace('/', " / ")
+                ),
+                [total[0], total[1], total[2]],
+            ))
+        })
+        .collect();
+    assert_eq!(rows.len(), 1, "εMAg-ES-RLM against εMAg-ES-R");
+    let (row, [worse, _, better]) = &rows[0];
+    assert!(row.starts_with("| εMAg-ES-RLM"), "{row}");
+    assert!(
+        log.contains(row.as_str()),
+        "docs/strategy-design.md lacks {row}"
+    );
+    // "+" counts the problems where εMAg-ES-R is better: the bar is missed.
+    assert!(worse > better, "{row}");
+    assert!(log.contains("`minimize`'s default stays εMAg-ES-R, also for problems with Jacobians."));
+    println!(
+        "checked entry 22's N = 50 row {row} against {} runs",
+        data.len()
+    );
+}
