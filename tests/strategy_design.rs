@@ -356,6 +356,30 @@ fn the_design_log_quotes_the_second_round() {
     println!("checked {checked} rows of entry 16 against the rebuilt Table 1");
 }
 
+/// Table 1 against εMAg-ES-R rebuilt from `data` (exact-Jacobian runs): each other
+/// configuration's label (without " (exact Jacobians)") and its median, mean and total
+/// counts as the log writes them (`a / b / c`).
+fn against_r_exact(data: &Dataset) -> Vec<(String, [String; 3])> {
+    let r: ma_es::ComponentSpec = "eps-mag-es-r".parse().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let report =
+        emages_paper::baseline_report(data, out.path(), &ReportOptions::default(), &r).unwrap();
+    report
+        .table1
+        .to_markdown()
+        .lines()
+        .filter_map(|row| {
+            // The configurations' rows (not the header, `… vs.`).
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let label = cells.get(1)?.strip_suffix(" (exact Jacobians)")?;
+            Some((
+                label.to_string(),
+                [2, 3, 4].map(|k| cells[k].replace('/', " / ")),
+            ))
+        })
+        .collect()
+}
+
 /// Entry 21: the third round's training on CEC2017 with exact Jacobians — Table 1
 /// against εMAg-ES rebuilt from the committed records of N = 10 and N = 30 equals the
 /// committed one and the log's rows hold its counts; the same records against
@@ -372,30 +396,19 @@ fn the_design_log_quotes_the_third_round_training() {
     assert_eq!(checked, 4);
     let (name, _, frozen) = ma_es::variant::STRATEGIES[1];
     assert_eq!(name, "eps-mag-es-rlm");
-    let r: ma_es::ComponentSpec = "eps-mag-es-r".parse().unwrap();
     for (folder, runs, dim) in studies {
         let data = records(folder, runs, dim);
         assert!(
             data.configs().contains(&format!("{frozen}+jacobian=exact")),
             "{folder} holds no runs of the frozen εMAg-ES-RLM"
         );
-        let out = tempfile::tempdir().unwrap();
-        let report =
-            emages_paper::baseline_report(&data, out.path(), &ReportOptions::default(), &r)
-                .unwrap();
-        let rows: Vec<String> = report
-            .table1
-            .to_markdown()
-            .lines()
-            .filter_map(|row| {
-                // The configurations' rows (not the header, `… vs.`).
-                let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-                let label = cells.get(1)?.strip_suffix(" (exact Jacobians)")?;
-                let counts = [2, 3, 4].map(|k| cells[k].replace('/', " / "));
-                Some(format!(
+        let rows: Vec<String> = against_r_exact(&data)
+            .into_iter()
+            .map(|(label, counts)| {
+                format!(
                     "| {label} (`{folder}`) | {} | {} | {} |",
                     counts[0], counts[1], counts[2]
-                ))
+                )
             })
             .collect();
         assert_eq!(
@@ -423,32 +436,15 @@ fn the_design_log_quotes_the_n50_test_of_the_frozen_lm_strategy() {
     let data = records(folder, 2 * 28 * 25, 50);
     let (_, _, frozen) = ma_es::variant::STRATEGIES[1];
     assert!(data.configs().contains(&format!("{frozen}+jacobian=exact")));
-    let r: ma_es::ComponentSpec = "eps-mag-es-r".parse().unwrap();
-    let out = tempfile::tempdir().unwrap();
-    let report =
-        emages_paper::baseline_report(&data, out.path(), &ReportOptions::default(), &r).unwrap();
-    let rows: Vec<(String, [usize; 3])> = report
-        .table1
-        .to_markdown()
-        .lines()
-        .filter_map(|row| {
-            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-            let label = cells.get(1)?;
-            label.ends_with("(exact Jacobians)").then_some(())?;
-            let total: Vec<usize> = cells[4].split('/').map(|n| n.parse().unwrap()).collect();
-            Some((
-                format!(
-                    "| {label} | {} | {} | {} |",
-                    cells[2].replace('/', " / "),
-                    cells[3].replace('/', " / "),
-                    cells[4].replace('/', " / ")
-                ),
-                [total[0], total[1], total[2]],
-            ))
-        })
-        .collect();
+    let rows = against_r_exact(&data);
     assert_eq!(rows.len(), 1, "εMAg-ES-RLM against εMAg-ES-R");
-    let (row, [worse, _, better]) = &rows[0];
+    let (label, counts) = &rows[0];
+    let row = format!(
+        "| {label} (exact Jacobians) | {} | {} | {} |",
+        counts[0], counts[1], counts[2]
+    );
+    let total: Vec<usize> = counts[2].split(" / ").map(|n| n.parse().unwrap()).collect();
+    let (worse, better) = (total[0], total[2]);
     assert!(row.starts_with("| εMAg-ES-RLM"), "{row}");
     assert!(
         log.contains(row.as_str()),
