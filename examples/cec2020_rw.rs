@@ -25,9 +25,11 @@
 //! `f`, then infeasible ones by `ν`) and the guidelines' submission files
 //! (`OUT/entry/submission/NAME RC05 F.txt`, `… CV.txt`: the best solution's `f` and `ν`
 //! at 10 %, 20 %, …, 100 % of the budget, a 10 × 25 matrix of checkpoints × trials). `--score DIR…` scores every entry in the folders
-//! together, as the organisers' `Score.m` does, and prints the ranking.
+//! together, as the organisers' `Score.m` does, and prints the ranking; with `--versus`
+//! it compares `--name` with those entries per problem class, and `--shares` adds each
+//! problem's share of their totals (where the scores part).
 
-use bench_stats::cec2020::{dimension_weight, score, Entry};
+use bench_stats::cec2020::{dimension_weight, problem_shares, score, Entry};
 use clap::Parser;
 use constraint_handling::JacobianSource;
 use emages::cli::{
@@ -119,6 +121,11 @@ struct Args {
     /// weights too), e.g. for a study not yet complete.
     #[arg(long, value_parser = problems_arg, requires = "score")]
     subset: Option<Problems>,
+    /// With --score and --versus: also print each problem's share of the totals of
+    /// --name and of --versus, sorted by how much more it costs --name than the first
+    /// of --versus (where the scores part).
+    #[arg(long, requires = "versus")]
+    shares: bool,
     /// Do not show the progress bar.
     #[arg(long)]
     no_progress: bool,
@@ -137,6 +144,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
             &args.name,
             &args.versus,
             args.subset.as_ref(),
+            args.shares,
         );
     }
     let suite = Arc::new(Cec2020RwSuite {
@@ -358,6 +366,7 @@ fn print_score(
     ours: &str,
     versus: &[String],
     subset: Option<&Problems>,
+    shares: bool,
 ) -> Result<(), StudyError> {
     let mut entries = Vec::new();
     for d in dirs {
@@ -396,6 +405,17 @@ fn print_score(
     if !versus.is_empty() {
         table.push('\n');
         table.push_str(&cec2020::class_comparison(&entries, &chosen, ours, versus)?);
+    }
+    if shares {
+        let by_problem = problem_shares(&entries, &weights, 12)?;
+        table.push('\n');
+        table.push_str(&cec2020::share_table(
+            &entries,
+            &by_problem,
+            &chosen,
+            ours,
+            versus,
+        )?);
     }
     emages::show!("{table}");
     if let Some(path) = markdown {

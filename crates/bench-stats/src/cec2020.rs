@@ -17,7 +17,8 @@
 //! 3. weighted by the problem's dimension class (1, 2, 3, 4, 5 for `D ≤ 10, 30, 50, 150`
 //!    and above: [`dimension_weight`]), the weights divided by their sum, and summed.
 //!
-//! The total is `0.5·best + 0.3·mean + 0.2·median`; lower is better.
+//! The total is `0.5·best + 0.3·mean + 0.2·median`; lower is better. [`problem_shares`]
+//! splits each total into the problems' parts, to see where two algorithms' scores part.
 //!
 //! ```
 //! use bench_stats::cec2020::{score, Entry};
@@ -315,10 +316,10 @@ fn extreme(values: impl Iterator<Item = f64>, larger: bool) -> f64 {
     })
 }
 
-/// The weighted, normalised values of one statistic, per algorithm.
-fn part(entries: &[Entry], weights: &[f64], s: Statistic) -> Vec<f64> {
+/// The weighted, normalised values of one statistic: `[problem][algorithm]`.
+fn part_by_problem(entries: &[Entry], weights: &[f64], s: Statistic) -> Vec<Vec<f64>> {
     let n = entries.len();
-    let mut out = vec![0.0; n];
+    let mut out = Vec::with_capacity(weights.len());
     for (k, &w) in weights.iter().enumerate() {
         let f: Vec<f64> = entries.iter().map(|e| statistic(&e.f[k], s)).collect();
         let cv: Vec<f64> = entries.iter().map(|e| statistic(&e.cv[k], s)).collect();
@@ -334,9 +335,26 @@ fn part(entries: &[Entry], weights: &[f64], s: Statistic) -> Vec<f64> {
         let lo = extreme(values.iter().copied(), false);
         let hi = extreme(values.iter().copied(), true);
         let range = if hi - lo == 0.0 { 1e-8 } else { hi - lo };
-        for (o, v) in out.iter_mut().zip(&values) {
-            let normalised = (v - lo) / range;
-            *o += w * if normalised.is_nan() { 1.0 } else { normalised };
+        out.push(
+            values
+                .iter()
+                .map(|v| {
+                    let normalised = (v - lo) / range;
+                    w * if normalised.is_nan() { 1.0 } else { normalised }
+                })
+                .collect(),
+        );
+    }
+    out
+}
+
+/// The weighted, normalised values of one statistic, summed over the problems, per
+/// algorithm.
+fn part(entries: &[Entry], weights: &[f64], s: Statistic) -> Vec<f64> {
+    let mut out = vec![0.0; entries.len()];
+    for row in part_by_problem(entries, weights, s) {
+        for (o, v) in out.iter_mut().zip(row) {
+            *o += v;
         }
     }
     out
@@ -355,6 +373,34 @@ pub fn score(
     weights: &[f64],
     median_row: usize,
 ) -> Result<Vec<Score>, StatsError> {
+    check_scored(entries, weights, median_row)?;
+    let total_weight: f64 = weights.iter().sum();
+    let w: Vec<f64> = weights.iter().map(|v| v / total_weight).collect();
+    let best = part(entries, &w, Statistic::Row(0));
+    let mean = part(entries, &w, Statistic::Mean);
+    let median = part(entries, &w, Statistic::Row(median_row));
+    let mut scores: Vec<Score> = entries
+        .iter()
+        .enumerate()
+        .map(|(a, e)| Score {
+            name: e.name.clone(),
+            best: best[a],
+            mean: mean[a],
+            median: median[a],
+            total: 0.5 * best[a] + 0.3 * mean[a] + 0.2 * median[a],
+            rank: 0,
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..scores.len()).collect();
+    order.sort_by(|&a, &b| scores[a].total.total_cmp(&scores[b].total));
+    for (place, &a) in order.iter().enumerate() {
+        scores[a].rank = place + 1;
+    }
+    Ok(scores)
+}
+
+/// The conditions of [`score`] and [`problem_shares`].
+fn check_scored(entries: &[Entry], weights: &[f64], median_row: usize) -> Result<(), StatsError> {
     let first = entries.first().ok_or(StatsError::Empty("entries"))?;
     for e in entries {
         e.check()?;
@@ -390,29 +436,52 @@ pub fn score(
             )));
         }
     }
+    Ok(())
+}
+
+/// Each problem's share of each algorithm's total: `shares[k][a]` is problem `k`'s
+/// `w_k · (0.5·best + 0.3·mean + 0.2·median)` for entry `a` (its weighted, normalised
+/// values as in [`score`]). Summed over the problems it gives the algorithm's
+/// [`Score::total`] (up to the order of the additions, about 10⁻¹⁶). Where two
+/// algorithms' totals differ, the shares say which problems make the difference.
+///
+/// # Errors
+/// As [`score`].
+///
+/// ```
+/// use bench_stats::cec2020::{problem_shares, score, Entry};
+///
+/// let a = Entry::new("A", vec!["RC01".into(), "RC02".into()], vec![vec![1.0], vec![4.0]], vec![vec![0.0], vec![0.0]]).unwrap();
+/// let b = Entry::new("B", vec!["RC01".into(), "RC02".into()], vec![vec![2.0], vec![3.0]], vec![vec![0.0], vec![0.0]]).unwrap();
+/// let entries = [a, b];
+/// let shares = problem_shares(&entries, &[1.0, 3.0], 0).unwrap();
+/// // RC02 weighs three times RC01: A loses it, and with it the score
+/// assert!((shares[1][0] - 0.75).abs() < 1e-15 && shares[1][1] == 0.0);
+/// assert!(shares[0][0] == 0.0 && (shares[0][1] - 0.25).abs() < 1e-15);
+/// let total: f64 = shares.iter().map(|row| row[0]).sum();
+/// assert!((total - score(&entries, &[1.0, 3.0], 0).unwrap()[0].total).abs() < 1e-15);
+/// ```
+pub fn problem_shares(
+    entries: &[Entry],
+    weights: &[f64],
+    median_row: usize,
+) -> Result<Vec<Vec<f64>>, StatsError> {
+    check_scored(entries, weights, median_row)?;
     let total_weight: f64 = weights.iter().sum();
     let w: Vec<f64> = weights.iter().map(|v| v / total_weight).collect();
-    let best = part(entries, &w, Statistic::Row(0));
-    let mean = part(entries, &w, Statistic::Mean);
-    let median = part(entries, &w, Statistic::Row(median_row));
-    let mut scores: Vec<Score> = entries
+    let best = part_by_problem(entries, &w, Statistic::Row(0));
+    let mean = part_by_problem(entries, &w, Statistic::Mean);
+    let median = part_by_problem(entries, &w, Statistic::Row(median_row));
+    Ok(best
         .iter()
-        .enumerate()
-        .map(|(a, e)| Score {
-            name: e.name.clone(),
-            best: best[a],
-            mean: mean[a],
-            median: median[a],
-            total: 0.5 * best[a] + 0.3 * mean[a] + 0.2 * median[a],
-            rank: 0,
+        .zip(&mean)
+        .zip(&median)
+        .map(|((b, m), d)| {
+            (0..b.len())
+                .map(|a| 0.5 * b[a] + 0.3 * m[a] + 0.2 * d[a])
+                .collect()
         })
-        .collect();
-    let mut order: Vec<usize> = (0..scores.len()).collect();
-    order.sort_by(|&a, &b| scores[a].total.total_cmp(&scores[b].total));
-    for (place, &a) in order.iter().enumerate() {
-        scores[a].rank = place + 1;
-    }
-    Ok(scores)
+        .collect())
 }
 
 #[cfg(test)]
@@ -455,6 +524,82 @@ mod tests {
         let c = Entry::new("c", vec!["p".into()], vec![vec![1.0]], vec![vec![0.0]]).unwrap();
         let s = score(&[a, b, c], &[1.0], 0).unwrap();
         assert_eq!((s[0].best, s[1].best, s[2].best), (1.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn the_problems_shares_add_up_to_the_totals() {
+        let labels: Vec<String> = (1..=4).map(|k| format!("RC{k:02}")).collect();
+        // three runs per problem: feasible, infeasible, NaN and tied columns
+        let a = Entry::new(
+            "a",
+            labels.clone(),
+            vec![
+                vec![1.0, 2.0, 3.0],
+                vec![5.0, 5.0, 9.0],
+                vec![0.0; 3],
+                vec![2.0; 3],
+            ],
+            vec![
+                vec![0.0; 3],
+                vec![0.0, 0.0, 0.3],
+                vec![0.1, 0.2, 0.4],
+                vec![0.0; 3],
+            ],
+        )
+        .unwrap();
+        let b = Entry::new(
+            "b",
+            labels.clone(),
+            vec![
+                vec![1.5, 1.6, 8.0],
+                vec![4.0; 3],
+                vec![0.0; 3],
+                vec![2.0; 3],
+            ],
+            vec![
+                vec![0.0; 3],
+                vec![0.0; 3],
+                vec![0.05, 0.5, f64::NAN],
+                vec![0.0; 3],
+            ],
+        )
+        .unwrap();
+        let c = Entry::new(
+            "c",
+            labels,
+            vec![
+                vec![f64::NAN; 3],
+                vec![7.0, 7.5, 8.0],
+                vec![0.0; 3],
+                vec![2.0; 3],
+            ],
+            vec![
+                vec![f64::NAN; 3],
+                vec![0.0; 3],
+                vec![0.2, 0.3, 0.6],
+                vec![0.0; 3],
+            ],
+        )
+        .unwrap();
+        let entries = [a, b, c];
+        let weights = [1.0, 2.0, 5.0, 3.0];
+        let scores = score(&entries, &weights, 1).unwrap();
+        let shares = problem_shares(&entries, &weights, 1).unwrap();
+        assert_eq!(shares.len(), 4);
+        for (a, s) in scores.iter().enumerate() {
+            let sum: f64 = shares.iter().map(|row| row[a]).sum();
+            assert!(
+                (sum - s.total).abs() < 1e-14,
+                "{}: {sum} ≠ {}",
+                s.name,
+                s.total
+            );
+        }
+        // c's NaN runs on RC01 score 1 in each statistic: its whole weight, 1/11
+        assert!((shares[0][2] - 1.0 / 11.0).abs() < 1e-15);
+        // a tied problem costs nobody anything
+        assert_eq!(shares[3], [0.0, 0.0, 0.0]);
+        assert!(problem_shares(&entries, &weights[..3], 1).is_err());
     }
 
     #[test]

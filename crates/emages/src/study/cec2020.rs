@@ -1,7 +1,8 @@
 //! The CEC2020 real-world competition's files and tables from a study's run records:
 //! the entry the organisers score and the guidelines' submission files
 //! ([`collect`], [`submission_files`]), the score's ranking table ([`ranking_table`]),
-//! the comparison with other entries per problem class ([`class_comparison`]), and what
+//! the comparison with other entries per problem class ([`class_comparison`]), each
+//! problem's share of the scores ([`share_table`]), and what
 //! the runs cost per class ([`cost_table`]). `examples/cec2020_rw.rs` is the command
 //! line around them.
 
@@ -241,6 +242,104 @@ pub fn class_comparison(
     Ok(t)
 }
 
+/// Shares smaller than this, in every column shown, are summed into one row of
+/// [`share_table`].
+pub const SHARE_SHOWN: f64 = 5e-4;
+
+/// Where the scores part: per problem, its share of the total of `ours` and of each of
+/// `versus` (`shares[col][entry]`, from `bench_stats::cec2020::problem_shares` over
+/// `entries`), and `ours`'s share minus the first of `versus`'s. Problems sorted by that
+/// difference, largest first; those with no share of at least [`SHARE_SHOWN`] are summed
+/// into one row. `chosen[col]` is the suite's 0-based problem of column `col`.
+///
+/// # Errors
+/// [`StudyError::Invalid`] naming an entry that is not among `entries`, for an empty
+/// `versus`, or shares that do not fit `entries` and `chosen`.
+pub fn share_table(
+    entries: &[Entry],
+    shares: &[Vec<f64>],
+    chosen: &[usize],
+    ours: &str,
+    versus: &[String],
+) -> Result<String, StudyError> {
+    let find = |name: &str| {
+        entries.iter().position(|e| e.name == name).ok_or_else(|| {
+            StudyError::Invalid(format!("no entry called {name} among the scored ones"))
+        })
+    };
+    let Some(first) = versus.first() else {
+        return Err(StudyError::Invalid(
+            "the problems' shares compare --name with the first of --versus: name one".into(),
+        ));
+    };
+    if shares.len() != chosen.len() || shares.iter().any(|row| row.len() != entries.len()) {
+        return Err(StudyError::Invalid(format!(
+            "{} rows of shares for {} problems and {} entries",
+            shares.len(),
+            chosen.len(),
+            entries.len()
+        )));
+    }
+    let columns: Vec<usize> = std::iter::once(find(ours))
+        .chain(versus.iter().map(|n| find(n)))
+        .collect::<Result<_, _>>()?;
+    let (a, b) = (columns[0], columns[1]);
+    let info = catalog::all();
+    let mut t = format!(
+        "Each problem's share of the total (its weight × (0.5·best + 0.3·mean + 0.2·median), normalised as the score normalises), for {ours} and {}; sorted by {ours}'s share minus {first}'s, largest first. Problems with no share of at least {SHARE_SHOWN} are summed in one row.\n\n| problem | class | D |",
+        versus.join(", ")
+    );
+    for &c in &columns {
+        t.push_str(&format!(" {} |", entries[c].name));
+    }
+    t.push_str(&format!(" {ours} − {first} |\n|---|---|---:|"));
+    for _ in 0..=columns.len() {
+        t.push_str("---:|");
+    }
+    t.push('\n');
+    let mut order: Vec<usize> = (0..chosen.len()).collect();
+    order.sort_by(|&x, &y| {
+        (shares[y][a] - shares[y][b])
+            .total_cmp(&(shares[x][a] - shares[x][b]))
+            .then(x.cmp(&y))
+    });
+    let row = |t: &mut String, label: &str, class: &str, dim: &str, values: &[f64]| {
+        t.push_str(&format!("| {label} | {class} | {dim} |"));
+        for v in values {
+            t.push_str(&format!(" {v:.4} |"));
+        }
+        t.push_str(&format!(" {:+.4} |\n", values[0] - values[1]));
+    };
+    let mut rest = (0usize, vec![0.0; columns.len()]);
+    for col in order {
+        let values: Vec<f64> = columns.iter().map(|&c| shares[col][c]).collect();
+        if values.iter().all(|v| v.abs() < SHARE_SHOWN) {
+            rest.0 += 1;
+            for (r, v) in rest.1.iter_mut().zip(&values) {
+                *r += v;
+            }
+            continue;
+        }
+        let p = &info[chosen[col]];
+        row(
+            &mut t,
+            &p.label(),
+            p.class().name(),
+            &p.dim.to_string(),
+            &values,
+        );
+    }
+    if rest.0 > 0 {
+        row(&mut t, &format!("{} others", rest.0), "", "", &rest.1);
+    }
+    let totals: Vec<f64> = columns
+        .iter()
+        .map(|&c| shares.iter().map(|r| r[c]).sum())
+        .collect();
+    row(&mut t, "total", "", "", &totals);
+    Ok(t)
+}
+
 /// What `rows` (one configuration's records, any problems of the suite) cost, per
 /// problem class and overall: runs, the median wall time per run, the slowest problem
 /// by its median, and the CPU hours.
@@ -408,5 +507,54 @@ mod tests {
             })
             .sum();
         assert_eq!(per_class, 3, "{t}");
+    }
+
+    #[test]
+    fn the_share_table_sorts_by_the_gap_and_sums_the_small_shares() {
+        use bench_stats::cec2020::problem_shares;
+        // RC01 (D = 9, weight 1), RC02 (D = 11, weight 2), RC03 (D = 7, weight 1)
+        let labels = vec!["RC01".to_string(), "RC02".into(), "RC03".into()];
+        let entry = |name: &str, f: [f64; 3]| {
+            Entry::new(
+                name,
+                labels.clone(),
+                f.iter().map(|&v| vec![v]).collect(),
+                vec![vec![0.0]; 3],
+            )
+            .unwrap()
+        };
+        // ours loses RC02 and ties RC03; the leader loses RC01
+        let entries = [
+            entry("ours", [1.0, 9.0, 4.0]),
+            entry("leader", [3.0, 1.0, 4.0]),
+            entry("third", [2.0, 5.0, 4.0]),
+        ];
+        let weights = [1.0, 2.0, 1.0];
+        let shares = problem_shares(&entries, &weights, 0).unwrap();
+        let versus = vec!["leader".to_string(), "third".into()];
+        let t = share_table(&entries, &shares, &[0, 1, 2], "ours", &versus).unwrap();
+        let rows: Vec<&str> = t
+            .lines()
+            .filter(|l| l.starts_with("| RC") || l.contains("others") || l.starts_with("| total"))
+            .collect();
+        // RC02 (+0.5) first, RC01 (−0.25) after it, the tie in one row, then the total
+        assert_eq!(rows.len(), 4, "{t}");
+        assert!(rows[0].starts_with("| RC02 | Industrial chemical processes | 11 | 0.5000 | 0.0000 | 0.2500 | +0.5000 |"), "{}", rows[0]);
+        assert!(
+            rows[1].starts_with("| RC01 |") && rows[1].ends_with("| -0.2500 |"),
+            "{}",
+            rows[1]
+        );
+        assert_eq!(
+            rows[2],
+            "| 1 others |  |  | 0.0000 | 0.0000 | 0.0000 | +0.0000 |"
+        );
+        assert_eq!(
+            rows[3],
+            "| total |  |  | 0.5000 | 0.2500 | 0.3750 | +0.2500 |"
+        );
+        assert!(share_table(&entries, &shares, &[0, 1, 2], "nobody", &versus).is_err());
+        assert!(share_table(&entries, &shares, &[0, 1, 2], "ours", &[]).is_err());
+        assert!(share_table(&entries, &shares[..2], &[0, 1, 2], "ours", &versus).is_err());
     }
 }
