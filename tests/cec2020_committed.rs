@@ -2,7 +2,8 @@
 //! files equal an entry rebuilt from the committed run records; the committed ranking
 //! (`results/cec2020-rw/ranking.md`) is what the score command computes from that entry
 //! and the eight published ones; docs/cec2020-rw.md quotes it verbatim; and the study is
-//! complete (25 runs of every problem).
+//! complete (25 runs of every problem). The same for the design log's CEC2020 scores
+//! (docs/strategy-design.md, entries 14, 15, 21 and 23).
 
 mod support;
 use support::*;
@@ -192,6 +193,29 @@ fn the_score_of_the_frozen_strategy_is_its_committed_runs() {
     }
 }
 
+/// Asserts that `log` quotes every place of the ranking table in `committed` as a row
+/// that starts with the place, names the algorithm and ends with its total; the number
+/// of places.
+fn assert_places_quoted(committed: &str, log: &str, file: &str) -> usize {
+    let mut quoted = 0;
+    for row in committed.lines().filter(|l| l.starts_with("| ")) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        if cells.len() == 8 && cells[1].parse::<usize>().is_ok() {
+            let (place, total) = (format!("| {} | ", cells[1]), format!(" | {} |", cells[6]));
+            assert!(
+                log.lines()
+                    .any(|l| l.starts_with(&place) && l.contains(cells[2]) && l.ends_with(&total)),
+                "the design log lacks place {} ({}) with total {} ({file})",
+                cells[1],
+                cells[2],
+                cells[6]
+            );
+            quoted += 1;
+        }
+    }
+    quoted
+}
+
 /// The odd CEC2020 problems the training of εMAg-ES-RLM scored at the freeze
 /// (docs/strategy-design.md, entry 21): every odd one but RC35, whose group was still
 /// running then (it is in the entry since).
@@ -258,22 +282,97 @@ fn the_training_score_of_the_frozen_lm_strategy_is_its_committed_runs() {
     let committed = std::fs::read_to_string(study.join("ranking-odd.md")).unwrap();
     assert_eq!(computed.trim_end(), committed.trim_end(), "ranking-odd.md");
     let log = std::fs::read_to_string(root().join("docs/strategy-design.md")).unwrap();
-    let mut quoted = 0;
-    for row in committed.lines().filter(|l| l.starts_with("| ")) {
-        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-        if cells.len() == 8 && cells[1].parse::<usize>().is_ok() {
-            let (place, total) = (format!("| {} | ", cells[1]), format!(" | {} |", cells[6]));
-            assert!(
-                log.lines()
-                    .any(|l| l.starts_with(&place) && l.contains(cells[2]) && l.ends_with(&total)),
-                "the design log lacks place {} ({}) with total {}",
-                cells[1],
-                cells[2],
-                cells[6]
-            );
-            quoted += 1;
-        }
-    }
+    let quoted = assert_places_quoted(&committed, &log, "ranking-odd.md");
     assert_eq!(quoted, 10);
     println!("ranking-odd.md: rebuilt from {groups} committed groups; {quoted} totals quoted");
+}
+
+/// The even CEC2020 problems, the separate test of entry 23.
+const EVEN: &str =
+    "2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56";
+
+/// The CEC2020 test of εMAg-ES-RLM (docs/strategy-design.md, entry 23): its entry,
+/// rebuilt from the committed runs (`results/strategy-design/test-sets/round3/cec2020-exact`,
+/// all 57 problems × 25 runs, no run missing), is the committed one; scored with the
+/// eight published entries and εMAg-ES-R-exact's it is the committed `ranking.md` (all
+/// 57 problems) and `ranking-even.md` (the even ones), each with the problems' shares;
+/// and the design log quotes every place of both.
+#[test]
+fn the_test_score_of_the_frozen_lm_strategy_is_its_committed_runs() {
+    let study = root().join("results/strategy-design/test-sets/round3/cec2020-exact");
+    let out = tempfile::tempdir().unwrap();
+    let mut groups = 0;
+    for group in std::fs::read_dir(&study).unwrap().filter_map(Result::ok) {
+        let runs = group.path().join("runs.jsonl.gz");
+        if group.file_name().to_string_lossy().starts_with('D') && runs.is_file() {
+            let to = out.path().join(group.file_name());
+            std::fs::create_dir_all(&to).unwrap();
+            std::fs::copy(&runs, to.join("runs.jsonl.gz")).unwrap();
+            groups += 1;
+        }
+    }
+    assert_eq!(groups, 24, "the groups D002 … D158");
+    let run = cec2020_rw;
+    let os = std::ffi::OsStr::new;
+    // No --allow-incomplete: a missing run fails here.
+    run(&[
+        os("--entry"),
+        os("--variant"),
+        os("eps-mag-es-rlm"),
+        os("--jacobian"),
+        os("exact"),
+        os("--name"),
+        os("epsMAgES-RLM-exact"),
+        os("--out"),
+        out.path().as_os_str(),
+    ]);
+    let mine = out.path().join("entry");
+    for file in ["epsMAgES-RLM-exact.f.csv", "epsMAgES-RLM-exact.cv.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(mine.join(file)).unwrap(),
+            std::fs::read_to_string(study.join("entry").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
+    let r_exact = root().join("results/strategy-design/round3/r-exact-cec2020/entry");
+    let log = std::fs::read_to_string(root().join("docs/strategy-design.md")).unwrap();
+    for (file, subset) in [("ranking.md", None), ("ranking-even.md", Some(EVEN))] {
+        let mut args = vec![
+            os("--score"),
+            entrants.as_os_str(),
+            r_exact.as_os_str(),
+            mine.as_os_str(),
+            os("--name"),
+            os("epsMAgES-RLM-exact"),
+            os("--versus"),
+            os("SASS,epsMAgES-R-exact,COLSHADE,sCMAgES,BiPop"),
+            os("--shares"),
+        ];
+        if let Some(s) = subset {
+            args.extend([os("--subset"), os(s)]);
+        }
+        let computed = run(&args);
+        let committed = std::fs::read_to_string(study.join(file)).unwrap();
+        assert_eq!(computed.trim_end(), committed.trim_end(), "{file}");
+        let quoted = assert_places_quoted(&committed, &log, file);
+        assert_eq!(quoted, 10, "{file}");
+        // the shares add up to the ranking's totals
+        let total = |name: &str| {
+            committed
+                .lines()
+                .find(|l| l.starts_with("| ") && l.split('|').nth(2).map(str::trim) == Some(name))
+                .and_then(|l| l.split('|').nth(6))
+                .map(|c| c.trim().to_string())
+                .unwrap()
+        };
+        let shares_total = committed
+            .lines()
+            .find(|l| l.starts_with("| total |"))
+            .unwrap();
+        let cells: Vec<&str> = shares_total.split('|').map(str::trim).collect();
+        assert_eq!(cells[4], total("epsMAgES-RLM-exact"), "{file}");
+        assert_eq!(cells[5], total("SASS"), "{file}");
+        println!("{file}: rebuilt from {groups} committed groups; {quoted} places quoted");
+    }
 }
