@@ -216,6 +216,53 @@ fn assert_places_quoted(committed: &str, log: &str, file: &str) -> usize {
     quoted
 }
 
+/// εMAg-ES-RLM's entry rebuilt from the compressed dimension groups of `study` (there
+/// must be `groups` of them) into a temporary folder, checked against the committed
+/// `study/entry` files; the folder, the rebuilt entry's folder and the group count.
+fn rebuild_rlm_entry(
+    study: &std::path::Path,
+    groups: usize,
+    allow_incomplete: bool,
+) -> (tempfile::TempDir, PathBuf, usize) {
+    let out = tempfile::tempdir().unwrap();
+    let mut copied = 0;
+    for group in std::fs::read_dir(study).unwrap().filter_map(Result::ok) {
+        let runs = group.path().join("runs.jsonl.gz");
+        if group.file_name().to_string_lossy().starts_with('D') && runs.is_file() {
+            let to = out.path().join(group.file_name());
+            std::fs::create_dir_all(&to).unwrap();
+            std::fs::copy(&runs, to.join("runs.jsonl.gz")).unwrap();
+            copied += 1;
+        }
+    }
+    assert_eq!(copied, groups, "{}: compressed groups", study.display());
+    let os = std::ffi::OsStr::new;
+    let mut args = vec![
+        os("--entry"),
+        os("--variant"),
+        os("eps-mag-es-rlm"),
+        os("--jacobian"),
+        os("exact"),
+        os("--name"),
+        os("epsMAgES-RLM-exact"),
+        os("--out"),
+        out.path().as_os_str(),
+    ];
+    if allow_incomplete {
+        args.push(os("--allow-incomplete"));
+    }
+    cec2020_rw(&args);
+    let mine = out.path().join("entry");
+    for file in ["epsMAgES-RLM-exact.f.csv", "epsMAgES-RLM-exact.cv.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(mine.join(file)).unwrap(),
+            std::fs::read_to_string(study.join("entry").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    (out, mine, copied)
+}
+
 /// The odd CEC2020 problems the training of εMAg-ES-RLM scored at the freeze
 /// (docs/strategy-design.md, entry 21): every odd one but RC35, whose group was still
 /// running then (it is in the entry since).
@@ -231,40 +278,10 @@ const RLM_TRAINING_SUBSET: &str =
 #[test]
 fn the_training_score_of_the_frozen_lm_strategy_is_its_committed_runs() {
     let study = root().join("results/strategy-design/round3/lm-f1p20-box-best-exact-odd");
-    let out = tempfile::tempdir().unwrap();
-    let mut groups = 0;
-    for group in std::fs::read_dir(&study).unwrap().filter_map(Result::ok) {
-        let runs = group.path().join("runs.jsonl.gz");
-        if group.file_name().to_string_lossy().starts_with('D') && runs.is_file() {
-            let to = out.path().join(group.file_name());
-            std::fs::create_dir_all(&to).unwrap();
-            std::fs::copy(&runs, to.join("runs.jsonl.gz")).unwrap();
-            groups += 1;
-        }
-    }
-    assert_eq!(groups, 15, "the groups D003 … D153");
+    // The compressed groups D003 … D153.
+    let (_out, mine, groups) = rebuild_rlm_entry(&study, 15, true);
     let run = cec2020_rw;
     let os = std::ffi::OsStr::new;
-    run(&[
-        os("--entry"),
-        os("--variant"),
-        os("eps-mag-es-rlm"),
-        os("--jacobian"),
-        os("exact"),
-        os("--name"),
-        os("epsMAgES-RLM-exact"),
-        os("--allow-incomplete"),
-        os("--out"),
-        out.path().as_os_str(),
-    ]);
-    let mine = out.path().join("entry");
-    for file in ["epsMAgES-RLM-exact.f.csv", "epsMAgES-RLM-exact.cv.csv"] {
-        assert_eq!(
-            std::fs::read_to_string(mine.join(file)).unwrap(),
-            std::fs::read_to_string(study.join("entry").join(file)).unwrap(),
-            "{file}"
-        );
-    }
     let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
     let r_exact = root().join("results/strategy-design/round3/r-exact-cec2020/entry");
     let computed = run(&[
@@ -300,40 +317,10 @@ const EVEN: &str =
 #[test]
 fn the_test_score_of_the_frozen_lm_strategy_is_its_committed_runs() {
     let study = root().join("results/strategy-design/test-sets/round3/cec2020-exact");
-    let out = tempfile::tempdir().unwrap();
-    let mut groups = 0;
-    for group in std::fs::read_dir(&study).unwrap().filter_map(Result::ok) {
-        let runs = group.path().join("runs.jsonl.gz");
-        if group.file_name().to_string_lossy().starts_with('D') && runs.is_file() {
-            let to = out.path().join(group.file_name());
-            std::fs::create_dir_all(&to).unwrap();
-            std::fs::copy(&runs, to.join("runs.jsonl.gz")).unwrap();
-            groups += 1;
-        }
-    }
-    assert_eq!(groups, 24, "the groups D002 … D158");
+    // The groups D002 … D158; no --allow-incomplete: a missing run fails here.
+    let (_out, mine, groups) = rebuild_rlm_entry(&study, 24, false);
     let run = cec2020_rw;
     let os = std::ffi::OsStr::new;
-    // No --allow-incomplete: a missing run fails here.
-    run(&[
-        os("--entry"),
-        os("--variant"),
-        os("eps-mag-es-rlm"),
-        os("--jacobian"),
-        os("exact"),
-        os("--name"),
-        os("epsMAgES-RLM-exact"),
-        os("--out"),
-        out.path().as_os_str(),
-    ]);
-    let mine = out.path().join("entry");
-    for file in ["epsMAgES-RLM-exact.f.csv", "epsMAgES-RLM-exact.cv.csv"] {
-        assert_eq!(
-            std::fs::read_to_string(mine.join(file)).unwrap(),
-            std::fs::read_to_string(study.join("entry").join(file)).unwrap(),
-            "{file}"
-        );
-    }
     let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
     let r_exact = root().join("results/strategy-design/round3/r-exact-cec2020/entry");
     let log = std::fs::read_to_string(root().join("docs/strategy-design.md")).unwrap();
