@@ -263,6 +263,23 @@ fn rebuild_rlm_entry(
     (out, mine, copied)
 }
 
+/// The score of εMAg-ES-RLM's entry in `mine` with the eight published entries and
+/// εMAg-ES-R-exact's (`--name epsMAgES-RLM-exact`), with the further arguments `more`.
+fn score_rlm(mine: &std::path::Path, more: &[&str]) -> String {
+    let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
+    let r_exact = root().join("results/strategy-design/round3/r-exact-cec2020/entry");
+    let mut args = vec![
+        std::ffi::OsStr::new("--score"),
+        entrants.as_os_str(),
+        r_exact.as_os_str(),
+        mine.as_os_str(),
+        "--name".as_ref(),
+        "epsMAgES-RLM-exact".as_ref(),
+    ];
+    args.extend(more.iter().map(std::ffi::OsStr::new));
+    cec2020_rw(&args)
+}
+
 /// The odd CEC2020 problems the training of εMAg-ES-RLM scored at the freeze
 /// (docs/strategy-design.md, entry 21): every odd one but RC35, whose group was still
 /// running then (it is in the entry since).
@@ -280,22 +297,15 @@ fn the_training_score_of_the_frozen_lm_strategy_is_its_committed_runs() {
     let study = root().join("results/strategy-design/round3/lm-f1p20-box-best-exact-odd");
     // The compressed groups D003 … D153.
     let (_out, mine, groups) = rebuild_rlm_entry(&study, 15, true);
-    let run = cec2020_rw;
-    let os = std::ffi::OsStr::new;
-    let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
-    let r_exact = root().join("results/strategy-design/round3/r-exact-cec2020/entry");
-    let computed = run(&[
-        os("--score"),
-        entrants.as_os_str(),
-        r_exact.as_os_str(),
-        mine.as_os_str(),
-        os("--name"),
-        os("epsMAgES-RLM-exact"),
-        os("--versus"),
-        os("epsMAgES-R-exact,SASS"),
-        os("--subset"),
-        os(RLM_TRAINING_SUBSET),
-    ]);
+    let computed = score_rlm(
+        &mine,
+        &[
+            "--versus",
+            "epsMAgES-R-exact,SASS",
+            "--subset",
+            RLM_TRAINING_SUBSET,
+        ],
+    );
     let committed = std::fs::read_to_string(study.join("ranking-odd.md")).unwrap();
     assert_eq!(computed.trim_end(), committed.trim_end(), "ranking-odd.md");
     let log = std::fs::read_to_string(root().join("docs/strategy-design.md")).unwrap();
@@ -319,27 +329,17 @@ fn the_test_score_of_the_frozen_lm_strategy_is_its_committed_runs() {
     let study = root().join("results/strategy-design/test-sets/round3/cec2020-exact");
     // The groups D002 … D158; no --allow-incomplete: a missing run fails here.
     let (_out, mine, groups) = rebuild_rlm_entry(&study, 24, false);
-    let run = cec2020_rw;
-    let os = std::ffi::OsStr::new;
-    let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
-    let r_exact = root().join("results/strategy-design/round3/r-exact-cec2020/entry");
     let log = std::fs::read_to_string(root().join("docs/strategy-design.md")).unwrap();
     for (file, subset) in [("ranking.md", None), ("ranking-even.md", Some(EVEN))] {
         let mut args = vec![
-            os("--score"),
-            entrants.as_os_str(),
-            r_exact.as_os_str(),
-            mine.as_os_str(),
-            os("--name"),
-            os("epsMAgES-RLM-exact"),
-            os("--versus"),
-            os("SASS,epsMAgES-R-exact,COLSHADE,sCMAgES,BiPop"),
-            os("--shares"),
+            "--versus",
+            "SASS,epsMAgES-R-exact,COLSHADE,sCMAgES,BiPop",
+            "--shares",
         ];
         if let Some(s) = subset {
-            args.extend([os("--subset"), os(s)]);
+            args.extend(["--subset", s]);
         }
-        let computed = run(&args);
+        let computed = score_rlm(&mine, &args);
         let committed = std::fs::read_to_string(study.join(file)).unwrap();
         assert_eq!(computed.trim_end(), committed.trim_end(), "{file}");
         let quoted = assert_places_quoted(&committed, &log, file);
