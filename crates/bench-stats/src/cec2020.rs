@@ -373,9 +373,7 @@ pub fn score(
     weights: &[f64],
     median_row: usize,
 ) -> Result<Vec<Score>, StatsError> {
-    check_scored(entries, weights, median_row)?;
-    let total_weight: f64 = weights.iter().sum();
-    let w: Vec<f64> = weights.iter().map(|v| v / total_weight).collect();
+    let w = normalised_weights(entries, weights, median_row)?;
     let best = part(entries, &w, Statistic::Row(0));
     let mean = part(entries, &w, Statistic::Mean);
     let median = part(entries, &w, Statistic::Row(median_row));
@@ -399,8 +397,12 @@ pub fn score(
     Ok(scores)
 }
 
-/// The conditions of [`score`] and [`problem_shares`].
-fn check_scored(entries: &[Entry], weights: &[f64], median_row: usize) -> Result<(), StatsError> {
+/// The conditions of [`score`] and [`problem_shares`]; the weights divided by their sum.
+fn normalised_weights(
+    entries: &[Entry],
+    weights: &[f64],
+    median_row: usize,
+) -> Result<Vec<f64>, StatsError> {
     let first = entries.first().ok_or(StatsError::Empty("entries"))?;
     for e in entries {
         e.check()?;
@@ -436,7 +438,8 @@ fn check_scored(entries: &[Entry], weights: &[f64], median_row: usize) -> Result
             )));
         }
     }
-    Ok(())
+    let total_weight: f64 = weights.iter().sum();
+    Ok(weights.iter().map(|v| v / total_weight).collect())
 }
 
 /// Each problem's share of each algorithm's total: `shares[k][a]` is problem `k`'s
@@ -466,9 +469,7 @@ pub fn problem_shares(
     weights: &[f64],
     median_row: usize,
 ) -> Result<Vec<Vec<f64>>, StatsError> {
-    check_scored(entries, weights, median_row)?;
-    let total_weight: f64 = weights.iter().sum();
-    let w: Vec<f64> = weights.iter().map(|v| v / total_weight).collect();
+    let w = normalised_weights(entries, weights, median_row)?;
     let best = part_by_problem(entries, &w, Statistic::Row(0));
     let mean = part_by_problem(entries, &w, Statistic::Mean);
     let median = part_by_problem(entries, &w, Statistic::Row(median_row));

@@ -149,6 +149,14 @@ pub fn restrict(entries: &mut [Entry], chosen: &[usize]) -> Result<(), StudyErro
     Ok(())
 }
 
+/// The position of the entry called `name` among `entries`.
+fn entry_index(entries: &[Entry], name: &str) -> Result<usize, StudyError> {
+    entries
+        .iter()
+        .position(|e| e.name == name)
+        .ok_or_else(|| StudyError::Invalid(format!("no entry called {name} among the scored ones")))
+}
+
 /// Per problem class: `ours` against each of `versus` (rank-sum test over the runs,
 /// the competition's order; `+` where ours is better), and how many problems each
 /// entry's best and median run solve to the best-known value. `chosen[col]` is the
@@ -164,11 +172,7 @@ pub fn class_comparison(
 ) -> Result<String, StudyError> {
     use bench_stats::pairwise::{compare, Significance, Tally};
     use bench_stats::Snapshot;
-    let find = |name: &str| {
-        entries.iter().find(|e| e.name == name).ok_or_else(|| {
-            StudyError::Invalid(format!("no entry called {name} among the scored ones"))
-        })
-    };
+    let find = |name: &str| entry_index(entries, name).map(|i| &entries[i]);
     let base = find(ours)?;
     let others = versus
         .iter()
@@ -262,11 +266,7 @@ pub fn share_table(
     ours: &str,
     versus: &[String],
 ) -> Result<String, StudyError> {
-    let find = |name: &str| {
-        entries.iter().position(|e| e.name == name).ok_or_else(|| {
-            StudyError::Invalid(format!("no entry called {name} among the scored ones"))
-        })
-    };
+    let find = |name: &str| entry_index(entries, name);
     let Some(first) = versus.first() else {
         return Err(StudyError::Invalid(
             "the problems' shares compare --name with the first of --versus: name one".into(),
