@@ -19,8 +19,9 @@ use ma_es::adaptation::{MaUpdate, MatrixAdaptation, UpdateInput};
 use ma_es::control::Limits;
 use ma_es::linalg::SquareSolver;
 use ma_es::noise::{FastNoise, NoiseSource, RngNoise};
+use ma_es::observer::NoObserver;
 use ma_es::BackCalculationSolver;
-use ma_es::{Config, MaEs, Variant};
+use ma_es::{Config, Options, Variant};
 use ndarray::linalg::general_mat_vec_mul;
 use ndarray::{s, Array1, Array2, ShapeBuilder};
 use rand::{Rng, SeedableRng};
@@ -282,9 +283,14 @@ fn generation_parts(c: &mut Criterion, problem: &Cec2017Problem, tag: &str, fast
         max_generations: Some(usize::MAX / 2),
         ..Limits::default()
     };
-    let mut es = MaEs::new(problem, &Config::default(), &limits, Variant::EpsMagEs).unwrap();
+    let plan = Options::new(Variant::EpsMagEs)
+        .limits(limits)
+        .to_the_end()
+        .build_for(problem)
+        .unwrap();
     let mut noise = noise_for(fast, 12);
-    let mut strategy = es.start(&mut *noise).unwrap();
+    let mut strategy = plan.strategy(&mut *noise).unwrap();
+    strategy.step(problem).unwrap(); // the initialisation
     for _ in 0..300 {
         strategy.step(problem).unwrap();
     }
@@ -338,14 +344,12 @@ fn full_run(c: &mut Criterion) {
         let p = suite.problem(id, 10).unwrap();
         g.bench_function(BenchmarkId::new(format!("eps-mag-es C{id:02}"), 10), |b| {
             b.iter(|| {
-                let mut es = MaEs::new(
-                    &p,
-                    &Config::default(),
-                    &Limits::default(),
-                    Variant::EpsMagEs,
-                )
-                .unwrap();
-                es.run(&mut RngNoise::seed_from_u64(13)).unwrap()
+                Options::new(Variant::EpsMagEs)
+                    .to_the_end()
+                    .build_for(&p)
+                    .unwrap()
+                    .run_with(&p, RngNoise::seed_from_u64(13), &mut NoObserver)
+                    .unwrap()
             });
         });
     }
@@ -370,14 +374,12 @@ fn full_run_100(c: &mut Criterion) {
             let name = format!("eps-mag-es C{id:02}/{label}");
             g.bench_function(BenchmarkId::new(name, 100), |b| {
                 b.iter(|| {
-                    let mut es = MaEs::new(
-                        &p,
-                        &Config::default(),
-                        &Limits::default(),
-                        Variant::EpsMagEs,
-                    )
-                    .unwrap();
-                    es.run(&mut *noise_for(fast, 1)).unwrap()
+                    Options::new(Variant::EpsMagEs)
+                        .to_the_end()
+                        .build_for(&p)
+                        .unwrap()
+                        .run_with(&p, &mut *noise_for(fast, 1), &mut NoObserver)
+                        .unwrap()
                 });
             });
         }

@@ -28,7 +28,7 @@ use emages::suites::InstanceChoice;
 use emages::StudyError;
 use ma_es::noise::RngNoise;
 use ma_es::observer::GenerationReport;
-use ma_es::{Config, MaEs, Variant};
+use ma_es::{Options, Variant};
 use rayon::prelude::*;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -94,9 +94,10 @@ fn watch(
     suite: &cec2017_constrained::Suite,
 ) -> Result<Divergence, StudyError> {
     let p = suite.problem(problem, args.dim)?;
-    let config = Config::default();
-    let mut es = MaEs::new(&p, &config, &Default::default(), Variant::EpsMagEsNl)?;
-    let lambda = es.params().lambda;
+    let plan = Options::new(Variant::EpsMagEsNl)
+        .to_the_end()
+        .build_for(&p)?;
+    let lambda = plan.params().lambda;
     let seed = run_seed(
         args.seed,
         Variant::EpsMagEsNl.name(),
@@ -122,7 +123,9 @@ fn watch(
         previous_evals = r.evaluations;
         ControlFlow::Continue(())
     };
-    let r = es.run_observed(&mut RngNoise::seed_from_u64(seed), &mut observer)?;
+    let r = plan
+        .run_with(&p, RngNoise::seed_from_u64(seed), &mut observer)?
+        .result;
     out.end = (
         r.best.objective().to_bits(),
         r.best.violation().to_bits(),

@@ -232,3 +232,8 @@ pub fn baseline_report(
     let lineup = baseline_lineup(data, baseline)?;
     Report::build(data, &lineup, out, options)?.finish(Vec::new())
 }
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

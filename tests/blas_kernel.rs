@@ -103,7 +103,7 @@ fn a_fallback_kernel_is_replaced_by_the_canonical_one() {
 #[ignore = "run by a_program_that_links_the_crates_gets_one_warning in a child process"]
 fn child_builds_strategies_without_restarting() {
     use constraint_handling::FnProblem;
-    use ma_es::{Config, MaEs, Variant};
+    use ma_es::{Options, Variant};
     let suite = cec2017_constrained::Suite::official(data_dir()).unwrap();
     let _c01 = suite.problem(1, 10).unwrap();
     for _ in 0..2 {
@@ -112,13 +112,7 @@ fn child_builds_strategies_without_restarting() {
             Ok(x[1])
         })
         .unwrap();
-        MaEs::new(
-            p,
-            &Config::default(),
-            &Default::default(),
-            Variant::EpsMagEs,
-        )
-        .unwrap();
+        Options::new(Variant::EpsMagEs).build_for(&p).unwrap();
     }
 }
 

@@ -1,12 +1,9 @@
 //! A crate outside the workspace drives `ma-es` by ask and tell and evaluates every
 //! request with a thread pool of its own (scoped threads, one chunk of columns each):
-//! the run is bit for bit the serial one, and `ma_es::driver::run`'s. Built by
+//! the run is bit for bit the serial one, and `ma_es::Plan::run`'s. Built by
 //! scripts/outside-crate/check with `ma-es` as a direct dependency.
 
-use ma_es::ask_tell::AskTell;
-use ma_es::control::{Control, Limits};
-use ma_es::noise::RngNoise;
-use ma_es::{ComponentSpec, Config, RunResult};
+use ma_es::{ComponentSpec, Options, RunResult};
 use ndarray::{Array1, Array2, ArrayView1, ShapeBuilder};
 
 /// An "expensive" objective and its constraints, for one point: the Rosenbrock
@@ -25,9 +22,8 @@ fn run(spec: &ComponentSpec, threads: usize) -> RunResult {
     let n = 6;
     let shape = constraint_handling::problem::ProblemShape::new(vec![-2.0; n], vec![2.0; n], 1, 1).unwrap();
     // Up to 20 000 evaluations, stopping earlier once converged (the defaults).
-    let control = Control::new(Limits::budget(20_000));
-    let noise = RngNoise::seed_from_u64(3);
-    let mut es = AskTell::new(shape, &Config::default(), &control, spec, 3, noise).unwrap();
+    let plan = Options::new(*spec).budget(20_000).seed(3).build(&shape).unwrap();
+    let mut es = plan.ask_tell().unwrap();
     while let Some(request) = es.ask().unwrap() {
         let points = request.points.to_owned();
         let k = points.ncols();

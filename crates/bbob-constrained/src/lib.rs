@@ -101,3 +101,8 @@ impl Suite {
         BbobProblem::new(function, dim, instance)
     }
 }
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -52,3 +52,8 @@ pub use error::StatsError;
 pub use pairwise::{compare, Comparison, Significance, Summary, Tally, Verdict};
 pub use table::Table;
 pub use wilcoxon::{ranksum, signrank, Method, TestResult};
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -109,3 +109,8 @@ pub fn at_program_start() {
     }
     kernel::warn_once();
 }
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

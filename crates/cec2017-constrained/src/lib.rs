@@ -137,3 +137,8 @@ pub use error::CecError;
 pub use instance::{InstanceData, InstanceSource};
 pub use problem::{BatchKernel, Cec2017Problem, Evaluation, Fidelity};
 pub use suite::Suite;
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -87,3 +87,8 @@ pub enum Cec2020Error {
     #[error("the CEC2020 real-world suite has problems RC01 to RC57, not {0}")]
     UnknownProblem(usize),
 }
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -83,3 +83,8 @@ pub use reflection::keep_range;
 #[cfg(feature = "linalg")]
 pub use repair::{GradientRepair, RepairParams};
 pub use violation::{mean_violation, ConstraintCounts, DEFAULT_EQUALITY_MARGIN};
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

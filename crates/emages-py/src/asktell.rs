@@ -55,14 +55,16 @@ impl PyAskTell {
         seed: u64,
         jacobian: bool,
     ) -> PyResult<Self> {
-        let (spec, config, control) = configuration(variant, config_json)?;
+        let options = configuration(variant, config_json)?.seed(seed);
         let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
         shape.equality_margin = margin;
         if jacobian {
             shape = shape.with_jacobian(JacobianSource::Exact);
         }
-        let noise = RngNoise::seed_from_u64(seed);
-        let es = AskTell::new(shape, &config, &control, &spec, seed, noise).map_err(to_py)?;
+        let es = options
+            .build(&shape)
+            .and_then(|plan| plan.ask_tell())
+            .map_err(to_py)?;
         Ok(Self {
             saved: Mutex::new(Saved {
                 es,

@@ -8,12 +8,10 @@ use crate::error::to_py;
 use crate::problems::native;
 use constraint_handling::problem::ProblemShape;
 use constraint_handling::ConstrainedProblem;
-use ma_es::control::{Control, Convergence, Limits};
-use ma_es::driver;
-use ma_es::noise::RngNoise;
+use ma_es::control::{Convergence, Limits};
 use ma_es::observer::{GenerationReport, Observer};
 use ma_es::restarts::RestartRecord;
-use ma_es::{ComponentSpec, Config, MaEsError, RunResult, Termination};
+use ma_es::{ComponentSpec, Config, MaEsError, Options, RunResult, Termination};
 use numpy::IntoPyArray;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -27,10 +25,7 @@ use std::time::{Duration, Instant};
 /// fields of the [`Config`] (the strategy's constants), of the [`Limits`] (budget,
 /// generation limit, checkpoints, dynamics) and of the [`Convergence`] criteria (on
 /// by default, as in `minimize`). Unknown keys are errors.
-pub fn configuration(
-    variant: &str,
-    config_json: &str,
-) -> PyResult<(ComponentSpec, Config, Control)> {
+pub fn configuration(variant: &str, config_json: &str) -> PyResult<Options> {
     let spec: ComponentSpec = variant.parse().map_err(to_py)?;
     let bad = |e: serde_json::Error| PyValueError::new_err(format!("options: {e}"));
     let mut all: serde_json::Map<String, Value> = serde_json::from_str(config_json).map_err(bad)?;
@@ -49,13 +44,13 @@ pub fn configuration(
     let to_value = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
     let limits = part(to_value(serde_json::to_value(Limits::default())));
     let convergence = part(to_value(serde_json::to_value(Convergence::default())));
-    let control = Control {
-        limits: serde_json::from_value(limits).map_err(bad)?,
-        convergence: serde_json::from_value(convergence).map_err(bad)?,
-    };
+    let limits: Limits = serde_json::from_value(limits).map_err(bad)?;
+    let convergence: Convergence = serde_json::from_value(convergence).map_err(bad)?;
     let config: Config = serde_json::from_value(Value::Object(all)).map_err(bad)?;
-    control.convergence.validate().map_err(to_py)?;
-    Ok((spec, config, control))
+    Ok(Options::new(spec)
+        .config(config)
+        .limits(limits)
+        .convergence(convergence))
 }
 
 /// Checks for Ctrl-C between generations, at most every 20 ms.
@@ -80,31 +75,22 @@ impl Observer for Signals {
     }
 }
 
-/// Runs the strategy of `spec` (with its restarts, if any) on `problem` with the run's
-/// noise, the GIL released; gives the problem back with the outcome.
+/// Runs `options` (with its restarts, if any) on `problem` with the seed's noise, the
+/// GIL released; gives the problem back with the outcome.
 fn drive<P: ConstrainedProblem + Send>(
     py: Python<'_>,
     problem: P,
-    config: &Config,
-    control: &Control,
-    spec: &ComponentSpec,
-    seed: u64,
+    options: &Options,
 ) -> (P, Result<(RunResult, Vec<RestartRecord>), RunError>) {
     py.detach(move || {
-        let mut noise = RngNoise::seed_from_u64(seed);
         let mut signals = Signals {
             last: Instant::now(),
             raised: None,
         };
-        let result = driver::run_observed(
-            &problem,
-            config,
-            control,
-            spec,
-            seed,
-            &mut noise,
-            &mut signals,
-        );
+        let result = options.build_for(&problem).and_then(|plan| {
+            plan.run_with(&problem, plan.noise(), &mut signals)
+                .map(|o| (o.result, o.restarts))
+        });
         let outcome = match (result, signals.raised) {
             (_, Some(e)) => Err(RunError::Python(e)),
             (Ok(r), None) => Ok(r),
@@ -230,9 +216,9 @@ pub fn run_native<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let p = native(problem)
         .ok_or_else(|| PyValueError::new_err("not a problem of the emages suites"))?;
-    let (spec, config, control) = configuration(variant, config_json)?;
+    let options = configuration(variant, config_json)?.seed(seed);
     let l = p.num_inequalities();
-    let (_, outcome) = drive(py, p, &config, &control, &spec, seed);
+    let (_, outcome) = drive(py, p, &options);
     let (r, runs) = outcome.map_err(|e| match e {
         RunError::Python(e) => e,
         RunError::Strategy(e) => to_py(e),
@@ -261,7 +247,7 @@ pub fn run_callbacks<'py>(
     seed: u64,
     jac: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (spec, config, control) = configuration(variant, config_json)?;
+    let options = configuration(variant, config_json)?.seed(seed);
     let callables = if joint {
         Callables::Joint(fun)
     } else {
@@ -270,7 +256,7 @@ pub fn run_callbacks<'py>(
     let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
     shape.equality_margin = margin;
     let problem = CallbackProblem::new(callables, vectorized, shape).with_jacobian(jac);
-    let (problem, outcome) = drive(py, problem, &config, &control, &spec, seed);
+    let (problem, outcome) = drive(py, problem, &options);
     // The callable's own exception first, as it was raised.
     if let Some(e) = problem.take_error() {
         return Err(e);

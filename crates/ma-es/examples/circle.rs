@@ -9,9 +9,7 @@
 
 use constraint_handling::problem::ConstraintJacobian;
 use constraint_handling::{ConstrainedProblem, ProblemError};
-use ma_es::control::{Control, Limits};
-use ma_es::noise::RngNoise;
-use ma_es::{driver, ComponentSpec, Config};
+use ma_es::{ComponentSpec, Config, Options};
 use ndarray::ArrayViewMut2;
 
 /// The circle problem with equality margin `delta`, offering its Jacobian if `exact`.
@@ -82,7 +80,7 @@ fn main() {
         sigma0: 0.5,
         ..Config::default()
     };
-    let control = Control::new(Limits::budget(20_000));
+    let options = Options::new(spec).config(config).budget(20_000);
     println!("| Jacobian | δ | solved (of 10) | evaluations (min–median–max) | max \\|h\\| of the bests |");
     println!("|---|---|---|---|---|");
     for exact in [false, true] {
@@ -92,15 +90,12 @@ fn main() {
             let mut evaluations = Vec::new();
             let mut worst_h = 0.0f64;
             for seed in 0..10 {
-                let (r, _) = driver::run(
-                    &problem,
-                    &config,
-                    &control,
-                    &spec,
-                    seed,
-                    &mut RngNoise::seed_from_u64(seed),
-                )
-                .expect("a run");
+                let r = options
+                    .clone()
+                    .seed(seed)
+                    .run(&problem)
+                    .expect("a run")
+                    .result;
                 let h = r.best.constraints[0].abs();
                 worst_h = worst_h.max(h);
                 solved +=

@@ -1,13 +1,11 @@
-//! An expensive problem (a "simulation" of 2 ms per point) run by `driver::run` with
+//! An expensive problem (a "simulation" of 2 ms per point) run by `Options::run` with
 //! and without declaring itself expensive (`ConstrainedProblem::as_expensive`): the
 //! same result, and the wall-clock time of each. The figure of docs/performance.md.
 //!
 //! `cargo run --release -p ma-es --example expensive`
 
 use constraint_handling::{ConstrainedProblem, ProblemError};
-use ma_es::control::{Control, Limits};
-use ma_es::noise::RngNoise;
-use ma_es::{driver, ComponentSpec, Config};
+use ma_es::{ComponentSpec, Options};
 use std::time::{Duration, Instant};
 
 /// min Σ (x_i − 0.3)² s.t. x₁ + x₂ ≥ 1, in [−5, 5]^5; every evaluation waits 2 ms.
@@ -45,20 +43,15 @@ impl ConstrainedProblem for Simulation {
 
 fn main() {
     let spec: ComponentSpec = "eps-mag-es-r".parse().expect("a preset");
-    let control = Control::to_the_end(Limits::budget(2_000));
+    let options = Options::new(spec).budget(2_000).to_the_end().seed(1);
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let mut results = Vec::new();
     for expensive in [false, true] {
         let t = Instant::now();
-        let (r, _) = driver::run(
-            &Simulation { expensive },
-            &Config::default(),
-            &control,
-            &spec,
-            1,
-            &mut RngNoise::seed_from_u64(1),
-        )
-        .expect("the run");
+        let r = options
+            .run(&Simulation { expensive })
+            .expect("the run")
+            .result;
         println!(
             "declared expensive: {expensive:5}: {:.2} s for {} evaluations ({cores} cores), f = {:.6}",
             t.elapsed().as_secs_f64(),

@@ -23,7 +23,7 @@ use constraint_handling::linalg::kernel;
 use fixture::{deviation, parse_line, reals, traced, Header};
 use ma_es::noise::ReplayNoise;
 use ma_es::observer::GenerationReport;
-use ma_es::{BackCalculationSolver, MaEs};
+use ma_es::{BackCalculationSolver, Options};
 use serde_json::Value;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -67,7 +67,11 @@ fn replay(
     } else {
         BackCalculationSolver::default()
     };
-    let mut es = MaEs::new(&problem, &header.config(solver), &header.limits(), variant)
+    let plan = Options::new(variant)
+        .config(header.config(solver))
+        .limits(header.limits())
+        .to_the_end()
+        .build_for(&problem)
         .unwrap_or_else(|e| fail(e.to_string()));
     let mut obs = |r: &GenerationReport<'_>| {
         if let Some(e) = rows.get(r.generation + 1).filter(|e| e.get("g").is_some()) {
@@ -75,7 +79,7 @@ fn replay(
         }
         ControlFlow::Continue(())
     };
-    es.run_observed(&mut ReplayNoise::new(header.seed), &mut obs)
+    plan.run_with(&problem, ReplayNoise::new(header.seed), &mut obs)
         .unwrap_or_else(|e| fail(e.to_string()));
 }
 

@@ -12,7 +12,7 @@
 use cec2017_constrained::{Fidelity, Suite};
 use constraint_handling::linalg::kernel::{self, BlasKernel};
 use ma_es::noise::{FastNoise, NoiseSource, RngNoise};
-use ma_es::{Config, MaEs, Variant};
+use ma_es::{Options, Variant};
 use std::time::Instant;
 
 fn main() {
@@ -60,10 +60,17 @@ fn main() {
     } else {
         Box::new(RngNoise::seed_from_u64(seed))
     };
-    let mut es = MaEs::new(&p, &Config::default(), &Default::default(), variant)
+    // The paper's single run, to the default budget of 20 000 N evaluations.
+    let plan = Options::new(variant)
+        .to_the_end()
+        .seed(seed)
+        .build_for(&p)
+        .unwrap_or_else(|e| fail(e.to_string()));
+    let mut es = plan
+        .strategy(&mut *noise)
         .unwrap_or_else(|e| fail(e.to_string()));
     let start = Instant::now();
-    let r = es.run(&mut *noise).unwrap_or_else(|e| fail(e.to_string()));
+    let r = es.run(&p).unwrap_or_else(|e| fail(e.to_string()));
     let secs = start.elapsed().as_secs_f64();
     println!(
         "C{problem:02} N={dim} {variant} ({} path, OpenBLAS {}): f = {:.6e}, ν̄ = {:.3e}, {} evaluations, {} generations, {:.3} s ({:?})",

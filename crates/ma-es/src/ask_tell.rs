@@ -6,26 +6,24 @@
 //! takes their values back. Between a generation's last tell and the next ask the
 //! caller may look at [`AskTell::report`] and end the run with [`AskTell::stop`]. The
 //! same seed gives the same trajectory, bit for bit, however the points are evaluated
-//! (in batches, in parallel, in another process), and as [`crate::driver::run`].
+//! (in batches, in parallel, in another process), and as [`crate::Plan::run`].
 //!
 //! An [`AskTell`] serialises with serde (its noise source too, e.g. [`RngNoise`]) after
-//! any tell; the restored value continues exactly as the original would.
+//! any tell, to MessagePack or JSON; the restored value continues exactly as the
+//! original would (JSON needs `serde_json`'s `float_roundtrip` feature for that: without
+//! it, `serde_json` may read a number back one unit in the last place off).
 //!
 //! ```
 //! use constraint_handling::problem::ProblemShape;
-//! use ma_es::ask_tell::AskTell;
-//! use ma_es::control::{Control, Limits};
-//! use ma_es::noise::RngNoise;
-//! use ma_es::{ComponentSpec, Config};
+//! use ma_es::Options;
 //! use ndarray::Array2;
 //!
 //! // min x₁² + x₂² s.t. 1 − x₁ − x₂ ≤ 0 in [−5, 5]², evaluated by the caller.
 //! let shape = ProblemShape::new(vec![-5.0; 2], vec![5.0; 2], 1, 0).unwrap();
-//! let spec: ComponentSpec = "eps-mag-es-r".parse().unwrap(); // BIPOP restarts
-//! // Up to 10 000 evaluations; it stops earlier once converged (ma_es::control).
-//! let control = Control::new(Limits::budget(10_000));
-//! let noise = RngNoise::seed_from_u64(7);
-//! let mut es = AskTell::new(shape, &Config::default(), &control, &spec, 7, noise).unwrap();
+//! // The recommended strategy (BIPOP restarts), up to 10 000 evaluations; it stops
+//! // earlier once converged (ma_es::control).
+//! let plan = Options::recommended().budget(10_000).seed(7).build(&shape).unwrap();
+//! let mut es = plan.ask_tell().unwrap();
 //! while let Some(request) = es.ask().unwrap() {
 //!     let x = request.points;
 //!     let f: Vec<f64> = x.columns().into_iter().map(|c| c.dot(&c)).collect();
@@ -38,15 +36,16 @@
 //! ```
 
 use crate::config::{Config, Parameters};
-use crate::control::{Control, Convergence, Monitor, RunLimits};
+use crate::control::{Convergence, Monitor, RunLimits};
+use crate::error::MaEsError;
 use crate::noise::NoiseSource;
 use crate::observer::{Before, GenerationReport, Observer};
+use crate::plan::Plan;
 use crate::record::Record;
-use crate::restarts::{merge, shift, NextRun, Plan, RestartRecord, Stall};
+use crate::restarts::{merge, shift, NextRun, RestartPlan, RestartRecord, Stall};
 use crate::result::{RunResult, Termination};
-use crate::spec::{ComponentSpec, Components, EpsilonEnd, Polish, RestartKind};
-use crate::strategy::{single_run, Batching, Request, Strategy, Told};
-use crate::MaEsError;
+use crate::spec::{ComponentSpec, Components, Polish};
+use crate::strategy::{Batching, Request, Strategy, Told};
 use constraint_handling::ordering::improves_best_so_far;
 use constraint_handling::problem::ProblemShape;
 use constraint_handling::ConstrainedProblem;
@@ -93,7 +92,7 @@ struct Sequence {
     base: Parameters,
     /// The whole sequence's limits.
     limits: RunLimits,
-    plan: Plan,
+    plan: RestartPlan,
     polish_from: Option<f64>,
     used: usize,
     history: Vec<RestartRecord>,
@@ -109,58 +108,33 @@ struct Sequence {
 }
 
 impl<N: NoiseSource> AskTell<N> {
-    /// A run of `spec` with seed `seed` (which seeds its stochastic components and
-    /// BIPOP's draws) for a problem of this shape; `noise` is the strategy's noise
-    /// source (normally [`RngNoise::seed_from_u64`] of the same seed).
-    ///
-    /// # Errors
-    /// [`MaEsError::Config`] for impossible parameters, [`MaEsError::Problem`] for an
-    /// impossible shape.
-    pub fn new(
-        shape: ProblemShape,
-        config: &Config,
-        control: &Control,
-        spec: &ComponentSpec,
-        seed: u64,
-        noise: N,
-    ) -> Result<Self, MaEsError> {
-        Self::with_batching(
-            shape,
-            config,
-            control,
-            spec,
-            seed,
-            noise,
-            Batching::default(),
-        )
+    /// The run of a [`Plan`], its repair's evaluations batched as `batching` says,
+    /// drawing from `noise` ([`Plan::ask_tell`], [`Plan::run`]). Nothing is resolved
+    /// here: a single run takes the plan's parameters, a restart sequence starts from
+    /// them.
+    pub(crate) fn from_plan(plan: &Plan, batching: Batching, noise: N) -> Result<Self, MaEsError> {
+        Self::from_parts(plan, None, batching, noise)
     }
 
-    /// As [`AskTell::new`], with the repair's evaluations batched as `batching` says.
-    ///
-    /// # Errors
-    /// As [`AskTell::new`].
-    pub fn with_batching(
-        shape: ProblemShape,
-        config: &Config,
-        control: &Control,
-        spec: &ComponentSpec,
-        seed: u64,
-        noise: N,
+    /// As [`AskTell::from_plan`]; a single run may take hand-made `components`.
+    pub(crate) fn from_parts(
+        plan: &Plan,
+        components: Option<Components>,
         batching: Batching,
+        noise: N,
     ) -> Result<Self, MaEsError> {
-        spec.convergence.apply(control.convergence).validate()?;
-        let source = spec.jacobian.source(shape.jacobian);
-        let shape = shape.with_jacobian(source);
+        let shape = plan.shape().clone();
         let dim = shape.dim();
-        let limits = control.limits.resolve(dim)?;
-        let mut record = Record::new(&control.limits, dim)?;
+        let (spec, base, limits) = (*plan.spec(), plan.params(), plan.limits());
+        let mut record = Record::new(plan.recorded(), limits);
         record.reserve(limits.budget.min(1 << 20) / 4 + 2);
+        let seed = plan.seed();
         let mut es = Self {
             seed,
             batching,
             current: None,
             sequence: None,
-            convergence: spec.convergence.apply(control.convergence),
+            convergence: plan.convergence(),
             monitor: None,
             record,
             review: false,
@@ -169,19 +143,42 @@ impl<N: NoiseSource> AskTell<N> {
             result: None,
             shape,
         };
-        if spec.restarts == RestartKind::Off {
-            let (params, components) = single_run(config, spec, dim, limits.budget, seed)?;
-            es.monitor = es.convergence_monitor(params.lambda);
+        if let Some(components) = components {
+            if plan.has_restarts() {
+                return Err(MaEsError::Protocol(
+                    "hand-made components run a single run: the spec must have no restarts".into(),
+                ));
+            }
+            es.monitor = es.convergence_monitor(base.lambda);
             es.current = Some(
-                Strategy::with_components(es.shape.clone(), params, limits, components, noise)?
-                    .with_batching(batching),
+                Strategy::with_components(
+                    es.shape.clone(),
+                    base.clone(),
+                    limits,
+                    components,
+                    noise,
+                )?
+                .with_batching(batching),
             );
             return Ok(es);
         }
-        let config = spec.configure(config, dim, limits.budget)?;
-        let base = config.resolve(dim)?;
+        if !plan.has_restarts() {
+            let components = Components::from_spec(&spec, base, seed)?;
+            es.monitor = es.convergence_monitor(base.lambda);
+            es.current = Some(
+                Strategy::with_components(
+                    es.shape.clone(),
+                    base.clone(),
+                    limits,
+                    components,
+                    noise,
+                )?
+                .with_batching(batching),
+            );
+            return Ok(es);
+        }
         let sequence = Sequence {
-            plan: Plan::new(spec.restarts, base.lambda, seed),
+            plan: RestartPlan::new(spec.restarts, base.lambda, seed),
             polish_from: match spec.polish {
                 Polish::Off => None,
                 Polish::Share(p) => Some(f64::from(p) / 100.0 * limits.budget as f64),
@@ -200,9 +197,9 @@ impl<N: NoiseSource> AskTell<N> {
             t_max: base.epsilon.t_max,
             polish: false,
             stall: Stall::new(spec.stall, dim, base.lambda, base.sigma0),
-            spec: *spec,
-            config,
-            base,
+            spec,
+            config: plan.config().clone(),
+            base: base.clone(),
             limits,
         };
         es.sequence = Some(sequence);
@@ -234,7 +231,7 @@ impl<N: NoiseSource> AskTell<N> {
         if self.finished {
             return Ok(None);
         }
-        Ok(Some(self.strategy_mut().ask()?))
+        self.strategy_mut().ask()
     }
 
     /// The request asked for and not told yet, if any.
@@ -287,7 +284,18 @@ impl<N: NoiseSource> AskTell<N> {
         Ok(true)
     }
 
-    /// Runs to the end with `problem`, calling `observer` after every initialisation
+    /// Runs to the end with `problem` evaluating every request; returns the result.
+    ///
+    /// # Errors
+    /// Evaluation failures of the problem.
+    pub fn run<P: ConstrainedProblem + ?Sized>(
+        &mut self,
+        problem: &P,
+    ) -> Result<RunResult, MaEsError> {
+        self.run_observed(problem, &mut crate::observer::NoObserver)
+    }
+
+    /// [`AskTell::run`], calling `observer` after every initialisation
     /// and generation of every run (its report counts generations and evaluations from
     /// the current run's start); `ControlFlow::Break` ends the whole run (termination
     /// `Observer`).
@@ -314,7 +322,7 @@ impl<N: NoiseSource> AskTell<N> {
             return;
         }
         self.stopped = true;
-        self.strategy_mut().stop(Termination::Observer);
+        self.strategy_mut().end(Termination::Observer);
     }
 
     /// Whether the run is over (after the review of its last generation).
@@ -340,14 +348,14 @@ impl<N: NoiseSource> AskTell<N> {
                 let initialization = current.report().generation == 0;
                 let stall = seq.stall.observe(&current.report()).is_break();
                 if stall && (initialization || current.termination().is_none()) {
-                    current.stop(Termination::Observer);
+                    current.end(Termination::Observer);
                 }
             }
         }
         if let Some(monitor) = &mut self.monitor {
             if !stopped && current.termination().is_none() {
                 if let Some(reason) = monitor.check(&current.report()) {
-                    current.stop(reason);
+                    current.end(reason);
                 }
             }
         }
@@ -445,28 +453,17 @@ impl<N: NoiseSource> AskTell<N> {
             ..seq.limits
         };
         let k = seq.history.len() as u64;
-        // Each run gets λ and T from here: the parameter rules have been applied.
-        let run_spec = if k == 0 {
-            ComponentSpec {
-                epsilon_end: EpsilonEnd::TMax,
-                ..seq.spec.first_run()
-            }
-        } else {
-            ComponentSpec {
-                restarts: RestartKind::Off,
-                epsilon_end: EpsilonEnd::TMax,
-                opening: None,
-                ..seq.spec
-            }
-        };
+        // The run's own λ, μ, σ0 and T, from the parameters the plan resolved (the
+        // spec's rules are in `config` already); the first run ranks with the opening
+        // ranking, if the spec names one.
         let dim = self.shape.dim();
-        let (params, components) = single_run(
-            &run_config,
-            &run_spec,
-            dim,
-            run_budget,
-            self.seed.wrapping_add(k),
-        )?;
+        let params = run_config.resolve(dim)?;
+        let ranking = match k {
+            0 => seq.spec.opening.unwrap_or(seq.spec.ranking),
+            _ => seq.spec.ranking,
+        };
+        let components =
+            Components::with_ranking(&seq.spec, ranking, &params, self.seed.wrapping_add(k))?;
         seq.stall = Stall::new(seq.spec.stall, dim, next.lambda, sigma0);
         seq.run = next;
         seq.sigma0 = sigma0;

@@ -12,8 +12,8 @@
 //! obtained at most once per generation and only if a selected offspring changed.
 
 use crate::config::BackCalculationSolver;
+use crate::error::MaEsError;
 use crate::linalg::{Prepared, SolverStats, SquareSolver};
-use crate::MaEsError;
 use ndarray::{s, Array2, ArrayView1, ArrayView2, ArrayViewMut2, ShapeBuilder, Zip};
 
 /// The selected offspring handed to a back-calculation.

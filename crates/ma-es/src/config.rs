@@ -196,6 +196,12 @@ fn finite_positive(name: &'static str, v: f64) -> Result<f64, ConfigError> {
 }
 
 impl Config {
+    /// `λ` in dimension `dim`: the configured one, or the default `4N`.
+    #[must_use]
+    pub fn lambda_for(&self, dim: usize) -> usize {
+        self.lambda.unwrap_or(4 * dim)
+    }
+
     /// Resolves the defaults for dimension `dim` and validates every value.
     ///
     /// # Errors
@@ -208,7 +214,7 @@ impl Config {
             return Err(invalid("dimension", dim, "must be at least 1"));
         }
         let n = dim as f64;
-        let lambda = self.lambda.unwrap_or(4 * dim);
+        let lambda = self.lambda_for(dim);
         if lambda < 2 {
             return Err(invalid("lambda", lambda, "must be at least 2"));
         }

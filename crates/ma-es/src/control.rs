@@ -4,10 +4,9 @@
 //!   what it records (the best-so-far at checkpoints, the per-generation dynamics).
 //!   Every run has them; the suites' protocols set nothing else.
 //! - [`Convergence`]: when a run has converged and should stop before its budget — in
-//!   pycma's manner. They are on by default in [`crate::ask_tell::AskTell`],
-//!   [`crate::driver::run`] and Python's `minimize`, and switched off
-//!   ([`Convergence::off`]) in the suites' protocols, which run to the budget as their
-//!   rules say.
+//!   pycma's manner. They are on by default ([`crate::Options`], Python's `minimize`),
+//!   and switched off ([`crate::Options::to_the_end`], [`Convergence::off`]) in the
+//!   suites' protocols, which run to the budget as their rules say.
 //!
 //! | criterion | default | stops a run when, once ε = 0 |
 //! |---|---|---|
@@ -26,16 +25,17 @@
 //! optimum does not end it; that is what restarts are for.
 //!
 //! ```
-//! use ma_es::control::{Control, Convergence, Limits};
+//! use ma_es::control::{Convergence, Limits};
+//! use ma_es::Options;
 //! // Run to 10 000 evaluations, and stop earlier once converged (the defaults).
-//! let control = Control::new(Limits::budget(10_000));
-//! assert_eq!(control.convergence.tol_fun, 1e-11);
+//! let options = Options::recommended().budget(10_000);
+//! assert_eq!(options.convergence_criteria().tol_fun, 1e-11);
 //! // A competition's protocol: to the budget, the best-so-far at 10 %, 50 %, 100 %.
-//! let protocol = Control {
-//!     limits: Limits { checkpoints: vec![1_000, 5_000, 10_000], ..Limits::budget(10_000) },
-//!     convergence: Convergence::off(),
-//! };
-//! assert!(!protocol.convergence.is_on());
+//! let protocol = Options::recommended()
+//!     .limits(Limits { checkpoints: vec![1_000, 5_000, 10_000], ..Limits::budget(10_000) })
+//!     .to_the_end();
+//! assert!(!protocol.convergence_criteria().is_on());
+//! assert_eq!(Convergence::off(), protocol.convergence_criteria());
 //! ```
 
 use crate::config::ConfigError;
@@ -213,39 +213,9 @@ pub(crate) fn history_window(dim: usize, lambda: usize) -> usize {
     10 + (30 * dim).div_ceil(lambda.max(1))
 }
 
-/// The run control an [`crate::ask_tell::AskTell`] or [`crate::driver::run`] gets:
-/// the limits and the convergence criteria. The default: the default budget, and the
-/// criteria on.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Control {
-    /// Budget, generation limit, what is recorded.
-    pub limits: Limits,
-    /// When to stop earlier.
-    pub convergence: Convergence,
-}
-
-impl Control {
-    /// These limits, with the convergence criteria on (their defaults).
-    #[must_use]
-    pub fn new(limits: Limits) -> Self {
-        Self {
-            limits,
-            convergence: Convergence::default(),
-        }
-    }
-
-    /// These limits, run to the end: no convergence criterion (the suites' protocols).
-    #[must_use]
-    pub fn to_the_end(limits: Limits) -> Self {
-        Self {
-            limits,
-            convergence: Convergence::off(),
-        }
-    }
-}
-
-/// The last generations' values, a ring allocated once.
+/// The last generations' values, a ring allocated once. The places not written yet
+/// hold 0 (no NaN placeholder: a saved run must round-trip through JSON, which has no
+/// NaN) and are never read.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Ring {
     values: Vec<f64>,
@@ -255,7 +225,7 @@ pub(crate) struct Ring {
 impl Ring {
     pub(crate) fn new(len: usize) -> Self {
         Self {
-            values: vec![f64::NAN; len],
+            values: vec![0.0; len],
             filled: 0,
         }
     }
@@ -278,7 +248,7 @@ impl Ring {
 
     /// The lowest and highest value held, with `(lo, hi)` folded in.
     pub(crate) fn range(&self, lo: f64, hi: f64) -> (f64, f64) {
-        self.values
+        self.values[..self.filled.min(self.values.len())]
             .iter()
             .fold((lo, hi), |(lo, hi), &f| (lo.min(f), hi.max(f)))
     }

@@ -1,7 +1,7 @@
 //! The matrix adaptation evolution strategy for constrained problems — the εMAg-ES of
 //! Hellwig & Beyer — with every component switchable through a trait.
 //!
-//! The strategy ([`MaEs`]) runs one loop (REFERENCE.md §5); what differs between the
+//! The strategy ([`strategy::Strategy`]) runs one loop (REFERENCE.md §5); what differs between the
 //! paper's seven variants are the components it is built from:
 //!
 //! | seam | trait | implementations |
@@ -24,11 +24,19 @@
 //! The strategy works for any [`ConstrainedProblem`]; it does not depend on the CEC
 //! suite.
 //!
-//! # Example
+//! # One way in
+//!
+//! [`Options`] say what a run is — the strategy (a [`ComponentSpec`] or a [`Variant`];
+//! [`Options::recommended`] is εMAg-ES-R, `eps-mag-es-r`), the constants
+//! ([`Config`]), the limits ([`control::Limits`]), the convergence criteria
+//! ([`control::Convergence`]) and the seed. [`Options::build`] checks and resolves
+//! them once for a problem's shape into a [`Plan`], which runs with a problem
+//! ([`Plan::run`]) or by ask and tell ([`Plan::ask_tell`]), restarts included;
+//! [`Options::run`] does both in one call.
 //!
 //! ```
 //! use constraint_handling::{ConstrainedProblem, ProblemError};
-//! use ma_es::{control::Limits, noise::RngNoise, Config, MaEs, Variant};
+//! use ma_es::Options;
 //!
 //! /// minimise Σ x_i² subject to x_1 + x_2 ≥ 1 on [−5, 5]².
 //! struct HalfPlane;
@@ -45,32 +53,32 @@
 //!     }
 //! }
 //!
-//! let limits = Limits::budget(6_000);
-//! let mut es = MaEs::new(HalfPlane, &Config::default(), &limits, Variant::EpsMagEs).unwrap();
-//! let result = es.run(&mut RngNoise::seed_from_u64(1)).unwrap();
-//! assert!(result.best.is_feasible());
-//! assert!((result.best.objective() - 0.5).abs() < 1e-3); // x* = (½, ½)
+//! let outcome = Options::recommended().budget(20_000).seed(1).run(&HalfPlane)?;
+//! let best = &outcome.result.best;
+//! assert!(best.is_feasible());
+//! assert!((best.objective() - 0.5).abs() < 1e-6); // x* = (½, ½)
+//! # Ok::<(), ma_es::MaEsError>(())
 //! ```
 //!
 //! # Ask and tell
 //!
-//! A run in progress is a value: [`strategy::Strategy`] (one run) and [`ask_tell::AskTell`]
-//! (everything a [`ComponentSpec`] runs, restarts included) hand out the points they
-//! want evaluated with `ask()` and take the values with `tell()`, so the caller
-//! evaluates them where it likes — a thread pool, other processes, a cluster — and can
-//! save the run (serde) after any tell. [`MaEs::run`] and [`driver::run`] drive them
-//! with a [`ConstrainedProblem`].
+//! A run in progress is a value: [`ask_tell::AskTell`] ([`Plan::ask_tell`]: everything a
+//! spec runs, restarts included) hands out the points it wants evaluated with `ask()`
+//! and takes the values with `tell()`, so the caller evaluates them where it likes — a
+//! thread pool, other processes, a cluster — and can save the run (serde: JSON or
+//! MessagePack) after any tell. [`strategy::Strategy`] ([`Plan::strategy`]) is one
+//! run of the loop without the driver around it. [`Plan::run`] drives an `AskTell` with
+//! a [`ConstrainedProblem`].
 //!
 //! # Run control
 //!
 //! [`Config`] holds the strategy's constants (λ, μ, c_σ, …) and nothing else. How far
 //! a run goes and what it records ([`control::Limits`]: budget, generation limit,
 //! checkpoints, dynamics) and when it has converged ([`control::Convergence`]:
-//! `tol_fun`, `tol_x`, `stagnation`, `target`) are the driver's: [`control::Control`].
-//! [`MaEs`] and [`strategy::Strategy`] run the paper's loop within their limits; the
-//! convergence criteria and restarts are [`ask_tell::AskTell`]'s; checkpoints and
-//! dynamics are observers that `AskTell` and `MaEs` feed ([`record`]).
-//!
+//! `tol_fun`, `tol_x`, `stagnation`, `target`) are the driver's. The criteria are on by
+//! default; [`Options::to_the_end`] switches them off, as the suites' protocols (and the
+//! paper's study) run to the budget.
+
 //! # Reproducibility
 //!
 //! A run is determined by its problem, configuration, components and noise source:
@@ -88,16 +96,17 @@ pub mod ask_tell;
 pub mod back_calculation;
 mod config;
 pub mod control;
-pub mod driver;
+mod error;
 pub mod linalg;
 pub mod noise;
 pub mod observer;
+pub mod plan;
 pub mod ranking;
 pub mod record;
 pub mod repair;
 pub mod restarts;
 mod result;
-mod runner;
+mod run;
 mod saved;
 mod spec;
 pub mod step_size;
@@ -107,8 +116,10 @@ pub mod strategy;
 pub use config::{log_weights, BackCalculationSolver, Config, ConfigError, Parameters};
 pub use constraint_handling::ConstrainedProblem;
 pub use constraint_handling::{Checkpoint, Fitness, Snapshot};
+pub use error::MaEsError;
+pub use plan::{Options, Plan};
 pub use result::{BestSoFar, DynamicsRecord, RunResult, Termination};
-pub use runner::MaEs;
+pub use run::Outcome;
 pub use spec::{ComponentSpec, Components, Variant};
 
 pub mod variant {
@@ -136,35 +147,7 @@ pub mod variant {
     };
 }
 
-use constraint_handling::epsilon::ScheduleError;
-use constraint_handling::ordering::RankingError;
-use constraint_handling::repair::RepairError;
-use constraint_handling::ProblemError;
-
-/// Everything that can stop a run or its construction.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum MaEsError {
-    /// An impossible configuration.
-    #[error(transparent)]
-    Config(#[from] ConfigError),
-    /// The problem failed or does not fit.
-    #[error("problem: {0}")]
-    Problem(#[from] ProblemError),
-    /// The repair could not be set up or failed.
-    #[error("repair: {0}")]
-    Repair(#[from] RepairError),
-    /// The ε schedule could not be set up.
-    #[error("ε schedule: {0}")]
-    Schedule(#[from] ScheduleError),
-    /// Ranking buffers did not fit.
-    #[error("ranking: {0}")]
-    Ranking(#[from] RankingError),
-    /// LAPACK could not set up a workspace.
-    #[error("linear algebra: {0}")]
-    Linalg(String),
-    /// Ask and tell out of order (a tell without an ask, values for a finished run),
-    /// or a strategy whose components went to an earlier run.
-    #[error("ask and tell: {0}")]
-    Protocol(String),
-}
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -2,26 +2,21 @@
 //! ([`Checkpoints`], the CEC's step 14) and the per-generation dynamics ([`Dynamics`]).
 //!
 //! The strategy records nothing: [`crate::ask_tell::AskTell`] (and so
-//! [`crate::driver::run`]) and [`crate::MaEs`] feed a [`Record`] every report, so a
-//! restart sequence is recorded as one run, in the counts of the whole run. A caller
-//! who drives a bare [`crate::strategy::Strategy`] records what it wants the same way.
+//! [`crate::Plan::run`]) feeds a [`Record`] every report, so a restart sequence is
+//! recorded as one run, in the counts of the whole run. A caller who drives a bare
+//! [`crate::strategy::Strategy`] records what it wants the same way.
 //!
 //! ```
 //! use ma_es::control::Limits;
-//! use ma_es::observer::Observer;
 //! use ma_es::record::Record;
-//! use ma_es::strategy::Strategy;
-//! use ma_es::{noise::RngNoise, ComponentSpec, Config};
+//! use ma_es::{Options, Variant};
 //! use cec2017_constrained::Suite;
-//! use constraint_handling::problem::ProblemShape;
 //!
 //! let problem = Suite::synthetic(1).problem(1, 10).unwrap();
 //! let limits = Limits { checkpoints: vec![1_000, 4_000], record_dynamics: true, ..Limits::budget(4_000) };
-//! let shape = ProblemShape::of(&problem).unwrap();
-//! let spec: ComponentSpec = "eps-mag-es".parse().unwrap();
-//! let noise = RngNoise::seed_from_u64(1);
-//! let mut es = Strategy::new(shape, &Config::default(), &limits, &spec, 1, noise).unwrap();
-//! let mut record = Record::new(&limits, 10).unwrap();
+//! let plan = Options::new(Variant::EpsMagEs).limits(limits.clone()).seed(1).build_for(&problem).unwrap();
+//! let mut es = plan.strategy(plan.noise()).unwrap();
+//! let mut record = Record::new(&limits, plan.limits());
 //! es.run_observed(&problem, &mut record).unwrap();
 //! let result = record.into_result(es.result());
 //! // Taken after the generation that reached 1 000 evaluations, and at the end.
@@ -30,8 +25,7 @@
 //! assert_eq!(result.dynamics.unwrap().len(), result.generations + 1);
 //! ```
 
-use crate::config::ConfigError;
-use crate::control::Limits;
+use crate::control::{Limits, RunLimits};
 use crate::observer::{GenerationReport, Observer};
 use crate::result::{DynamicsRecord, RunResult};
 use constraint_handling::{Checkpoint, Incumbent, Snapshot};
@@ -119,16 +113,14 @@ pub struct Record {
 }
 
 impl Record {
-    /// The record `limits` ask for, for a problem of dimension `dim`.
-    ///
-    /// # Errors
-    /// As [`Limits::resolve`].
-    pub fn new(limits: &Limits, dim: usize) -> Result<Self, ConfigError> {
-        let run = limits.resolve(dim)?;
-        Ok(Self {
+    /// The record `limits` ask for, in a run stopping at `run` (`limits` resolved:
+    /// [`Limits::resolve`], or [`crate::Plan::limits`]).
+    #[must_use]
+    pub fn new(limits: &Limits, run: RunLimits) -> Self {
+        Self {
             checkpoints: Checkpoints::new(&limits.checkpoints, run.budget),
             dynamics: limits.record_dynamics.then(Dynamics::default),
-        })
+        }
     }
 
     /// Reserves room for the dynamics of `generations` more generations.

@@ -17,8 +17,8 @@
 //! [`Repair::max_steps`]. Which offspring are repaired, and every value they end with,
 //! do not depend on how the evaluations are batched.
 
+use crate::error::MaEsError;
 use crate::noise::NoiseSource;
-use crate::MaEsError;
 use constraint_handling::levenberg_marquardt::{
     LevenbergMarquardt, LevenbergMarquardtParams, Scaling, Solve,
 };

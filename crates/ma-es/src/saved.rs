@@ -192,3 +192,46 @@ pub(crate) mod column_major {
         Array2::from_shape_vec(shape.f(), data).map_err(de::Error::custom)
     }
 }
+
+/// A run's best-so-far, which holds a NaN placeholder until the initial population is
+/// evaluated: saved with that placeholder as `null` (JSON has no NaN), restored as it
+/// was.
+pub(crate) mod best_so_far {
+    use crate::result::BestSoFar;
+    use constraint_handling::Snapshot;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// The placeholder of a run not yet initialised.
+    pub(crate) fn placeholder() -> Snapshot {
+        Snapshot::new(f64::NAN, f64::NAN).found_at(0)
+    }
+
+    fn is_placeholder(s: &Snapshot) -> bool {
+        s.fitness.objective.is_nan() && s.fitness.violation.is_nan() && s.found_at == Some(0)
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct Saved {
+        y: Vec<f64>,
+        constraints: Vec<f64>,
+        snapshot: Option<Snapshot>,
+    }
+
+    pub(crate) fn serialize<S: Serializer>(best: &BestSoFar, s: S) -> Result<S::Ok, S::Error> {
+        Saved {
+            y: best.y.clone(),
+            constraints: best.constraints.clone(),
+            snapshot: (!is_placeholder(&best.snapshot)).then_some(best.snapshot),
+        }
+        .serialize(s)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BestSoFar, D::Error> {
+        let saved = Saved::deserialize(d)?;
+        Ok(BestSoFar {
+            y: saved.y,
+            constraints: saved.constraints,
+            snapshot: saved.snapshot.unwrap_or_else(placeholder),
+        })
+    }
+}

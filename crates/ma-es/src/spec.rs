@@ -5,8 +5,9 @@ use crate::adaptation::{FrozenMatrix, MaUpdate, MatrixAdaptation};
 use crate::back_calculation::{
     BackCalculation, IdentityBackCalculation, NoBackCalculation, PseudoInverseBackCalculation,
 };
-use crate::config::{Config, ConfigError, Parameters};
+use crate::config::{Config, Parameters};
 use crate::control::Convergence;
+use crate::error::MaEsError;
 use crate::ranking::{
     AugmentedLagrangianRanking, ByConstraintKindRanking, EpsilonLevelRanking, ObjectiveRanking,
     PopulationRanking, StochasticRanking, STOCHASTIC_RANKING_P_F,
@@ -15,7 +16,6 @@ use crate::repair::{LevenbergMarquardtRepair, LmSettings, NoRepair, PeriodicRepa
 use crate::step_size::{
     CappedSigma, ConstantSigma, Csa, MedianSuccessRule, SigmaCap, StepSizeRule, UncappedSigma,
 };
-use crate::MaEsError;
 use constraint_handling::epsilon::{EpsilonDecay, EpsilonSchedule, ZeroEpsilon};
 use constraint_handling::levenberg_marquardt::{Scaling, Solve};
 use constraint_handling::problem::JacobianSource;
@@ -356,7 +356,28 @@ fn is_default<T: Default + PartialEq>(value: &T) -> bool {
     *value == T::default()
 }
 
+impl From<Variant> for ComponentSpec {
+    fn from(variant: Variant) -> Self {
+        variant.spec()
+    }
+}
+
 impl ComponentSpec {
+    /// The strategy recommended for a problem of your own: εMAg-ES-R
+    /// (`eps-mag-es-r`, [`STRATEGIES`]), `minimize`'s default in Python.
+    ///
+    /// ```
+    /// use ma_es::ComponentSpec;
+    /// assert_eq!(ComponentSpec::recommended().to_string(), ma_es::variant::STRATEGIES[0].2);
+    /// ```
+    #[must_use]
+    pub fn recommended() -> Self {
+        STRATEGIES[0]
+            .2
+            .parse()
+            .expect("the recommended strategy's spec parses")
+    }
+
     /// The preset with exactly these components, if any.
     #[must_use]
     pub fn preset(&self) -> Option<Variant> {
@@ -372,45 +393,27 @@ impl ComponentSpec {
     /// ```
     /// use ma_es::{ComponentSpec, Config};
     /// let spec: ComponentSpec = "eps-mag-es:population=log:eps-end=5%".parse().unwrap();
-    /// let c = spec.configure(&Config::default(), 10, 200_000).unwrap();
+    /// let c = spec.configure(&Config::default(), 10, 200_000);
     /// assert_eq!(c.lambda, Some(10)); // 4 + ⌊3 ln 10⌋
     /// assert_eq!(c.t_max, 1000); // 5 % of 200 000 / 10 generations
     /// // An explicit λ wins over the rule; the share follows it.
-    /// let c = spec.configure(&Config { lambda: Some(40), ..Config::default() }, 10, 200_000).unwrap();
+    /// let c = spec.configure(&Config { lambda: Some(40), ..Config::default() }, 10, 200_000);
     /// assert_eq!((c.lambda, c.t_max), (Some(40), 250));
     /// ```
     ///
-    /// # Errors
-    /// [`ConfigError`] if `config` does not resolve for `dim`.
-    pub fn configure(
-        &self,
-        config: &Config,
-        dim: usize,
-        budget: usize,
-    ) -> Result<Config, ConfigError> {
+    /// Nothing is resolved or checked here: [`Config::resolve`] does that, once, when
+    /// the options are built ([`crate::Options::build`]).
+    #[must_use]
+    pub fn configure(&self, config: &Config, dim: usize, budget: usize) -> Config {
         let mut c = config.clone();
         if self.population == PopulationKind::Log && c.lambda.is_none() {
             c.lambda = Some(4 + (3.0 * (dim.max(1) as f64).ln()).floor() as usize);
         }
         if let EpsilonEnd::Share(p) = self.epsilon_end {
-            let params = c.resolve(dim)?;
-            let generations = budget as f64 / params.lambda as f64;
+            let generations = budget as f64 / c.lambda_for(dim).max(1) as f64;
             c.t_max = ((f64::from(p) / 100.0 * generations).round() as usize).max(1);
         }
-        c.resolve(dim)?;
-        Ok(c)
-    }
-
-    /// The spec of a restart sequence's first run: no restarts, and the `opening`
-    /// ranking if there is one.
-    #[must_use]
-    pub fn first_run(&self) -> ComponentSpec {
-        ComponentSpec {
-            restarts: RestartKind::Off,
-            ranking: self.opening.unwrap_or(self.ranking),
-            opening: None,
-            ..*self
-        }
+        c
     }
 
     /// The `(key, value)` pairs of the text form, in the order of [`SPEC_KEYS`].
@@ -952,6 +955,20 @@ impl Components {
         params: &Parameters,
         seed: u64,
     ) -> Result<Self, MaEsError> {
+        Self::with_ranking(spec, spec.ranking, params, seed)
+    }
+
+    /// As [`Components::from_spec`], ranking by `ranking` in place of the spec's (a
+    /// restart sequence's first run ranks by its `opening`).
+    ///
+    /// # Errors
+    /// As [`Components::from_spec`].
+    pub fn with_ranking(
+        spec: &ComponentSpec,
+        ranking: RankingKind,
+        params: &Parameters,
+        seed: u64,
+    ) -> Result<Self, MaEsError> {
         let (n, mu) = (params.dim, params.mu);
         let repair: Box<dyn Repair> = match (spec.repair, spec.repair_method) {
             (false, _) => Box::new(NoRepair),
@@ -1001,7 +1018,7 @@ impl Components {
                 StepSizeKind::MedianSuccess => Box::new(MedianSuccessRule::default()),
                 StepSizeKind::Constant => Box::new(ConstantSigma),
             },
-            ranking: match spec.ranking {
+            ranking: match ranking {
                 RankingKind::EpsilonLevel => Box::new(EpsilonLevelRanking::default()),
                 RankingKind::Objective => Box::new(ObjectiveRanking::default()),
                 RankingKind::Stochastic => {

@@ -23,23 +23,24 @@
 //! A run in progress is a value, [`Strategy`]: [`Strategy::ask`] hands out the points it
 //! wants evaluated ([`Request`]: the population, the repair's Jacobian probes, or the
 //! repaired offspring), [`Strategy::tell`] takes their values. [`Strategy::step`] does
-//! that for one generation with a [`ConstrainedProblem`]; [`crate::MaEs`] pairs a problem
-//! with the strategy for a whole run.
+//! that for one generation with a [`ConstrainedProblem`], [`Strategy::run`] for the whole
+//! run. [`crate::Plan::strategy`] builds one; [`crate::Plan::run`] drives a run with its
+//! convergence criteria and restarts.
 //!
 //! The generation loop allocates nothing: every buffer is sized before the first
 //! generation; matrix products go through BLAS.
 
 use crate::back_calculation::Selected;
-use crate::config::{Config, ConfigError, Parameters};
-use crate::control::{Limits, RunLimits};
+use crate::config::Parameters;
+use crate::control::RunLimits;
+use crate::error::MaEsError;
 use crate::noise::NoiseSource;
 use crate::observer::{Before, GenerationReport, Observer};
 use crate::ranking::ConstraintValues;
 use crate::repair::{Choice, Derivatives};
 use crate::result::{BestSoFar, RunResult, Termination};
 use crate::saved::column_major;
-use crate::spec::{ComponentSpec, Components};
-use crate::MaEsError;
+use crate::spec::Components;
 use constraint_handling::linalg::gemm;
 use constraint_handling::ordering::Fitness;
 use constraint_handling::problem::{validate_bounds, JacobianSource, ProblemShape};
@@ -49,28 +50,6 @@ use constraint_handling::{Incumbent, Snapshot};
 use ndarray::linalg::general_mat_vec_mul;
 use ndarray::{Array1, Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder, Zip};
 use serde::{Deserialize, Serialize};
-
-/// The parameters and components of a single run of `spec` (a spec with restarts runs
-/// through [`crate::ask_tell::AskTell`] or [`crate::driver::run`]).
-pub(crate) fn single_run(
-    config: &Config,
-    spec: &ComponentSpec,
-    dim: usize,
-    budget: usize,
-    seed: u64,
-) -> Result<(Parameters, Components), MaEsError> {
-    if spec.restarts != crate::spec::RestartKind::Off {
-        return Err(ConfigError::Invalid {
-            name: "restarts",
-            value: spec.to_string(),
-            expected: "a single run here: a spec with restarts runs through ma_es::ask_tell::AskTell or ma_es::driver::run",
-        }
-        .into());
-    }
-    let params = spec.configure(config, dim, budget)?.resolve(dim)?;
-    let components = Components::from_spec(spec, &params, seed)?;
-    Ok((params, components))
-}
 
 /// Checks that a problem of this shape can run with `params`.
 pub(crate) fn check_problem(shape: &ProblemShape, params: &Parameters) -> Result<(), MaEsError> {
@@ -172,7 +151,7 @@ pub enum Told {
     Pending,
     /// The initialisation or a generation is complete: [`Strategy::report`] shows it.
     /// Carries the termination the generation met (budget or generation limit), if
-    /// any; asking further continues the run past it.
+    /// any.
     Generation(Option<Termination>),
 }
 
@@ -183,18 +162,12 @@ pub enum Told {
 ///
 /// ```
 /// use constraint_handling::problem::ProblemShape;
-/// use ma_es::noise::RngNoise;
-/// use ma_es::strategy::{Strategy, Told};
-/// use ma_es::control::Limits;
-/// use ma_es::{Config, Variant};
+/// use ma_es::{Options, Variant};
 /// // min x₁² + x₂² s.t. 1 − x₁ − x₂ ≤ 0 in [−5, 5]², evaluated by the caller.
 /// let shape = ProblemShape::new(vec![-5.0; 2], vec![5.0; 2], 1, 0).unwrap();
-/// let (config, limits) = (Config::default(), Limits::budget(6_000));
-/// let spec = Variant::EpsMagEs.spec();
-/// let mut es = Strategy::new(shape, &config, &limits, &spec, 1, RngNoise::seed_from_u64(1))
-///     .unwrap();
-/// while es.termination().is_none() {
-///     let request = es.ask().unwrap();
+/// let plan = Options::new(Variant::EpsMagEs).budget(6_000).seed(1).build(&shape).unwrap();
+/// let mut es = plan.strategy(plan.noise()).unwrap();
+/// while let Some(request) = es.ask().unwrap() {
 ///     let x = request.points.to_owned();
 ///     let f: Vec<f64> = x.columns().into_iter().map(|c| c[0] * c[0] + c[1] * c[1]).collect();
 ///     let g = ndarray::Array2::from_shape_fn((1, x.ncols()), |(_, k)| 1.0 - x[[0, k]] - x[[1, k]]);
@@ -302,6 +275,7 @@ struct Progress {
     evaluations: usize,
     /// The point and constraint values of the best-so-far, and its snapshot (the same
     /// as the incumbent's): what observers and the result report.
+    #[serde(with = "crate::saved::best_so_far")]
     best: BestSoFar,
     /// The best-so-far rule (step 10), as every optimizer of the workspace keeps it.
     incumbent: Incumbent,
@@ -394,31 +368,6 @@ impl<N> std::fmt::Debug for Strategy<N> {
 }
 
 impl<N: NoiseSource> Strategy<N> {
-    /// A run of `spec` (without restarts) with seed `seed` for a problem of this shape,
-    /// drawing its random numbers from `noise`.
-    ///
-    /// # Errors
-    /// As [`crate::MaEs::with_spec`].
-    pub fn new(
-        shape: ProblemShape,
-        config: &Config,
-        limits: &Limits,
-        spec: &ComponentSpec,
-        seed: u64,
-        noise: N,
-    ) -> Result<Self, MaEsError> {
-        let limits = limits.resolve(shape.dim())?;
-        let (params, components) = single_run(config, spec, shape.dim(), limits.budget, seed)?;
-        let source = spec.jacobian.source(shape.jacobian);
-        Self::with_components(
-            shape.with_jacobian(source),
-            params,
-            limits,
-            components,
-            noise,
-        )
-    }
-
     /// A run with hand-made components. It saves (serde) only if they are built-in
     /// ones.
     ///
@@ -462,7 +411,7 @@ impl<N: NoiseSource> Strategy<N> {
                 best: BestSoFar {
                     y: vec![0.0; n],
                     constraints: vec![0.0; k],
-                    snapshot: Snapshot::new(f64::NAN, f64::NAN).found_at(0),
+                    snapshot: crate::saved::best_so_far::placeholder(),
                 },
                 resets: 0,
                 incumbent: Incumbent::new(&[]),
@@ -534,12 +483,21 @@ impl<N: NoiseSource> Strategy<N> {
     }
 
     /// The points wanted next, drawing them first if they are not drawn yet (the
-    /// initial population, or a generation's offspring). Asking again before telling
-    /// returns the same request.
+    /// initial population, or a generation's offspring), or `None` once the run has
+    /// ended (its budget, its generation limit, or [`Strategy::stop`]). Asking again
+    /// before telling returns the same request.
     ///
     /// # Errors
     /// [`MaEsError::Problem`] if a point cannot be reflected into the box.
-    pub fn ask(&mut self) -> Result<Request<'_>, MaEsError> {
+    pub fn ask(&mut self) -> Result<Option<Request<'_>>, MaEsError> {
+        if self.progress.termination.is_some() && self.phase == Phase::Sample {
+            return Ok(None);
+        }
+        self.draw().map(Some)
+    }
+
+    /// The points wanted next, drawn first if need be (whether or not the run ended).
+    fn draw(&mut self) -> Result<Request<'_>, MaEsError> {
         match self.phase {
             Phase::Start => {
                 self.draw_initial()?;
@@ -712,7 +670,7 @@ impl<N: NoiseSource> Strategy<N> {
     where
         MaEsError: From<E>,
     {
-        self.ask()?;
+        self.draw()?;
         let (request, f, c) = self.slots();
         evaluate(request, f, c)?;
         self.told()
@@ -739,9 +697,19 @@ impl<N: NoiseSource> Strategy<N> {
         }
     }
 
-    /// Runs to the end with `problem`, calling `observer` after the initialisation and
-    /// after every generation (`ControlFlow::Break` ends the run, termination
-    /// `Observer`).
+    /// Runs to the end with `problem` evaluating every request; returns the result.
+    ///
+    /// # Errors
+    /// Evaluation failures of the problem.
+    pub fn run<P: ConstrainedProblem + ?Sized>(
+        &mut self,
+        problem: &P,
+    ) -> Result<RunResult, MaEsError> {
+        self.run_observed(problem, &mut crate::observer::NoObserver)
+    }
+
+    /// [`Strategy::run`], calling `observer` after the initialisation and after every
+    /// generation (`ControlFlow::Break` ends the run, termination `Observer`).
     ///
     /// # Errors
     /// Evaluation failures of the problem.
@@ -749,24 +717,30 @@ impl<N: NoiseSource> Strategy<N> {
         &mut self,
         problem: &P,
         observer: &mut dyn Observer,
-    ) -> Result<(), MaEsError> {
+    ) -> Result<RunResult, MaEsError> {
         if !self.is_initialized() {
             self.step(problem)?;
             if observer.observe(&self.report()).is_break() {
-                self.stop(Termination::Observer);
+                self.end(Termination::Observer);
             }
         }
         while self.progress.termination.is_none() {
             let stop = self.step(problem)?;
             if observer.observe(&self.report()).is_break() && stop.is_none() {
-                self.stop(Termination::Observer);
+                self.end(Termination::Observer);
             }
         }
-        Ok(())
+        Ok(self.result())
+    }
+
+    /// Ends the run after the generation just told (termination `Observer`), unless it
+    /// has ended already; [`Strategy::ask`] returns `None` from then on.
+    pub fn stop(&mut self) {
+        self.end(Termination::Observer);
     }
 
     /// Ends the run for `reason`, unless it has ended already.
-    pub fn stop(&mut self, reason: Termination) {
+    pub(crate) fn end(&mut self, reason: Termination) {
         self.progress.termination.get_or_insert(reason);
     }
 

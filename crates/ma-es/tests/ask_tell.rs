@@ -2,16 +2,19 @@
 //! for bit, however the repair's evaluations are batched; a run saved after any tell
 //! continues exactly; the repair's requests come in batches.
 
+#[path = "support/runs.rs"]
+mod runs;
 use cec2017_constrained::Suite;
 use constraint_handling::problem::ProblemShape;
 use constraint_handling::problem::{ConstraintJacobian, JacobianSource};
 use constraint_handling::{ConstrainedProblem, FnProblem, ProblemError};
 use ma_es::ask_tell::AskTell;
-use ma_es::control::{Control, Limits};
+use ma_es::control::Limits;
 use ma_es::noise::RngNoise;
 use ma_es::strategy::{Batching, RequestKind, Told};
-use ma_es::{driver, ComponentSpec, Config, MaEsError, RunResult};
+use ma_es::{ComponentSpec, Config, MaEsError, RunResult};
 use ndarray::{s, Array1, Array2, ShapeBuilder};
+use runs::{drive, Control};
 
 /// The specs the tests go through: the presets that repair or not, the εMAg-ES-R
 /// restart sequence (also with a convergence key and black-box Jacobians), IPOP opened by the augmented Lagrangian, a stochastic ranking,
@@ -46,15 +49,13 @@ fn start<P: ConstrainedProblem>(
     budget: usize,
     seed: u64,
 ) -> AskTell<RngNoise> {
-    AskTell::new(
-        ProblemShape::of(problem).unwrap(),
-        &Config::default(),
-        &control(budget),
-        spec,
-        seed,
-        RngNoise::seed_from_u64(seed),
-    )
-    .unwrap()
+    control(budget)
+        .options(spec, &Config::default(), seed)
+        .batching(Batching::Generation)
+        .build_for(problem)
+        .unwrap()
+        .ask_tell()
+        .unwrap()
 }
 
 /// Σ (x_i − 1)² s.t. Σ x_i ≤ 2 and x_1 = x_2 on [−3, 3]^N.
@@ -141,16 +142,13 @@ fn ask_tell<P: ConstrainedProblem>(
     Vec<ma_es::restarts::RestartRecord>,
     Vec<(RequestKind, usize)>,
 ) {
-    let mut es = AskTell::with_batching(
-        ProblemShape::of(problem).unwrap(),
-        config,
-        control,
-        spec,
-        seed,
-        RngNoise::seed_from_u64(seed),
-        batching,
-    )
-    .unwrap();
+    let mut es = control
+        .options(spec, config, seed)
+        .batching(batching)
+        .build_for(problem)
+        .unwrap()
+        .ask_tell()
+        .unwrap();
     let mut sizes = Vec::new();
     while answer(&mut es, problem, &mut sizes).unwrap().is_some() {}
     (es.result(), es.restarts().to_vec(), sizes)
@@ -184,7 +182,7 @@ fn ask_and_tell_replays_the_drivers_runs_bit_for_bit() {
         ] {
             let problem = &*problem;
             let budget = 12_000;
-            let (expected, runs) = driver::run(
+            let (expected, runs) = drive(
                 &problem,
                 &Config::default(),
                 &control(budget),
@@ -238,44 +236,46 @@ fn a_run_saved_after_any_tell_continues_bit_for_bit() {
             11,
             Batching::Generation,
         );
-        // Save at a few tells spread over the run, in the repair's phases too.
+        // Save before the first ask and at a few tells spread over the run, in the
+        // repair's phases too, as MessagePack and as JSON.
         let total = sizes.len();
-        for cut in [1, 2, 3, total / 3, total / 2 + 1, total - 2] {
-            let mut es = AskTell::new(
-                ProblemShape::of(&problem).unwrap(),
-                &Config::default(),
-                &converging(budget),
-                &spec,
-                11,
-                RngNoise::seed_from_u64(11),
-            )
-            .unwrap();
+        let cuts = [0, 1, 2, 3, total / 3, total / 2 + 1, total - 2];
+        for (cut, json) in cuts.into_iter().flat_map(|c| [(c, false), (c, true)]) {
+            let mut es = converging(budget)
+                .options(&spec, &Config::default(), 11)
+                .build_for(&problem)
+                .unwrap()
+                .ask_tell()
+                .unwrap();
             let mut seen = Vec::new();
             for _ in 0..cut {
                 answer(&mut es, &problem, &mut seen).unwrap();
             }
-            let bytes = rmp_serde::to_vec_named(&es).unwrap();
-            let mut restored: AskTell<RngNoise> = rmp_serde::from_slice(&bytes).unwrap();
+            let mut restored: AskTell<RngNoise> = if json {
+                let saved = serde_json::to_string(&es)
+                    .unwrap_or_else(|e| panic!("{text}, tell {cut}: to JSON: {e}"));
+                serde_json::from_str(&saved)
+                    .unwrap_or_else(|e| panic!("{text}, tell {cut}: from JSON: {e}"))
+            } else {
+                let bytes = rmp_serde::to_vec_named(&es).unwrap();
+                rmp_serde::from_slice(&bytes).unwrap()
+            };
             saves += 1;
             while answer(&mut restored, &problem, &mut seen)
                 .unwrap()
                 .is_some()
             {}
-            assert_eq!(seen, sizes, "{text}, saved after tell {cut}: the requests");
-            assert_same(
-                &restored.result(),
-                &expected,
-                &format!("{text}, saved after tell {cut}"),
+            let what = format!(
+                "{text}, saved after tell {cut} as {}",
+                if json { "JSON" } else { "MessagePack" }
             );
-            assert_eq!(
-                restored.restarts(),
-                &runs[..],
-                "{text}, saved after tell {cut}"
-            );
+            assert_eq!(seen, sizes, "{what}: the requests");
+            assert_same(&restored.result(), &expected, &what);
+            assert_eq!(restored.restarts(), &runs[..], "{what}");
         }
     }
-    println!("{saves} runs saved midway and restored");
-    assert_eq!(saves, SPECS.len() * 6);
+    println!("{saves} runs saved midway (MessagePack and JSON) and restored");
+    assert_eq!(saves, SPECS.len() * 14);
 }
 
 /// Batched by generation, the repair asks for all its probes at once and all its
@@ -370,7 +370,7 @@ fn a_huge_population_is_repaired_in_waves() {
         ..Config::default()
     };
     let control = control(2_000);
-    let (expected, _) = driver::run(
+    let (expected, _) = drive(
         &problem,
         &config,
         &control,
@@ -590,7 +590,7 @@ fn exact_jacobians_drive_alike_and_differences_can_be_forced() {
     for text in ["eps-mag-es", "eps-mag-es-r"] {
         let spec: ComponentSpec = text.parse().unwrap();
         let exact = Exact::simplex(4);
-        let (expected, runs) = driver::run(
+        let (expected, runs) = drive(
             &exact,
             &Config::default(),
             &control(12_000),
@@ -619,7 +619,7 @@ fn exact_jacobians_drive_alike_and_differences_can_be_forced() {
             black_box.to_string().parse::<ComponentSpec>().unwrap(),
             black_box
         );
-        let forced = driver::run(
+        let forced = drive(
             &exact,
             &Config::default(),
             &control(12_000),
@@ -628,7 +628,7 @@ fn exact_jacobians_drive_alike_and_differences_can_be_forced() {
             &mut RngNoise::seed_from_u64(5),
         )
         .unwrap();
-        let plain = driver::run(
+        let plain = drive(
             &simplex(4),
             &Config::default(),
             &control(12_000),
@@ -655,15 +655,12 @@ fn a_problem_without_a_jacobian_cannot_answer_for_one() {
         .unwrap()
         .with_jacobian(JacobianSource::Exact);
     let spec: ComponentSpec = "eps-mag-es".parse().unwrap();
-    let mut es = ma_es::strategy::Strategy::new(
-        shape,
-        &Config::default(),
-        &Limits::budget(20_000),
-        &spec,
-        1,
-        RngNoise::seed_from_u64(1),
-    )
-    .unwrap();
+    let plan = ma_es::Options::new(spec)
+        .budget(20_000)
+        .seed(1)
+        .build(&shape)
+        .unwrap();
+    let mut es = plan.strategy(plan.noise()).unwrap();
     let e = loop {
         match es.step(&simplex(3)) {
             Ok(_) => assert!(es.evaluations() < 20_000, "no repair happened"),

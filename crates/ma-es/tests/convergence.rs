@@ -2,11 +2,14 @@
 //! the run up to there is the run without them, a restart sequence ends once a restart
 //! finds the best-so-far again, and off they change nothing.
 
+#[path = "support/runs.rs"]
+mod runs;
 use constraint_handling::{ConstrainedProblem, FnProblem};
-use ma_es::control::{Control, Convergence, Limits};
+use ma_es::control::{Convergence, Limits};
 use ma_es::noise::RngNoise;
 use ma_es::restarts::RestartRecord;
-use ma_es::{driver, ComponentSpec, Config, RunResult, Termination};
+use ma_es::{ComponentSpec, Config, RunResult, Termination};
+use runs::{drive, Control};
 
 /// min Σ x_i² s.t. 1 − x₁ − x₂ ≤ 0 on [−5, 5]^4: f* = 0.5 at (½, ½, 0, 0).
 fn half_plane() -> impl ConstrainedProblem {
@@ -31,7 +34,7 @@ fn run(
         },
         convergence,
     };
-    driver::run(
+    drive(
         problem,
         &Config::default(),
         &control,
@@ -175,7 +178,7 @@ fn impossible_criteria_are_errors() {
             limits: Limits::default(),
             convergence: bad,
         };
-        let e = driver::run(
+        let e = drive(
             &p,
             &Config::default(),
             &control,
@@ -285,20 +288,15 @@ fn an_expensive_problem_is_evaluated_on_all_cores_with_the_same_result() {
 /// sequence's best again (which would have confirmed it).
 #[test]
 fn a_callers_stop_is_not_a_confirmation() {
-    use constraint_handling::problem::ProblemShape;
-    use ma_es::ask_tell::AskTell;
     let p = half_plane();
     let spec: ComponentSpec = "eps-mag-es-r".parse().unwrap();
-    let control = Control::new(Limits::budget(80_000));
-    let mut es = AskTell::new(
-        ProblemShape::of(&p).unwrap(),
-        &Config::default(),
-        &control,
-        &spec,
-        0,
-        RngNoise::seed_from_u64(0),
-    )
-    .unwrap();
+    let mut es = ma_es::Options::new(spec)
+        .budget(80_000)
+        .seed(0)
+        .build_for(&p)
+        .unwrap()
+        .ask_tell()
+        .unwrap();
     let mut stopped = false;
     while es.step(&p).unwrap() {
         if let [first] = es.restarts() {

@@ -14,7 +14,7 @@ use emages_test_support::{cec2017_data, shared};
 use fixture::{close, parse_line, real, reals, traced, Header};
 use ma_es::noise::ReplayNoise;
 use ma_es::observer::GenerationReport;
-use ma_es::{BackCalculationSolver, MaEs};
+use ma_es::{BackCalculationSolver, Options};
 use serde_json::Value;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -121,15 +121,21 @@ fn replay(
         .expect("problem")
         .with_fidelity(fidelity);
     let config = header.config(solver);
-    let mut es = MaEs::new(&problem, &config, &header.limits(), variant).expect("strategy");
+    let plan = Options::new(variant)
+        .config(config)
+        .limits(header.limits())
+        .to_the_end()
+        .build_for(&problem)
+        .expect("strategy");
     let mut seen = Vec::new();
     let mut observer = |r: &GenerationReport<'_>| {
         seen.push(line_of(r));
         ControlFlow::Continue(())
     };
-    let result = es
-        .run_observed(&mut ReplayNoise::new(header.seed), &mut observer)
-        .expect("run");
+    let result = plan
+        .run_with(&problem, ReplayNoise::new(header.seed), &mut observer)
+        .expect("run")
+        .result;
 
     let name = path.file_name().unwrap().to_string_lossy().to_string();
     let mut errors = Vec::new();

@@ -1,13 +1,16 @@
 //! Behaviour of the strategy beyond the replay: user problems, determinism, faults,
 //! validation, and allocation-free generations.
 
+#[path = "support/runs.rs"]
+mod runs;
 use cec2017_constrained::Suite;
 use constraint_handling::{ConstrainedProblem, FnProblem, ProblemError};
-use ma_es::control::{Control, Limits};
+use ma_es::control::Limits;
 use ma_es::noise::RngNoise;
 use ma_es::observer::GenerationReport;
 use ma_es::step_size::SigmaCap;
-use ma_es::{Components, Config, MaEs, MaEsError, RunResult, Termination, Variant};
+use ma_es::{Components, Config, MaEsError, RunResult, Termination, Variant};
+use runs::{drive, single, single_spec, Control};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::ops::ControlFlow;
@@ -90,8 +93,7 @@ fn small(budget: usize) -> Limits {
 fn solves_a_user_problem_with_every_variant() {
     // Optimum: x_i = 2/N for N = 4 → f = 4 · (0.5)² = 1.
     for variant in Variant::ALL {
-        let mut es =
-            MaEs::new(Simplex::new(4), &Config::default(), &small(20_000), variant).unwrap();
+        let mut es = single(Simplex::new(4), &Config::default(), &small(20_000), variant).unwrap();
         let r = es.run(&mut RngNoise::seed_from_u64(3)).unwrap();
         assert!(
             r.best.violation() <= 1e-3,
@@ -120,7 +122,7 @@ fn the_other_step_size_rules_and_rankings_run_inside_the_strategy() {
             ..small(20_000)
         };
         let mut es =
-            MaEs::with_spec(Simplex::new(4), &Config::default(), &limits, &spec, seed).unwrap();
+            single_spec(Simplex::new(4), &Config::default(), &limits, &spec, seed).unwrap();
         es.run(&mut RngNoise::seed_from_u64(seed)).unwrap()
     };
     let run = |spec: &str| run_seeded(spec, 3);
@@ -199,7 +201,7 @@ fn the_ranking_by_constraint_kind_follows_the_problems_constraints() {
             record_dynamics: true,
             ..small(20_000)
         };
-        let mut es = MaEs::with_spec(&p, &Config::default(), &limits, &spec, 7).unwrap();
+        let mut es = single_spec(&p, &Config::default(), &limits, &spec, 7).unwrap();
         es.run(&mut RngNoise::seed_from_u64(7)).unwrap()
     };
     // C01: one inequality; C07: two equalities; C03: one of each.
@@ -220,7 +222,7 @@ fn the_ranking_by_constraint_kind_follows_the_problems_constraints() {
 
 fn run_c01(seed: u64, variant: Variant) -> RunResult {
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
-    MaEs::new(&p, &Config::default(), &small(30_000), variant)
+    single(&p, &Config::default(), &small(30_000), variant)
         .unwrap()
         .run(&mut RngNoise::seed_from_u64(seed))
         .unwrap()
@@ -262,7 +264,7 @@ fn checkpoints_follow_the_budget() {
         checkpoints: vec![1000, 7000],
         ..small(30_000)
     };
-    let own = MaEs::new(&p, &Config::default(), &limits, Variant::EpsMagEs)
+    let own = single(&p, &Config::default(), &limits, Variant::EpsMagEs)
         .unwrap()
         .run(&mut RngNoise::seed_from_u64(1))
         .unwrap();
@@ -274,7 +276,7 @@ fn checkpoints_follow_the_budget() {
         checkpoints: vec![500, 500],
         ..small(30_000)
     };
-    assert!(MaEs::new(&p, &Config::default(), &bad, Variant::EpsMagEs).is_err());
+    assert!(single(&p, &Config::default(), &bad, Variant::EpsMagEs).is_err());
     assert!(r.evaluations >= 30_000);
     assert!(r.best.evaluations() <= r.evaluations);
 }
@@ -286,14 +288,14 @@ fn dynamics_and_observer_stop() {
         record_dynamics: true,
         ..small(8_000)
     };
-    let r = MaEs::new(&p, &Config::default(), &limits, Variant::EpsMagEs)
+    let r = single(&p, &Config::default(), &limits, Variant::EpsMagEs)
         .unwrap()
         .run(&mut RngNoise::seed_from_u64(2))
         .unwrap();
     let dyn_ = r.dynamics.as_ref().unwrap();
     assert_eq!(dyn_.len(), r.generations + 1);
     assert!(dyn_.windows(2).all(|w| w[1].evaluations > w[0].evaluations));
-    let mut es = MaEs::new(&p, &Config::default(), &small(8_000), Variant::EpsMagEs).unwrap();
+    let mut es = single(&p, &Config::default(), &small(8_000), Variant::EpsMagEs).unwrap();
     let mut stop = |r: &GenerationReport<'_>| {
         if r.generation == 5 {
             ControlFlow::Break(())
@@ -322,7 +324,7 @@ fn the_report_pairs_each_offspring_objective_with_its_violation() {
 }
 
 fn improvements_among_the_offspring<P: ConstrainedProblem>(p: &P) -> usize {
-    let mut es = MaEs::new(p, &Config::default(), &small(40_000), Variant::EpsMagEs).unwrap();
+    let mut es = single(p, &Config::default(), &small(40_000), Variant::EpsMagEs).unwrap();
     let (mut last, mut found) = (None, 0);
     let mut check = |r: &GenerationReport<'_>| {
         assert_eq!(r.objectives.len(), r.violations.len());
@@ -354,7 +356,7 @@ fn generation_limit_stops_after_limit_plus_one_generations() {
         max_generations: Some(7),
         ..Limits::default()
     };
-    let r = MaEs::new(&p, &Config::default(), &limits, Variant::EpsMaEs)
+    let r = single(&p, &Config::default(), &limits, Variant::EpsMaEs)
         .unwrap()
         .run(&mut RngNoise::seed_from_u64(2))
         .unwrap();
@@ -388,7 +390,7 @@ fn faulty() -> impl ConstrainedProblem {
 #[test]
 fn non_finite_values_never_panic() {
     for variant in Variant::ALL {
-        let r = MaEs::new(faulty(), &Config::default(), &small(5_000), variant)
+        let r = single(faulty(), &Config::default(), &small(5_000), variant)
             .unwrap()
             .run(&mut RngNoise::seed_from_u64(9))
             .unwrap();
@@ -409,18 +411,22 @@ impl SigmaCap for Explode {
 #[test]
 fn sigma_overflow_does_not_panic() {
     let p = Suite::synthetic(5).problem(6, 10).unwrap();
-    let params = Config::default().resolve(10).unwrap();
-    let mut components = Components::from_spec(&Variant::EpsMagEsNl.spec(), &params, 0).unwrap();
+    let plan = ma_es::Options::new(Variant::EpsMagEsNl)
+        .limits(small(4_000))
+        .to_the_end()
+        .build_for(&p)
+        .unwrap();
+    let mut components = Components::from_spec(plan.spec(), plan.params(), 0).unwrap();
     components.sigma_cap = Box::new(Explode);
-    let mut es = MaEs::with_components(&p, params, &small(4_000), components).unwrap();
     let mut sigmas = Vec::new();
     let mut obs = |r: &GenerationReport<'_>| {
         sigmas.push(r.sigma);
         ControlFlow::Continue(())
     };
-    let r = es
-        .run_observed(&mut RngNoise::seed_from_u64(1), &mut obs)
-        .unwrap();
+    let r = plan
+        .run_components(&p, components, RngNoise::seed_from_u64(1), &mut obs)
+        .unwrap()
+        .result;
     assert!(sigmas.iter().any(|s| s.is_infinite()), "{sigmas:?}");
     assert!(!r.sigma.is_finite(), "σ = {}", r.sigma);
     assert!(r.evaluations >= 4_000);
@@ -431,7 +437,7 @@ fn sigma_overflow_does_not_panic() {
         sigma0: 1e308,
         ..Config::default()
     };
-    let r = MaEs::new(&p, &config, &small(4_000), Variant::EpsMagEs)
+    let r = single(&p, &config, &small(4_000), Variant::EpsMagEs)
         .unwrap()
         .run(&mut RngNoise::seed_from_u64(1))
         .unwrap();
@@ -463,10 +469,10 @@ fn invalid_configurations_and_problems_are_errors() {
             ..Config::default()
         },
     ] {
-        let e = MaEs::new(&p, &config, &Limits::default(), Variant::EpsMagEs).unwrap_err();
+        let e = single(&p, &config, &Limits::default(), Variant::EpsMagEs).unwrap_err();
         assert!(matches!(e, MaEsError::Config(_)), "{e}");
     }
-    let e = MaEs::new(
+    let e = single(
         &p,
         &Config::default(),
         &Limits::budget(0),
@@ -479,7 +485,7 @@ fn invalid_configurations_and_problems_are_errors() {
         ub: vec![0.0, 1.0],
     };
     assert!(matches!(
-        MaEs::new(
+        single(
             &bad,
             &Config::default(),
             &Limits::default(),
@@ -492,7 +498,7 @@ fn invalid_configurations_and_problems_are_errors() {
         lb: vec![0.0; 3],
         ub: vec![1.0; 2],
     };
-    assert!(MaEs::new(
+    assert!(single(
         &mismatched,
         &Config::default(),
         &Limits::default(),
@@ -503,7 +509,7 @@ fn invalid_configurations_and_problems_are_errors() {
         lb: vec![0.5; 3],
         ub: vec![0.5; 3],
     };
-    let r = MaEs::new(
+    let r = single(
         &zero_width,
         &Config::default(),
         &small(500),
@@ -522,7 +528,7 @@ fn evaluation_errors_are_returned() {
         Err(ProblemError::Evaluation("simulator crashed".into()))
     })
     .unwrap();
-    let e = MaEs::new(
+    let e = single(
         failing,
         &Config::default(),
         &Limits::default(),
@@ -552,7 +558,7 @@ fn generations_do_not_allocate() {
         specs.push(s.parse().unwrap());
     }
     for variant in specs {
-        let mut es = MaEs::with_spec(&p, &Config::default(), &small(40_000), &variant, 1).unwrap();
+        let mut es = single_spec(&p, &Config::default(), &small(40_000), &variant, 1).unwrap();
         let (generations, allocating) = allocating_generations(
             |obs| es.run_observed(&mut RngNoise::seed_from_u64(4), obs),
             |_| {},
@@ -573,7 +579,7 @@ fn generations_do_not_allocate() {
             t_max: 50,
             ..Config::default()
         };
-        let mut es = MaEs::new(&p, &config, &small(40_000), Variant::EpsMagEs).unwrap();
+        let mut es = single(&p, &config, &small(40_000), Variant::EpsMagEs).unwrap();
         let mut stall = Stall::new(kind, 10, 40, config.sigma0);
         let (generations, allocating) = allocating_generations(
             |obs| es.run_observed(&mut RngNoise::seed_from_u64(4), obs),
@@ -625,7 +631,7 @@ fn the_strategy_uses_the_problems_equality_margin() {
         .unwrap();
     let mut checked = 0;
     for p in [&tight, &wide] {
-        let mut es = MaEs::new(
+        let mut es = single(
             p,
             &Config::default(),
             &Limits::budget(2_000),
@@ -659,7 +665,7 @@ fn the_initial_population_can_start_around_a_point() {
         record_dynamics: true,
         ..Limits::budget(16)
     };
-    let mut es = MaEs::new(Simplex::new(4), &config, &limits, Variant::EpsMaEs).unwrap();
+    let mut es = single(Simplex::new(4), &config, &limits, Variant::EpsMaEs).unwrap();
     let r = es.run(&mut RngNoise::seed_from_u64(5)).unwrap();
     // The initial population and one generation (λ = 16 each): the best point is one
     // of them, within a few σ0 of x0.
@@ -683,7 +689,7 @@ fn the_initial_population_can_start_around_a_point() {
         initial_mean: Some(vec![3.0, 3.0]),
         ..Config::default()
     };
-    let mut es = MaEs::new(free, &config, &Limits::budget(4000), Variant::EpsMagEs).unwrap();
+    let mut es = single(free, &config, &Limits::budget(4000), Variant::EpsMagEs).unwrap();
     let r = es.run(&mut RngNoise::seed_from_u64(1)).unwrap();
     assert!(
         r.best.is_feasible() && (r.best.objective() - 1.0).abs() < 1e-3,
@@ -695,7 +701,7 @@ fn the_initial_population_can_start_around_a_point() {
             initial_mean: Some(bad),
             ..Config::default()
         };
-        assert!(MaEs::new(
+        assert!(single(
             Simplex::new(4),
             &config,
             &Limits::default(),
@@ -731,8 +737,7 @@ fn toy_failures(spec: &str) -> (usize, f64) {
     for seed in 0..50u64 {
         let mut noise = RngNoise::seed_from_u64(seed);
         let control = Control::to_the_end(Limits::default());
-        let (r, _) =
-            ma_es::driver::run(&problem, &config, &control, &spec, seed, &mut noise).unwrap();
+        let (r, _) = drive(&problem, &config, &control, &spec, seed, &mut noise).unwrap();
         if !(r.best.is_feasible() && r.best.objective() - 0.5 <= 1e-6) {
             failures += 1;
             worst = worst.max(r.best.objective());
@@ -770,7 +775,7 @@ fn ipop_restarts_solve_the_first_users_problem() {
 /// the same seed repeating it bit for bit.
 #[test]
 fn ipop_restarts_keep_one_budget_and_absolute_checkpoints() {
-    use ma_es::driver::run as run_ipop;
+    use crate::runs::drive as run_ipop;
     // C01 (a shifted sphere-like problem) converges well within the budget: a stall,
     // then restarts. T = 50 ends the ε phase early.
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
@@ -838,7 +843,7 @@ fn ipop_restarts_keep_one_budget_and_absolute_checkpoints() {
         .windows(2)
         .all(|w| w[1].evaluations > w[0].evaluations && w[1].generation >= w[0].generation));
     // The first run is the single run up to its stall.
-    let single = MaEs::with_spec(&p, &config, &limits, &Variant::EpsMagEs.spec(), 9)
+    let single = single_spec(&p, &config, &limits, &Variant::EpsMagEs.spec(), 9)
         .unwrap()
         .run(&mut RngNoise::seed_from_u64(9))
         .unwrap();
@@ -850,8 +855,10 @@ fn ipop_restarts_keep_one_budget_and_absolute_checkpoints() {
     );
     // Same seed, same sequence.
     assert_eq!(run().0, r);
-    // A spec with restarts is not a single run.
-    assert!(MaEs::with_spec(&p, &config, &limits, &spec, 9).is_err());
+    // A spec with restarts runs its sequence through the same one way in, but it is
+    // not one bare strategy.
+    let plan = single_spec(&p, &config, &limits, &spec, 9).unwrap().plan;
+    assert!(plan.strategy(plan.noise()).is_err());
 }
 
 /// `polish=p%`: once at most p % of the budget is left, every further run starts at
@@ -860,7 +867,7 @@ fn ipop_restarts_keep_one_budget_and_absolute_checkpoints() {
 /// result is below the best of the plan's runs when polishing began.
 #[test]
 fn polishing_runs_start_from_the_best_once_the_budget_runs_low() {
-    use ma_es::driver::run as run_restarts;
+    use crate::runs::drive as run_restarts;
     let p = Suite::synthetic(5).problem(3, 10).unwrap();
     let config = Config {
         t_max: 50,
@@ -925,7 +932,7 @@ fn polishing_runs_start_from_the_best_once_the_budget_runs_low() {
 /// with the same ranking it would be the same run too).
 #[test]
 fn an_opening_ranking_ranks_the_first_run_only() {
-    use ma_es::driver::run as run_restarts;
+    use crate::runs::drive as run_restarts;
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
     let config = Config {
         t_max: 50,
@@ -973,7 +980,7 @@ fn an_opening_ranking_ranks_the_first_run_only() {
 /// last large λ and σ₀ in [σ₀/100, σ₀], each at most half the last large run long.
 #[test]
 fn bipop_restarts_alternate_regimes_within_one_budget() {
-    use ma_es::driver::run;
+    use crate::runs::drive as run;
     use ma_es::restarts::RestartRecord;
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
     let spec: ma_es::ComponentSpec = "eps-mag-es:restarts=bipop".parse().unwrap();
@@ -1082,12 +1089,12 @@ fn population_and_epsilon_end_rules_set_lambda_and_t() {
         Variant::EpsMagEs.spec()
     );
     // N = 10: λ = 4 + ⌊3 ln 10⌋ = 10; the budget 20 000 allows 2000 generations, T = 200.
-    let c = spec.configure(&Config::default(), 10, 20_000).unwrap();
+    let c = spec.configure(&Config::default(), 10, 20_000);
     assert_eq!((c.lambda, c.t_max), (Some(10), 200));
     // The run has that λ: 20 000 evaluations (repairs included) in at most 2000
     // generations of 10; λ = 40 takes at most 500.
     let generations = |spec: &ComponentSpec| {
-        MaEs::with_spec(
+        single_spec(
             Simplex::new(10),
             &Config::default(),
             &small(20_000),
@@ -1122,7 +1129,7 @@ fn population_and_epsilon_end_rules_set_lambda_and_t() {
 /// same run up to there.
 #[test]
 fn the_tolfun_stall_restarts_a_flat_run_earlier() {
-    use ma_es::driver::run;
+    use crate::runs::drive as run;
     let p = Suite::synthetic(5).problem(1, 10).unwrap();
     let config = Config {
         t_max: 50,
@@ -1162,7 +1169,7 @@ fn the_tolfun_stall_restarts_a_flat_run_earlier() {
 /// far from 0, never on one that converges to `f = 0`, which polishes on.
 #[test]
 fn the_range_stall_is_relative() {
-    use ma_es::driver::run;
+    use crate::runs::drive as run;
     use ma_es::restarts::RestartRecord;
     fn first<P: ConstrainedProblem>(problem: &P, spec: &str) -> RestartRecord {
         let spec: ma_es::ComponentSpec = spec.parse().unwrap();

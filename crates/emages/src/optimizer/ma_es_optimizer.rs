@@ -3,10 +3,11 @@
 
 use super::{Optimizer, Outcome, Task, TracePoint};
 use crate::error::StudyError;
-use constraint_handling::parallel::Parallel;
-use ma_es::control::{Control, Convergence, Limits};
-use ma_es::noise::{FastNoise, RngNoise};
-use ma_es::{ComponentSpec, Components, Config, MaEs, MaEsError, Parameters, Variant};
+use constraint_handling::problem::ProblemShape;
+use ma_es::control::{Convergence, Limits};
+use ma_es::noise::FastNoise;
+use ma_es::observer::NoObserver;
+use ma_es::{ComponentSpec, Components, Config, MaEsError, Options, Parameters, Variant};
 use std::sync::Arc;
 
 /// Where an [`MaEsOptimizer`] gets its components.
@@ -153,6 +154,20 @@ impl MaEsOptimizer {
         }
     }
 
+    /// The options of one run of this optimizer: its spec (a factory's components
+    /// stand on εMAg-ES's parameters), constants, convergence criteria, and `limits`.
+    fn options(&self, limits: Limits, seed: u64) -> Options {
+        let spec = match &self.components {
+            MaEsComponents::Spec(spec) => *spec,
+            MaEsComponents::Factory { .. } => Variant::EpsMagEs.spec(),
+        };
+        Options::new(spec)
+            .config(self.config.clone())
+            .limits(limits)
+            .convergence(self.convergence)
+            .seed(seed)
+    }
+
     /// Where its components come from.
     #[must_use]
     pub fn components(&self) -> &MaEsComponents {
@@ -166,20 +181,16 @@ impl Optimizer for MaEsOptimizer {
     }
 
     fn validate(&self, dim: usize) -> Result<(), StudyError> {
-        // The budget's value does not matter here: the spec's rules only scale with it.
-        let budget = 20_000 * dim;
-        let config = match &self.components {
-            MaEsComponents::Spec(spec) => spec.configure(&self.config, dim, budget),
-            MaEsComponents::Factory { .. } => Ok(self.config.clone()),
-        };
-        config
-            .and_then(|c| c.resolve(dim))
-            .and_then(|_| match &self.components {
-                MaEsComponents::Spec(spec) => spec.convergence.apply(self.convergence).validate(),
-                MaEsComponents::Factory { .. } => self.convergence.validate(),
-            })
+        // The options as a run builds them, for a unit box of this dimension: the same
+        // checks, before the study starts (the budget's value does not matter: the
+        // spec's rules only scale with it).
+        let invalid = |e: String| StudyError::Invalid(format!("{}: {e}", self.kind));
+        let shape = ProblemShape::new(vec![0.0; dim], vec![1.0; dim], 0, 0)
+            .map_err(|e| invalid(e.to_string()))?;
+        self.options(Limits::budget(20_000 * dim.max(1)), 0)
+            .build(&shape)
             .map(|_| ())
-            .map_err(|e| StudyError::Invalid(format!("{}: {e}", self.kind)))
+            .map_err(|e| invalid(e.to_string()))
     }
 
     /// Runs the strategy, with the task's checkpoints (none if it asks for none).
@@ -190,48 +201,23 @@ impl Optimizer for MaEsOptimizer {
             checkpoints: task.checkpoints.to_vec(),
             record_dynamics: task.record_trace,
         };
-        let mut fast;
-        let mut exact;
-        let noise: &mut dyn ma_es::noise::NoiseSource = if task.fast {
-            fast = FastNoise::seed_from_u64(task.seed);
-            &mut fast
-        } else {
-            exact = RngNoise::seed_from_u64(task.seed);
-            &mut exact
+        let plan = self.options(limits, task.seed).build_for(&task.problem)?;
+        let components = match &self.components {
+            MaEsComponents::Spec(_) => None,
+            MaEsComponents::Factory { make, .. } => Some(make(plan.params(), task.seed)?),
         };
-        let (result, history) = match &self.components {
-            MaEsComponents::Spec(spec) => {
-                let control = Control {
-                    limits,
-                    convergence: self.convergence,
-                };
-                ma_es::driver::run(
-                    &task.problem,
-                    &self.config,
-                    &control,
-                    spec,
-                    task.seed,
-                    noise,
-                )?
+        let fast = task.fast.then(|| FastNoise::seed_from_u64(task.seed));
+        let ma_es::Outcome {
+            result,
+            restarts: history,
+        } = match (components, fast) {
+            (None, None) => plan.run(&task.problem)?,
+            (None, Some(noise)) => plan.run_with(&task.problem, noise, &mut NoObserver)?,
+            (Some(c), None) => {
+                plan.run_components(&task.problem, c, plan.noise(), &mut NoObserver)?
             }
-            MaEsComponents::Factory { make, .. } => {
-                let dim = task.problem.dim();
-                let params = self.config.resolve(dim).map_err(MaEsError::from)?;
-                let components = make(&params, task.seed)?;
-                // An expensive problem's populations are spread over the cores, as
-                // `driver::run` spreads them for a spec.
-                let r = match task.problem.as_expensive() {
-                    Some(p) => MaEs::with_components(
-                        Parallel::on_all_cores(p),
-                        params,
-                        &limits,
-                        components,
-                    )?
-                    .run(noise)?,
-                    None => MaEs::with_components(task.problem, params, &limits, components)?
-                        .run(noise)?,
-                };
-                (r, Vec::new())
+            (Some(c), Some(noise)) => {
+                plan.run_components(&task.problem, c, noise, &mut NoObserver)?
             }
         };
         Ok(Outcome {
