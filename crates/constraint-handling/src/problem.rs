@@ -283,6 +283,27 @@ pub trait ConstraintJacobian {
         values: Option<&mut [f64]>,
         jacobian: ArrayViewMut2<'_, f64>,
     ) -> Result<(), ProblemError>;
+
+    /// `f(x)`, `C(x)` (into `constraints`) and `∂C/∂x` (into `jacobian`) in one call:
+    /// one evaluation. A strategy asks for the three together at points whose
+    /// Jacobian it may need next (a repair's repaired points), so that a problem whose
+    /// evaluation yields them in one pass — automatic differentiation
+    /// ([`crate::autodiff::Differentiable`]), a simulation with its adjoint — is called
+    /// once per evaluation charged. `None`, the default: no such pass; the caller asks
+    /// for `f` and `C` by [`ConstrainedProblem::evaluate`], and for the Jacobian apart
+    /// when it needs it.
+    ///
+    /// # Errors
+    /// As [`ConstrainedProblem::evaluate`], inside the `Some`.
+    fn evaluate_with_jacobian(
+        &self,
+        x: &[f64],
+        constraints: &mut [f64],
+        jacobian: ArrayViewMut2<'_, f64>,
+    ) -> Option<Result<f64, ProblemError>> {
+        let _ = (x, constraints, jacobian);
+        None
+    }
 }
 
 /// What every [`ConstraintJacobian`] checks before it differentiates: `x` has the

@@ -268,6 +268,32 @@ impl<N: NoiseSource> AskTell<N> {
         Ok(told)
     }
 
+    /// [`AskTell::tell`] with the Jacobians at the request's points, for a request that
+    /// welcomes them ([`Request::jacobians`]; as [`Strategy::tell_with_jacobians`]).
+    ///
+    /// # Errors
+    /// As [`Strategy::tell_with_jacobians`]; the run is unchanged then.
+    pub fn tell_with_jacobians(
+        &mut self,
+        objectives: &[f64],
+        constraints: ArrayView2<'_, f64>,
+        jacobians: ArrayView2<'_, f64>,
+    ) -> Result<Told, MaEsError> {
+        if self.finished || self.review {
+            return Err(MaEsError::Protocol(
+                "tell without a pending ask: ask for the points first".into(),
+            ));
+        }
+        let told = self
+            .strategy_mut()
+            .tell_with_jacobians(objectives, constraints, jacobians)?;
+        self.review = matches!(told, Told::Generation(_));
+        if self.review {
+            self.record_generation();
+        }
+        Ok(told)
+    }
+
     /// One generation (or initialisation) with `problem` evaluating the requests (as
     /// [`Strategy::step`]); returns `false` once the run is over.
     ///

@@ -43,7 +43,9 @@ use crate::saved::column_major;
 use crate::spec::Components;
 use constraint_handling::linalg::gemm;
 use constraint_handling::ordering::Fitness;
-use constraint_handling::problem::{validate_bounds, JacobianSource, ProblemShape};
+use constraint_handling::problem::{
+    validate_bounds, ConstraintJacobian, JacobianSource, ProblemShape,
+};
 use constraint_handling::reflection::keep_range;
 use constraint_handling::{ConstrainedProblem, ProblemError};
 use constraint_handling::{Incumbent, Snapshot};
@@ -127,6 +129,12 @@ pub struct Request<'a> {
     /// difference probes, none for the Jacobians at points told in the request before
     /// (see [`RequestKind::Jacobians`]).
     pub evaluations: usize,
+    /// Whether the constraint Jacobians at these points may be told with their values
+    /// ([`Strategy::tell_with_jacobians`]): repaired offspring of a run with exact
+    /// Jacobians whose repair may take another step. Told so, the next step asks for
+    /// no [`RequestKind::Jacobians`] at them: a problem that computes `f`, `C` and
+    /// `∂C/∂x` in one pass is then called once per evaluation charged.
+    pub jacobians: bool,
 }
 
 /// How a [`Strategy`] batches the evaluations of its repair.
@@ -142,6 +150,36 @@ pub enum Batching {
     /// Offspring after offspring, step after step (probes, repaired point): the
     /// reference's order of evaluations, which evaluation logs (COCO's) record.
     Offspring,
+}
+
+/// A request and the buffers its values go to: `objectives[j]`, column `j` of
+/// `constraints`, and (where [`Request::jacobians`]) columns `jN .. (j+1)N` of
+/// `jacobians`, for column `j` of the request's points.
+#[derive(Debug)]
+pub struct Slots<'a> {
+    /// The request.
+    pub request: Request<'a>,
+    /// `f` of each point.
+    pub objectives: ArrayViewMut1<'a, f64>,
+    /// `C` of each point, `(l + m) × n`.
+    pub constraints: ArrayViewMut2<'a, f64>,
+    /// `∂C/∂x` at each point, `(l + m) × (N · n)`, where the request welcomes them.
+    pub jacobians: Option<ArrayViewMut2<'a, f64>>,
+}
+
+impl<'a> Slots<'a> {
+    fn new(
+        request: Request<'a>,
+        objectives: ArrayViewMut1<'a, f64>,
+        constraints: ArrayViewMut2<'a, f64>,
+    ) -> Self {
+        Self {
+            request,
+            objectives,
+            constraints,
+            jacobians: None,
+        }
+    }
 }
 
 /// What a [`Strategy::tell`] completed.
@@ -317,6 +355,13 @@ struct RepairRound {
     objectives: Vec<f64>,
     /// `(l + m) × active`.
     constraints: Vec<f64>,
+    /// `(l + m) × (N · active)`: the Jacobians at the repaired points, when told with
+    /// their values ([`Request::jacobians`]).
+    #[serde(default)]
+    next_jacobians: Vec<f64>,
+    /// The repaired points' Jacobians came with their values.
+    #[serde(default)]
+    jacobians_ready: bool,
 }
 
 impl RepairRound {
@@ -341,6 +386,8 @@ impl RepairRound {
             points: Vec::with_capacity(n * cap),
             objectives: Vec::with_capacity(cap),
             constraints: Vec::with_capacity(k * cap),
+            next_jacobians: Vec::with_capacity(k * n * cap),
+            jacobians_ready: false,
         }
     }
 
@@ -353,6 +400,7 @@ impl RepairRound {
         self.points.resize(n * a, 0.0);
         self.objectives.resize(a, 0.0);
         self.constraints.resize(k * a, 0.0);
+        self.next_jacobians.resize(k * n * a, 0.0);
     }
 }
 
@@ -526,80 +574,94 @@ impl<N: NoiseSource> Strategy<N> {
         let n = self.params.dim;
         let a = self.repair.active.len();
         let evaluations = self.charge();
+        let jacobians = self.jacobians_welcome();
         match self.phase {
             Phase::Probes if self.exact() => Request {
                 points: ArrayView2::from_shape((n, a).f(), &self.repair.probes[..n * a])
                     .expect("probe buffer sized"),
                 kind: RequestKind::Jacobians,
                 evaluations,
+                jacobians,
             },
             Phase::Probes => Request {
                 points: ArrayView2::from_shape((n, n * a).f(), &self.repair.probes)
                     .expect("probe buffer sized"),
                 kind: RequestKind::JacobianProbes,
                 evaluations,
+                jacobians,
             },
             Phase::Repaired => Request {
                 points: ArrayView2::from_shape((n, a).f(), &self.repair.points)
                     .expect("repair buffer sized"),
                 kind: RequestKind::Repaired,
                 evaluations,
+                jacobians,
             },
             _ => Request {
                 points: self.pop.points.view(),
                 kind: RequestKind::Population,
                 evaluations,
+                jacobians,
             },
         }
     }
 
     /// The request and the buffers its values go to.
-    fn slots(&mut self) -> (Request<'_>, ArrayViewMut1<'_, f64>, ArrayViewMut2<'_, f64>) {
+    fn slots(&mut self) -> Slots<'_> {
         let n = self.params.dim;
         let k = self.shape.num_constraints();
         let a = self.repair.active.len();
         let exact = self.exact();
         let evaluations = self.charge();
+        let jacobians = self.jacobians_welcome();
         let r = &mut self.repair;
         match self.phase {
-            Phase::Probes if exact => (
+            Phase::Probes if exact => Slots::new(
                 Request {
                     points: ArrayView2::from_shape((n, a).f(), &r.probes[..n * a])
                         .expect("probe buffer sized"),
                     kind: RequestKind::Jacobians,
                     evaluations,
+                    jacobians,
                 },
                 ArrayViewMut1::from(&mut r.probe_objectives[..a]),
                 ArrayViewMut2::from_shape((k, n * a).f(), &mut r.probe_constraints)
                     .expect("probe buffer sized"),
             ),
-            Phase::Probes => (
+            Phase::Probes => Slots::new(
                 Request {
                     points: ArrayView2::from_shape((n, n * a).f(), &r.probes)
                         .expect("probe buffer sized"),
                     kind: RequestKind::JacobianProbes,
                     evaluations,
+                    jacobians,
                 },
                 ArrayViewMut1::from(&mut r.probe_objectives[..]),
                 ArrayViewMut2::from_shape((k, n * a).f(), &mut r.probe_constraints)
                     .expect("probe buffer sized"),
             ),
-            Phase::Repaired => (
-                Request {
+            Phase::Repaired => Slots {
+                request: Request {
                     points: ArrayView2::from_shape((n, a).f(), &r.points)
                         .expect("repair buffer sized"),
                     kind: RequestKind::Repaired,
                     evaluations,
+                    jacobians,
                 },
-                ArrayViewMut1::from(&mut r.objectives[..]),
-                ArrayViewMut2::from_shape((k, a).f(), &mut r.constraints)
+                objectives: ArrayViewMut1::from(&mut r.objectives[..]),
+                constraints: ArrayViewMut2::from_shape((k, a).f(), &mut r.constraints)
                     .expect("repair buffer sized"),
-            ),
-            _ => (
+                jacobians: jacobians.then(|| {
+                    ArrayViewMut2::from_shape((k, n * a).f(), &mut r.next_jacobians[..k * n * a])
+                        .expect("Jacobian buffer sized")
+                }),
+            },
+            _ => Slots::new(
                 Request {
                     points: self.pop.points.view(),
                     kind: RequestKind::Population,
                     evaluations,
+                    jacobians,
                 },
                 self.pop.objectives.view_mut(),
                 self.pop.constraints.view_mut(),
@@ -619,12 +681,43 @@ impl<N: NoiseSource> Strategy<N> {
         objectives: &[f64],
         constraints: ArrayView2<'_, f64>,
     ) -> Result<Told, MaEsError> {
+        self.tell_values(objectives, constraints, None)
+    }
+
+    /// [`Strategy::tell`] for a request that welcomes the Jacobians at its points
+    /// ([`Request::jacobians`]): `jacobians` is `(l + m) × (N · n)`, its columns
+    /// `jN .. (j+1)N` are `∂C/∂x` at point `j`. The next repair step then asks for no
+    /// Jacobians at these points.
+    ///
+    /// # Errors
+    /// As [`Strategy::tell`]; [`MaEsError::Protocol`] for a request that does not
+    /// welcome Jacobians.
+    pub fn tell_with_jacobians(
+        &mut self,
+        objectives: &[f64],
+        constraints: ArrayView2<'_, f64>,
+        jacobians: ArrayView2<'_, f64>,
+    ) -> Result<Told, MaEsError> {
+        self.tell_values(objectives, constraints, Some(jacobians))
+    }
+
+    fn tell_values(
+        &mut self,
+        objectives: &[f64],
+        constraints: ArrayView2<'_, f64>,
+        jacobians: Option<ArrayView2<'_, f64>>,
+    ) -> Result<Told, MaEsError> {
         if matches!(self.phase, Phase::Start | Phase::Sample) {
             return Err(MaEsError::Protocol(
                 "tell without a pending ask: ask for the points first".into(),
             ));
         }
-        let (request, mut f, mut c) = self.slots();
+        let Slots {
+            request,
+            objectives: mut f,
+            constraints: mut c,
+            jacobians: mut j,
+        } = self.slots();
         let n = request.points.ncols();
         let probes_without_f = request.kind.constraints_only() && objectives.is_empty();
         if objectives.len() != n && !probes_without_f {
@@ -643,6 +736,22 @@ impl<N: NoiseSource> Strategy<N> {
             }
             .into());
         }
+        match (&jacobians, &j) {
+            (Some(_), None) => {
+                return Err(MaEsError::Protocol(
+                    "this request does not take Jacobians (Request::jacobians is false): tell its values alone".into(),
+                ))
+            }
+            (Some(given), Some(slot)) if given.dim() != slot.dim() => {
+                return Err(ProblemError::BatchShape {
+                    what: "Jacobians (N columns per point)",
+                    expected: slot.shape().to_vec(),
+                    found: given.shape().to_vec(),
+                }
+                .into())
+            }
+            _ => {}
+        }
         if !probes_without_f {
             f.assign(
                 &ArrayView2::from_shape((1, n), objectives)
@@ -651,28 +760,35 @@ impl<N: NoiseSource> Strategy<N> {
             );
         }
         c.assign(&constraints);
+        let told_jacobians = match (jacobians, j.as_mut()) {
+            (Some(given), Some(slot)) => {
+                slot.assign(&given);
+                true
+            }
+            _ => false,
+        };
+        self.repair.jacobians_ready = told_jacobians;
         self.told()
     }
 
-    /// Evaluates the pending request with `evaluate(request, objectives, constraints)`,
-    /// which writes the values into the two buffers, and tells them.
+    /// Evaluates the pending request with `evaluate(slots)`, which writes the values
+    /// into the slots' buffers (and returns whether it wrote the Jacobians too, where
+    /// [`Slots::jacobians`] offers their place), and tells them.
     ///
     /// # Errors
     /// Whatever `evaluate` returns, and as [`Strategy::ask`].
     pub fn evaluate_with<E>(
         &mut self,
-        evaluate: impl FnOnce(
-            Request<'_>,
-            ArrayViewMut1<'_, f64>,
-            ArrayViewMut2<'_, f64>,
-        ) -> Result<(), E>,
+        evaluate: impl FnOnce(Slots<'_>) -> Result<bool, E>,
     ) -> Result<Told, MaEsError>
     where
         MaEsError: From<E>,
     {
         self.draw()?;
-        let (request, f, c) = self.slots();
-        evaluate(request, f, c)?;
+        let slots = self.slots();
+        let with_jacobians = slots.jacobians.is_some();
+        let wrote = evaluate(slots)?;
+        self.repair.jacobians_ready = with_jacobians && wrote;
         self.told()
     }
 
@@ -690,7 +806,7 @@ impl<N: NoiseSource> Strategy<N> {
     ) -> Result<Option<Termination>, MaEsError> {
         let n = self.params.dim;
         loop {
-            let told = self.evaluate_with(|request, f, c| evaluate(problem, n, request, f, c))?;
+            let told = self.evaluate_with(|slots| evaluate(problem, n, slots))?;
             if let Told::Generation(stop) = told {
                 return Ok(stop);
             }
@@ -804,6 +920,15 @@ impl<N: NoiseSource> Strategy<N> {
         self.shape.jacobian == JacobianSource::Exact
     }
 
+    /// Whether the pending request takes the Jacobians at its points with their values:
+    /// repaired points of a run with exact Jacobians, one of which may take another step.
+    fn jacobians_welcome(&self) -> bool {
+        let repair = &self.components.repair;
+        self.phase == Phase::Repaired
+            && self.exact()
+            && self.repair.step + 1 < repair.max_steps().max(repair.best_steps())
+    }
+
     /// `ν̄` of the population's values; charges the λ evaluations.
     fn take_population(&mut self) {
         for (v, c) in self
@@ -826,14 +951,31 @@ impl<N: NoiseSource> Strategy<N> {
         let best_steps = self.components.repair.best_steps();
         let mut active = std::mem::take(&mut self.repair.active);
         let (step, best) = (self.repair.step, self.repair.best);
-        active.retain(|&k| {
-            let limit = if best == Some(k) {
+        let (n, k) = (self.params.dim, self.shape.num_constraints());
+        // The Jacobians told with the repaired points' values move with the offspring
+        // that go on.
+        let told = std::mem::take(&mut self.repair.jacobians_ready) && step > 0;
+        let block = k * n;
+        let mut kept = 0;
+        for j in 0..active.len() {
+            let o = active[j];
+            let limit = if best == Some(o) {
                 best_steps
             } else {
                 max_steps
             };
-            step < limit && needs_repair(self.pop.violations[k])
-        });
+            if step < limit && needs_repair(self.pop.violations[o]) {
+                if told && kept != j {
+                    self.repair
+                        .next_jacobians
+                        .copy_within(j * block..(j + 1) * block, kept * block);
+                }
+                active[kept] = o;
+                kept += 1;
+            }
+        }
+        active.truncate(kept);
+        let continuing = told && !active.is_empty();
         if active.is_empty() {
             self.repair.step = 0;
             // The next wave: the chosen offspring not started yet that need a repair,
@@ -859,8 +1001,15 @@ impl<N: NoiseSource> Strategy<N> {
             self.phase = Phase::Sample;
             return Ok(Told::Generation(stop));
         }
-        let (n, k) = (self.params.dim, self.shape.num_constraints());
         self.repair.size(n, k);
+        if continuing {
+            // The Jacobians at these points came with their values: no request for them.
+            let r = &mut self.repair;
+            r.probe_constraints.copy_from_slice(&r.next_jacobians);
+            self.repair_step()?;
+            self.phase = Phase::Repaired;
+            return Ok(Told::Pending);
+        }
         let exact = self.exact();
         for (j, &o) in self.repair.active.iter().enumerate() {
             let x = self.pop.points.column(o);
@@ -1315,10 +1464,14 @@ fn needs_repair(v: f64) -> bool {
 fn evaluate<P: ConstrainedProblem + ?Sized>(
     problem: &P,
     n: usize,
-    request: Request<'_>,
-    mut f: ArrayViewMut1<'_, f64>,
-    mut c: ArrayViewMut2<'_, f64>,
-) -> Result<(), MaEsError> {
+    slots: Slots<'_>,
+) -> Result<bool, MaEsError> {
+    let Slots {
+        request,
+        objectives: mut f,
+        constraints: mut c,
+        jacobians,
+    } = slots;
     match request.kind {
         RequestKind::Population => {
             problem.evaluate_batch(request.points, f, c)?;
@@ -1334,11 +1487,7 @@ fn evaluate<P: ConstrainedProblem + ?Sized>(
             }
         }
         RequestKind::Jacobians => {
-            let jacobian = problem.constraint_jacobian().ok_or_else(|| {
-                MaEsError::Protocol(
-                    "the run asks for exact Jacobians, but the problem offers none (ConstrainedProblem::constraint_jacobian)".into(),
-                )
-            })?;
+            let jacobian = offered_jacobian(problem)?;
             for (j, x) in request.points.columns().into_iter().enumerate() {
                 jacobian.evaluate_jacobian(
                     x.as_slice().expect("column-major request"),
@@ -1348,6 +1497,25 @@ fn evaluate<P: ConstrainedProblem + ?Sized>(
             }
         }
         RequestKind::Repaired => {
+            // Where the problem computes f, C and ∂C/∂x in one pass, ask for all three
+            // at once: the next repair step needs no call of its own then.
+            if let (Some(mut jac), Some(source)) = (jacobians, problem.constraint_jacobian()) {
+                let mut together = true;
+                for (j, x) in request.points.columns().into_iter().enumerate() {
+                    let x = x.as_slice().expect("column-major request");
+                    let mut cj = c.column_mut(j);
+                    let cj = cj.as_slice_mut().expect("column-major values");
+                    let jj = jac.slice_mut(ndarray::s![.., j * n..(j + 1) * n]);
+                    f[j] = match source.evaluate_with_jacobian(x, cj, jj) {
+                        Some(value) => value?,
+                        None => {
+                            together = false;
+                            problem.evaluate(x, cj)?
+                        }
+                    };
+                }
+                return Ok(together);
+            }
             for (j, x) in request.points.columns().into_iter().enumerate() {
                 let mut cj = c.column_mut(j);
                 f[j] = problem.evaluate(
@@ -1357,5 +1525,16 @@ fn evaluate<P: ConstrainedProblem + ?Sized>(
             }
         }
     }
-    Ok(())
+    Ok(false)
+}
+
+/// The problem's constraint Jacobian, which a run with exact Jacobians asks for.
+fn offered_jacobian<P: ConstrainedProblem + ?Sized>(
+    problem: &P,
+) -> Result<&dyn ConstraintJacobian, MaEsError> {
+    problem.constraint_jacobian().ok_or_else(|| {
+        MaEsError::Protocol(
+            "the run asks for exact Jacobians, but the problem offers none (ConstrainedProblem::constraint_jacobian)".into(),
+        )
+    })
 }

@@ -775,3 +775,184 @@ fn the_best_so_far_takes_its_own_number_of_iterations() {
         .parse::<ComponentSpec>()
         .is_err());
 }
+
+/// Σ (x_i − 1)² s.t. Σ x_i ≤ 2 and x_1 = x_2, written once over a number type.
+struct SimplexFormula;
+impl constraint_handling::autodiff::Formula for SimplexFormula {
+    fn evaluate<T: constraint_handling::autodiff::Scalar>(&self, x: &[T], c: &mut [T]) -> T {
+        c[0] = x.iter().copied().sum::<T>() - 2.0;
+        c[1] = x[0] - x[1];
+        x.iter().map(|&v| (v - 1.0) * (v - 1.0)).sum()
+    }
+}
+
+/// A problem that counts the points it is asked to evaluate, by call: values, values
+/// in a batch, Jacobians, and values with Jacobians at once (`together`: whether it
+/// offers the last).
+struct Counted {
+    inner: constraint_handling::autodiff::Differentiable<SimplexFormula>,
+    together: bool,
+    values: std::sync::atomic::AtomicUsize,
+    jacobians: std::sync::atomic::AtomicUsize,
+    both: std::sync::atomic::AtomicUsize,
+}
+
+impl Counted {
+    fn new(n: usize, together: bool) -> Self {
+        let inner = constraint_handling::autodiff::Differentiable::new(
+            vec![-3.0; n],
+            vec![3.0; n],
+            1,
+            1,
+            SimplexFormula,
+        )
+        .unwrap();
+        Self {
+            inner,
+            together,
+            values: 0.into(),
+            jacobians: 0.into(),
+            both: 0.into(),
+        }
+    }
+    fn calls(&self) -> (usize, usize, usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (
+            self.values.load(Relaxed),
+            self.jacobians.load(Relaxed),
+            self.both.load(Relaxed),
+        )
+    }
+}
+
+impl ConstrainedProblem for Counted {
+    fn dim(&self) -> usize {
+        self.inner.dim()
+    }
+    fn num_inequalities(&self) -> usize {
+        1
+    }
+    fn num_equalities(&self) -> usize {
+        1
+    }
+    fn lower_bounds(&self) -> &[f64] {
+        self.inner.lower_bounds()
+    }
+    fn upper_bounds(&self) -> &[f64] {
+        self.inner.upper_bounds()
+    }
+    fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+        self.values
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.inner.evaluate(x, c)
+    }
+    fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
+        Some(self)
+    }
+}
+
+impl ConstraintJacobian for Counted {
+    fn evaluate_jacobian(
+        &self,
+        x: &[f64],
+        values: Option<&mut [f64]>,
+        jacobian: ndarray::ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        self.jacobians
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.inner.evaluate_jacobian(x, values, jacobian)
+    }
+    fn evaluate_with_jacobian(
+        &self,
+        x: &[f64],
+        constraints: &mut [f64],
+        jacobian: ndarray::ArrayViewMut2<'_, f64>,
+    ) -> Option<Result<f64, ProblemError>> {
+        if !self.together {
+            return None;
+        }
+        self.both.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.inner.evaluate_with_jacobian(x, constraints, jacobian)
+    }
+}
+
+/// A problem that computes `f`, `C` and `∂C/∂x` in one pass is called exactly as often
+/// as the run charges evaluations: the repaired points' Jacobians come with their
+/// values, and the next repair step asks for none. The run is the same, bit for bit,
+/// as with a problem that answers the Jacobians apart (which is called more often than
+/// it is charged).
+#[test]
+fn values_and_jacobians_in_one_call_match_the_accounting() {
+    let mut checked = 0;
+    for spec in [
+        "eps-mag-es",
+        "eps-mag-es-rlm",
+        "eps-mag-es:repair=levenberg-marquardt:lm-frequency=1",
+    ] {
+        for batching in [Batching::Offspring, Batching::Generation] {
+            let run = |together: bool| {
+                let problem = Counted::new(6, together);
+                let plan = ma_es::Options::new(spec.parse::<ComponentSpec>().unwrap())
+                    .budget(6_000)
+                    .to_the_end()
+                    .seed(5)
+                    .batching(batching)
+                    .build_for(&problem)
+                    .unwrap();
+                let outcome = plan.run(&problem).unwrap();
+                (outcome.result, problem.calls())
+            };
+            let (one, (values, jacobians, both)) = run(true);
+            let (two, (values2, jacobians2, both2)) = run(false);
+            assert_same(&one, &two, &format!("{spec} {batching:?}"));
+            assert!(
+                both > 0,
+                "{spec}: no repaired point took its Jacobian along"
+            );
+            assert_eq!(both2, 0);
+            assert_eq!(
+                values + jacobians + both,
+                one.evaluations,
+                "{spec} {batching:?}: calls (values {values}, Jacobians {jacobians}, both {both}) against the evaluations charged"
+            );
+            // Answered apart, the Jacobians at repaired points are extra calls.
+            assert!(
+                values2 + jacobians2 > two.evaluations,
+                "{spec} {batching:?}"
+            );
+            println!(
+                "{spec} {batching:?}: {} evaluations charged; calls {} in one pass, {} apart",
+                one.evaluations,
+                values + jacobians + both,
+                values2 + jacobians2
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 6);
+}
+
+/// A Jacobian told with values that do not take one, or of the wrong shape, is a clear
+/// error and changes nothing.
+#[test]
+fn jacobians_told_where_none_are_wanted_are_errors() {
+    let problem = Counted::new(4, true);
+    let plan = ma_es::Options::new(ma_es::Variant::EpsMagEs)
+        .budget(2_000)
+        .seed(1)
+        .build_for(&problem)
+        .unwrap();
+    let mut es = plan.ask_tell().unwrap();
+    let request = es.ask().unwrap().unwrap();
+    assert!(!request.jacobians, "a population takes no Jacobians");
+    let k = request.points.ncols();
+    let e = es
+        .tell_with_jacobians(
+            &vec![0.0; k],
+            Array2::zeros((2, k)).view(),
+            Array2::zeros((2, 4 * k)).view(),
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("does not take Jacobians"), "{e}");
+    assert!(es.ask().unwrap().is_some(), "the request is still pending");
+}
