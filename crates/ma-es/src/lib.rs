@@ -104,6 +104,7 @@ pub mod plan;
 pub mod ranking;
 pub mod record;
 pub mod repair;
+pub mod request;
 pub mod restarts;
 mod result;
 mod run;

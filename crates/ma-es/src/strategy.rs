@@ -53,6 +53,8 @@ use ndarray::linalg::general_mat_vec_mul;
 use ndarray::{Array1, Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder, Zip};
 use serde::{Deserialize, Serialize};
 
+pub use crate::request::{Batching, Request, RequestKind, Slots, Told};
+
 /// Checks that a problem of this shape can run with `params`.
 pub(crate) fn check_problem(shape: &ProblemShape, params: &Parameters) -> Result<(), MaEsError> {
     let n = shape.dim();
@@ -80,117 +82,6 @@ pub(crate) fn check_problem(shape: &ProblemShape, params: &Parameters) -> Result
         .into());
     }
     Ok(())
-}
-
-/// What a request is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RequestKind {
-    /// The initial population or a generation's offspring: `f` and `C` wanted.
-    Population,
-    /// The forward-difference probes of the repair's Jacobians, `N` columns per
-    /// offspring being repaired: only `C` is wanted (the `f` told back are ignored).
-    JacobianProbes,
-    /// The offspring being repaired, when the problem offers its constraint Jacobian
-    /// ([`JacobianSource::Exact`]): their Jacobians are wanted, told back as the
-    /// constraints of a `(l + m) × (N · n)` matrix whose columns `jN .. (j+1)N` are
-    /// `∂C/∂x` at point `j` (`objectives` may be empty).
-    ///
-    /// The CEC2020 rule counts the constraints with their Jacobian at one point as one
-    /// evaluation. In a repair's first step the points are offspring evaluated without
-    /// derivatives, so each Jacobian is one more evaluation. In a later step the points
-    /// are the repaired points of the previous request, whose evaluation already counted:
-    /// their Jacobians are part of it and are charged nothing. An evaluator that
-    /// computes both at once can keep them from the `Repaired` request
-    /// ([`Request::evaluations`] says what each request is charged). A repair of `t`
-    /// steps thus costs `t + 1` evaluations, as the Levenberg–Marquardt iteration of
-    /// the entries SASS and sCMAgES counts.
-    Jacobians,
-    /// The repaired offspring: `f` and `C` wanted.
-    Repaired,
-}
-
-impl RequestKind {
-    /// Whether only the constraints are wanted.
-    #[must_use]
-    pub fn constraints_only(self) -> bool {
-        matches!(self, Self::JacobianProbes | Self::Jacobians)
-    }
-}
-
-/// Points a [`Strategy`] wants evaluated: one per column of `points` (`N × n`).
-#[derive(Clone, Copy, Debug)]
-pub struct Request<'a> {
-    /// The points, one per column.
-    pub points: ArrayView2<'a, f64>,
-    /// What they are.
-    pub kind: RequestKind,
-    /// The evaluations the run charges for them: one per point, `N` per offspring for
-    /// difference probes, none for the Jacobians at points told in the request before
-    /// (see [`RequestKind::Jacobians`]).
-    pub evaluations: usize,
-    /// Whether the constraint Jacobians at these points may be told with their values
-    /// ([`Strategy::tell_with_jacobians`]): repaired offspring of a run with exact
-    /// Jacobians whose repair may take another step. Told so, the next step asks for
-    /// no [`RequestKind::Jacobians`] at them: a problem that computes `f`, `C` and
-    /// `∂C/∂x` in one pass is then called once per evaluation charged.
-    pub jacobians: bool,
-}
-
-/// How a [`Strategy`] batches the evaluations of its repair.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Batching {
-    /// One request for the probes of every offspring being repaired, one for their
-    /// repaired points, step after step: as few requests as the generation allows
-    /// (for parallel or remote evaluation). A λ whose probes would exceed 2²² numbers
-    /// (32 MiB) is repaired in waves of that size.
-    #[default]
-    Generation,
-    /// Offspring after offspring, step after step (probes, repaired point): the
-    /// reference's order of evaluations, which evaluation logs (COCO's) record.
-    Offspring,
-}
-
-/// A request and the buffers its values go to: `objectives[j]`, column `j` of
-/// `constraints`, and (where [`Request::jacobians`]) columns `jN .. (j+1)N` of
-/// `jacobians`, for column `j` of the request's points.
-#[derive(Debug)]
-pub struct Slots<'a> {
-    /// The request.
-    pub request: Request<'a>,
-    /// `f` of each point.
-    pub objectives: ArrayViewMut1<'a, f64>,
-    /// `C` of each point, `(l + m) × n`.
-    pub constraints: ArrayViewMut2<'a, f64>,
-    /// `∂C/∂x` at each point, `(l + m) × (N · n)`, where the request welcomes them.
-    pub jacobians: Option<ArrayViewMut2<'a, f64>>,
-}
-
-impl<'a> Slots<'a> {
-    fn new(
-        request: Request<'a>,
-        objectives: ArrayViewMut1<'a, f64>,
-        constraints: ArrayViewMut2<'a, f64>,
-    ) -> Self {
-        Self {
-            request,
-            objectives,
-            constraints,
-            jacobians: None,
-        }
-    }
-}
-
-/// What a [`Strategy::tell`] completed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Told {
-    /// More requests follow in this generation.
-    Pending,
-    /// The initialisation or a generation is complete: [`Strategy::report`] shows it.
-    /// Carries the termination the generation met (budget or generation limit), if
-    /// any.
-    Generation(Option<Termination>),
 }
 
 /// A run of the strategy in progress, driven by ask and tell: its state, its

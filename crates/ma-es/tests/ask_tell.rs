@@ -956,3 +956,37 @@ fn jacobians_told_where_none_are_wanted_are_errors() {
     assert!(e.to_string().contains("does not take Jacobians"), "{e}");
     assert!(es.ask().unwrap().is_some(), "the request is still pending");
 }
+
+/// The request's helpers evaluate its points (and the Jacobians at them) on threads of
+/// their own; the run is the problem's own run, bit for bit, with 1 or 3 threads.
+#[test]
+fn requests_evaluated_in_parallel_repeat_the_run() {
+    let problem = Counted::new(6, false);
+    let plan = ma_es::Options::new("eps-mag-es-rlm".parse::<ComponentSpec>().unwrap())
+        .budget(4_000)
+        .to_the_end()
+        .seed(8)
+        .build_for(&problem)
+        .unwrap();
+    let expected = plan.run(&problem).unwrap().result;
+    for threads in [1, 3] {
+        let mut es = plan.ask_tell().unwrap();
+        let mut jacobian_requests = 0;
+        while let Some(request) = es.ask().unwrap() {
+            let values = if request.kind == RequestKind::Jacobians {
+                jacobian_requests += 1;
+                request
+                    .jacobians_in_parallel(threads, 2, |x, j| problem.evaluate_jacobian(x, None, j))
+                    .unwrap()
+            } else {
+                request
+                    .evaluate_in_parallel(threads, 2, |x, c| problem.evaluate(x, c))
+                    .unwrap()
+            };
+            es.tell(&values.objectives, values.constraints.view())
+                .unwrap();
+        }
+        assert!(jacobian_requests > 0);
+        assert_same(&es.result(), &expected, &format!("{threads} threads"));
+    }
+}
