@@ -17,6 +17,18 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _emages(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The termination reasons and their scipy status, from the one table in Rust.
+    let terminations: Vec<(&str, u8)> = ma_es::Termination::ALL
+        .iter()
+        .map(|t| (t.name(), t.status()))
+        .collect();
+    m.add("TERMINATIONS", terminations)?;
+    // The presets, the strategies and the recommended one, from Rust's tables.
+    let presets: Vec<&str> = ma_es::Variant::ALL.iter().map(|v| v.name()).collect();
+    m.add("PRESETS", presets)?;
+    let strategies: Vec<&str> = ma_es::variant::STRATEGIES.iter().map(|s| s.0).collect();
+    m.add("STRATEGIES", strategies)?;
+    m.add("RECOMMENDED", ma_es::variant::STRATEGIES[0].0)?;
     // One OpenBLAS thread, as the workspace's programs run (the products' bits depend
     // on the count; numpy's own OpenBLAS, a separate library, is not affected).
     constraint_handling::linalg::kernel::set_num_threads(1);

@@ -190,18 +190,9 @@ pub(crate) fn result_dict<'py>(
     Ok(d)
 }
 
-/// Why a run ended, as Python sees it (`message`).
+/// Why a run ended, as Python sees it (`message`): [`Termination::name`].
 pub(crate) fn termination_name(t: Termination) -> &'static str {
-    match t {
-        Termination::Budget => "budget",
-        Termination::GenerationLimit => "generation limit",
-        Termination::Observer => "stopped",
-        Termination::TolFun => "tol_fun",
-        Termination::TolX => "tol_x",
-        Termination::Stagnation => "stagnation",
-        Termination::Target => "target",
-        Termination::Confirmed => "confirmed",
-    }
+    t.name()
 }
 
 /// Runs the strategy on one of the suites' problems, entirely in Rust.

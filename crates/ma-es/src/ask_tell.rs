@@ -178,8 +178,8 @@ impl<N: NoiseSource> AskTell<N> {
             return Ok(es);
         }
         let sequence = Sequence {
-            plan: RestartPlan::new(spec.restarts, base.lambda, seed),
-            polish_from: match spec.polish {
+            plan: RestartPlan::new(spec.restart.kind, base.lambda, seed),
+            polish_from: match spec.restart.polish {
                 Polish::Off => None,
                 Polish::Share(p) => Some(f64::from(p) / 100.0 * limits.budget as f64),
             },
@@ -196,7 +196,7 @@ impl<N: NoiseSource> AskTell<N> {
             sigma0: base.sigma0,
             t_max: base.epsilon.t_max,
             polish: false,
-            stall: Stall::new(spec.stall, dim, base.lambda, base.sigma0),
+            stall: Stall::new(spec.restart.stall, dim, base.lambda, base.sigma0),
             spec,
             config: plan.config().clone(),
             base: base.clone(),
@@ -485,12 +485,16 @@ impl<N: NoiseSource> AskTell<N> {
         let dim = self.shape.dim();
         let params = run_config.resolve(dim)?;
         let ranking = match k {
-            0 => seq.spec.opening.unwrap_or(seq.spec.ranking),
-            _ => seq.spec.ranking,
+            0 => seq
+                .spec
+                .restart
+                .opening
+                .unwrap_or(seq.spec.components.ranking),
+            _ => seq.spec.components.ranking,
         };
         let components =
             Components::with_ranking(&seq.spec, ranking, &params, self.seed.wrapping_add(k))?;
-        seq.stall = Stall::new(seq.spec.stall, dim, next.lambda, sigma0);
+        seq.stall = Stall::new(seq.spec.restart.stall, dim, next.lambda, sigma0);
         seq.run = next;
         seq.sigma0 = sigma0;
         seq.t_max = t_max;

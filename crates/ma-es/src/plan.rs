@@ -310,7 +310,7 @@ impl Plan {
     /// Whether the spec runs a restart sequence.
     #[must_use]
     pub fn has_restarts(&self) -> bool {
-        self.spec.restarts != RestartKind::Off
+        self.spec.restart.kind != RestartKind::Off
     }
 
     /// The noise source of the seed ([`RngNoise`]).

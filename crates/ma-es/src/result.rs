@@ -75,6 +75,51 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// Every reason, in the order of the enum.
+    pub const ALL: [Termination; 8] = [
+        Self::Budget,
+        Self::GenerationLimit,
+        Self::Observer,
+        Self::TolFun,
+        Self::TolX,
+        Self::Stagnation,
+        Self::Target,
+        Self::Confirmed,
+    ];
+
+    /// The reason's name where it is shown to users (Python's `message`, reports):
+    /// the one table of these names.
+    ///
+    /// ```
+    /// use ma_es::Termination;
+    /// assert_eq!(Termination::GenerationLimit.name(), "generation limit");
+    /// assert_eq!(Termination::Observer.name(), "stopped");
+    /// ```
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Budget => "budget",
+            Self::GenerationLimit => "generation limit",
+            Self::Observer => "stopped",
+            Self::TolFun => "tol_fun",
+            Self::TolX => "tol_x",
+            Self::Stagnation => "stagnation",
+            Self::Target => "target",
+            Self::Confirmed => "confirmed",
+        }
+    }
+
+    /// scipy's `status` of a run that ended so: 0 converged (or reached its target), 1
+    /// at a limit, 2 stopped by the caller.
+    #[must_use]
+    pub fn status(self) -> u8 {
+        match self {
+            _ if self.is_convergence() => 0,
+            Self::Observer => 2,
+            _ => 1,
+        }
+    }
+
     /// Whether the run stopped because it converged or reached its target (not at a
     /// limit, not by a caller).
     #[must_use]

@@ -108,6 +108,7 @@ pub enum StallKind {
     Stagnation,
     /// As `Stagnation`, or, once ε = 0, the best-so-far `f` has changed by less than
     /// `10⁻¹¹` over the last `10 + ⌈30 N / λ⌉` generations (pycma's `tolfun`).
+    #[serde(rename = "tolfun", alias = "tol-fun")]
     TolFun,
     /// As `Stagnation`, or, once ε = 0, the range of the offspring's `f` this
     /// generation and of the generations' lowest `f` over the last
@@ -196,26 +197,58 @@ pub enum Polish {
     Share(u8),
 }
 
-/// A choice of components: what the presets are made of, and what a user composes.
+/// A strategy as data, by concern: the loop's components ([`ComponentChoice`]), the
+/// restart plan around it ([`RestartPlan`]), where the ε schedule ends, the
+/// convergence criteria it sets, and which constraint Jacobian its repairs take. The
+/// presets and the strategies are specs; a user composes others.
 ///
 /// ```
 /// use ma_es::{ComponentSpec, Variant};
-/// use ma_es::variant::{BackCalculationKind, OrderingKind, StepSizeKind};
+/// use ma_es::variant::{BackCalculationKind, ComponentChoice, OrderingKind, StepSizeKind};
 /// // εMAg-ES without repair and without σ cap (not one of the paper's seven):
-/// let spec = ComponentSpec { repair: false, sigma_cap: false, ..Variant::EpsMagEs.spec() };
-/// assert_eq!(spec.back_calculation, BackCalculationKind::PseudoInverse);
-/// assert_eq!(spec.ordering, OrderingKind::EpsilonLevel);
+/// let base = Variant::EpsMagEs.spec();
+/// let spec = ComponentSpec {
+///     components: ComponentChoice { repair: false, sigma_cap: false, ..base.components },
+///     ..base
+/// };
+/// assert_eq!(spec.components.back_calculation, BackCalculationKind::PseudoInverse);
+/// assert_eq!(spec.components.ordering, OrderingKind::EpsilonLevel);
 /// // Its text form names what differs from εMAg-ES, and parses back:
 /// assert_eq!(spec.to_string(), "eps-mag-es:repair=off:sigma-cap=off");
 /// assert_eq!("eps-mag-es:repair=off:sigma-cap=off".parse::<ComponentSpec>().unwrap(), spec);
-/// // A preset's text form is its name.
+/// // A preset's text form is its name; εMAg-ES is the default spec.
 /// let msr: ComponentSpec = "eps-mag-es:step-size=median-success".parse().unwrap();
-/// assert_eq!(msr.step_size, StepSizeKind::MedianSuccess);
+/// assert_eq!(msr.components.step_size, StepSizeKind::MedianSuccess);
 /// assert_eq!(Variant::LexMaEs.spec().to_string(), "lex-ma-es");
 /// assert_eq!(Variant::LexMaEs.spec().preset(), Some(Variant::LexMaEs));
+/// assert_eq!(ComponentSpec::default(), Variant::EpsMagEs.spec());
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ComponentSpec {
+    /// The loop's components and its population rule.
+    #[serde(flatten)]
+    pub components: ComponentChoice,
+    /// The restart plan around the loop (none by default).
+    #[serde(flatten)]
+    pub restart: RestartPlan,
+    /// Where the ε schedule ends (the configuration's `t_max` when absent from a
+    /// serialised spec).
+    #[serde(default)]
+    pub epsilon_end: EpsilonEnd,
+    /// Convergence criteria set by the spec, over the driver's (none when absent
+    /// from a serialised spec: the driver's criteria, [`crate::control`]).
+    #[serde(default, skip_serializing_if = "ConvergenceOverrides::is_empty")]
+    pub convergence: ConvergenceOverrides,
+    /// Which constraint Jacobian the repairs take (the problem's where offered when
+    /// absent from a serialised spec).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub jacobian: JacobianUse,
+}
+
+/// The loop's components (REFERENCE.md §5) and its population rule: the paper's
+/// εMAg-ES by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ComponentChoice {
     /// Periodic repair (by [`Self::repair_method`]).
     pub repair: bool,
     /// How the repair repairs (the gradient repair when absent from a serialised spec).
@@ -224,10 +257,6 @@ pub struct ComponentSpec {
     /// The Levenberg–Marquardt repair's settings (SASS's when absent).
     #[serde(default, skip_serializing_if = "is_default")]
     pub lm: LmSettings,
-    /// Which constraint Jacobian the repairs take (the problem's where offered when
-    /// absent from a serialised spec).
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub jacobian: JacobianUse,
     /// The back-calculation.
     pub back_calculation: BackCalculationKind,
     /// `σ ≤ σ_max`.
@@ -242,16 +271,35 @@ pub struct ComponentSpec {
     /// The population ranking (ε-level when absent from a serialised spec).
     #[serde(default)]
     pub ranking: RankingKind,
-    /// Restarts (none when absent from a serialised spec).
-    #[serde(default)]
-    pub restarts: RestartKind,
     /// The default `λ` (the paper's `4N` when absent from a serialised spec).
     #[serde(default)]
     pub population: PopulationKind,
-    /// Where the ε schedule ends (the configuration's `t_max` when absent from a
-    /// serialised spec).
-    #[serde(default)]
-    pub epsilon_end: EpsilonEnd,
+}
+
+impl Default for ComponentChoice {
+    /// The paper's εMAg-ES: every component.
+    fn default() -> Self {
+        Self {
+            repair: true,
+            repair_method: RepairMethod::Gradient,
+            lm: LmSettings::default(),
+            back_calculation: BackCalculationKind::PseudoInverse,
+            sigma_cap: true,
+            matrix_adaptation: true,
+            ordering: OrderingKind::EpsilonLevel,
+            step_size: StepSizeKind::Csa,
+            ranking: RankingKind::EpsilonLevel,
+            population: PopulationKind::Paper,
+        }
+    }
+}
+
+/// The restart plan around the loop ([`crate::restarts`]): none by default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RestartPlan {
+    /// Restarts (none when absent from a serialised spec).
+    #[serde(default, rename = "restarts")]
+    pub kind: RestartKind,
     /// When a restart sequence's run counts as stalled (stagnation when absent from a
     /// serialised spec; no effect without restarts).
     #[serde(default)]
@@ -260,15 +308,11 @@ pub struct ComponentSpec {
     /// no effect without restarts).
     #[serde(default)]
     pub polish: Polish,
-    /// The ranking of a restart sequence's first run, if not `ranking` (`ranking`'s
+    /// The ranking of a restart sequence's first run, if not the components' (theirs
     /// when absent from a serialised spec; no effect without restarts): e.g. the
     /// augmented Lagrangian opens, and the ε-level order ranks the restarts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opening: Option<RankingKind>,
-    /// Convergence criteria set by the spec, over the driver's (none when absent
-    /// from a serialised spec: the driver's criteria, [`crate::control`]).
-    #[serde(default, skip_serializing_if = "ConvergenceOverrides::is_empty")]
-    pub convergence: ConvergenceOverrides,
 }
 
 /// Convergence criteria a [`ComponentSpec`] sets (`tol-fun=1e-8`, …): each `Some`
@@ -406,7 +450,7 @@ impl ComponentSpec {
     #[must_use]
     pub fn configure(&self, config: &Config, dim: usize, budget: usize) -> Config {
         let mut c = config.clone();
-        if self.population == PopulationKind::Log && c.lambda.is_none() {
+        if self.components.population == PopulationKind::Log && c.lambda.is_none() {
             c.lambda = Some(4 + (3.0 * (dim.max(1) as f64).ln()).floor() as usize);
         }
         if let EpsilonEnd::Share(p) = self.epsilon_end {
@@ -570,13 +614,13 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         get: |s| {
             name_of(
                 REPAIRS,
-                s.repair.then_some(s.repair_method),
+                s.components.repair.then_some(s.components.repair_method),
             )
         },
         set: |s, v| {
             value_of(REPAIRS, v).map(|x| {
-                s.repair = x.is_some();
-                s.repair_method = x.unwrap_or_default();
+                s.components.repair = x.is_some();
+                s.components.repair_method = x.unwrap_or_default();
             })
         },
     },
@@ -584,23 +628,23 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         name: "lm-frequency",
         help: "the Levenberg–Marquardt repair's generations between repair generations",
         values: || "n (the dimension) or a number of generations".into(),
-        get: |s| count_or_word(s.lm.frequency, "n"),
-        set: |s, v| word_or_count(v, "n").map(|g| s.lm.frequency = g),
+        get: |s| count_or_word(s.components.lm.frequency, "n"),
+        set: |s, v| word_or_count(v, "n").map(|g| s.components.lm.frequency = g),
     },
     SpecKey {
         name: "lm-probability",
         help: "the Levenberg–Marquardt repair's probability per offspring",
         values: || "a share, 1% to 100%".into(),
-        get: |s| Cow::Owned(format!("{}%", s.lm.probability)),
-        set: |s, v| percentage(v).map(|p| s.lm.probability = p),
+        get: |s| Cow::Owned(format!("{}%", s.components.lm.probability)),
+        set: |s, v| percentage(v).map(|p| s.components.lm.probability = p),
     },
     SpecKey {
         name: "lm-iterations",
         help: "the Levenberg–Marquardt repair's most iterations per offspring",
         values: || "a number of iterations".into(),
-        get: |s| Cow::Owned(s.lm.iterations.to_string()),
+        get: |s| Cow::Owned(s.components.lm.iterations.to_string()),
         set: |s, v| {
-            s.lm.iterations = v.parse().ok().filter(|&t| t > 0)?;
+            s.components.lm.iterations = v.parse().ok().filter(|&t| t > 0)?;
             Some(())
         },
     },
@@ -608,29 +652,29 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         name: "lm-best",
         help: "whether the Levenberg–Marquardt repair also repairs the infeasible best-so-far (SASS's rule: N ≥ 20, equalities)",
         values: || listed(ON_OFF),
-        get: |s| name_of(ON_OFF, s.lm.best),
-        set: |s, v| value_of(ON_OFF, v).map(|x| s.lm.best = x),
+        get: |s| name_of(ON_OFF, s.components.lm.best),
+        set: |s, v| value_of(ON_OFF, v).map(|x| s.components.lm.best = x),
     },
     SpecKey {
         name: "lm-best-iterations",
         help: "the Levenberg–Marquardt repair's most iterations for the best-so-far (lm-best=on)",
         values: || "same (as lm-iterations) or a number of iterations".into(),
-        get: |s| count_or_word(s.lm.best_iterations, "same"),
-        set: |s, v| word_or_count(v, "same").map(|t| s.lm.best_iterations = t),
+        get: |s| count_or_word(s.components.lm.best_iterations, "same"),
+        set: |s, v| word_or_count(v, "same").map(|t| s.components.lm.best_iterations = t),
     },
     SpecKey {
         name: "lm-scaling",
         help: "the units of the Levenberg–Marquardt step: the variables' own (none, SASS's) or the box's widths (box)",
         values: || listed(LM_SCALINGS),
-        get: |s| name_of(LM_SCALINGS, s.lm.scaling),
-        set: |s, v| value_of(LM_SCALINGS, v).map(|x| s.lm.scaling = x),
+        get: |s| name_of(LM_SCALINGS, s.components.lm.scaling),
+        set: |s, v| value_of(LM_SCALINGS, v).map(|x| s.components.lm.scaling = x),
     },
     SpecKey {
         name: "lm-solve",
         help: "how the Levenberg–Marquardt step's linear system is solved: the slacks eliminated (reduced, min(N, constraints) unknowns) or the whole slack system (full; the path of the studies run before 2026-11-29, which replay with it)",
         values: || listed(LM_SOLVES),
-        get: |s| name_of(LM_SOLVES, s.lm.solve),
-        set: |s, v| value_of(LM_SOLVES, v).map(|x| s.lm.solve = x),
+        get: |s| name_of(LM_SOLVES, s.components.lm.solve),
+        set: |s, v| value_of(LM_SOLVES, v).map(|x| s.components.lm.solve = x),
     },
     SpecKey {
         name: "jacobian",
@@ -643,64 +687,64 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         name: "back-calculation",
         help: "the back-calculation of the selected z (step 3.4)",
         values: || listed(BACK_CALCULATIONS),
-        get: |s| name_of(BACK_CALCULATIONS, s.back_calculation),
-        set: |s, v| value_of(BACK_CALCULATIONS, v).map(|x| s.back_calculation = x),
+        get: |s| name_of(BACK_CALCULATIONS, s.components.back_calculation),
+        set: |s, v| value_of(BACK_CALCULATIONS, v).map(|x| s.components.back_calculation = x),
     },
     SpecKey {
         name: "sigma-cap",
         help: "σ ≤ σ_max (step 9)",
         values: || listed(ON_OFF),
-        get: |s| name_of(ON_OFF, s.sigma_cap),
-        set: |s, v| value_of(ON_OFF, v).map(|x| s.sigma_cap = x),
+        get: |s| name_of(ON_OFF, s.components.sigma_cap),
+        set: |s, v| value_of(ON_OFF, v).map(|x| s.components.sigma_cap = x),
     },
     SpecKey {
         name: "matrix-adaptation",
         help: "adapt M (else M stays I; steps 7–8)",
         values: || listed(ON_OFF),
-        get: |s| name_of(ON_OFF, s.matrix_adaptation),
-        set: |s, v| value_of(ON_OFF, v).map(|x| s.matrix_adaptation = x),
+        get: |s| name_of(ON_OFF, s.components.matrix_adaptation),
+        set: |s, v| value_of(ON_OFF, v).map(|x| s.components.matrix_adaptation = x),
     },
     SpecKey {
         name: "ordering",
         help: "the threshold schedule: ε-level, or ε ≡ 0",
         values: || listed(ORDERINGS),
-        get: |s| name_of(ORDERINGS, s.ordering),
-        set: |s, v| value_of(ORDERINGS, v).map(|x| s.ordering = x),
+        get: |s| name_of(ORDERINGS, s.components.ordering),
+        set: |s, v| value_of(ORDERINGS, v).map(|x| s.components.ordering = x),
     },
     SpecKey {
         name: "step-size",
         help: "the step-size rule (step 9)",
         values: || listed(STEP_SIZES),
-        get: |s| name_of(STEP_SIZES, s.step_size),
-        set: |s, v| value_of(STEP_SIZES, v).map(|x| s.step_size = x),
+        get: |s| name_of(STEP_SIZES, s.components.step_size),
+        set: |s, v| value_of(STEP_SIZES, v).map(|x| s.components.step_size = x),
     },
     SpecKey {
         name: "ranking",
         help: "how the offspring are ranked (step 4)",
         values: || listed(RANKINGS),
-        get: |s| name_of(RANKINGS, s.ranking),
-        set: |s, v| value_of(RANKINGS, v).map(|x| s.ranking = x),
+        get: |s| name_of(RANKINGS, s.components.ranking),
+        set: |s, v| value_of(RANKINGS, v).map(|x| s.components.ranking = x),
     },
     SpecKey {
         name: "restarts",
         help: "restart a stalled run (IPOP, BIPOP) on the budget left",
         values: || listed(RESTARTS),
-        get: |s| name_of(RESTARTS, s.restarts),
-        set: |s, v| value_of(RESTARTS, v).map(|x| s.restarts = x),
+        get: |s| name_of(RESTARTS, s.restart.kind),
+        set: |s, v| value_of(RESTARTS, v).map(|x| s.restart.kind = x),
     },
     SpecKey {
         name: "population",
         help: "the default λ: 4N (paper) or 4 + ⌊3 ln N⌋ (log)",
         values: || listed(POPULATIONS),
-        get: |s| name_of(POPULATIONS, s.population),
-        set: |s, v| value_of(POPULATIONS, v).map(|x| s.population = x),
+        get: |s| name_of(POPULATIONS, s.components.population),
+        set: |s, v| value_of(POPULATIONS, v).map(|x| s.components.population = x),
     },
     SpecKey {
         name: "stall",
         help: "when a run of a restart sequence counts as stalled",
         values: || listed(STALLS),
-        get: |s| name_of(STALLS, s.stall),
-        set: |s, v| value_of(STALLS, v).map(|x| s.stall = x),
+        get: |s| name_of(STALLS, s.restart.stall),
+        set: |s, v| value_of(STALLS, v).map(|x| s.restart.stall = x),
     },
     SpecKey {
         name: "eps-end",
@@ -722,12 +766,12 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         name: "polish",
         help: "polish the best-so-far once this share of the budget is left (restarts)",
         values: || "off or a share of the budget, 1% to 100%".into(),
-        get: |s| match s.polish {
+        get: |s| match s.restart.polish {
             Polish::Off => Cow::Borrowed("off"),
             Polish::Share(p) => Cow::Owned(format!("{p}%")),
         },
         set: |s, v| {
-            s.polish = match v {
+            s.restart.polish = match v {
                 "off" => Polish::Off,
                 share => Polish::Share(percentage(share)?),
             };
@@ -739,11 +783,11 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         help: "the ranking of a restart sequence's first run",
         values: || format!("same or a ranking ({})", listed(RANKINGS)),
         get: |s| {
-            s.opening
+            s.restart.opening
                 .map_or(Cow::Borrowed("same"), |r| name_of(RANKINGS, r))
         },
         set: |s, v| {
-            s.opening = match v {
+            s.restart.opening = match v {
                 "same" => None,
                 name => Some(value_of(RANKINGS, name)?),
             };
@@ -955,7 +999,7 @@ impl Components {
         params: &Parameters,
         seed: u64,
     ) -> Result<Self, MaEsError> {
-        Self::with_ranking(spec, spec.ranking, params, seed)
+        Self::with_ranking(spec, spec.components.ranking, params, seed)
     }
 
     /// As [`Components::from_spec`], ranking by `ranking` in place of the spec's (a
@@ -970,18 +1014,19 @@ impl Components {
         seed: u64,
     ) -> Result<Self, MaEsError> {
         let (n, mu) = (params.dim, params.mu);
-        let repair: Box<dyn Repair> = match (spec.repair, spec.repair_method) {
-            (false, _) => Box::new(NoRepair),
-            (true, RepairMethod::Gradient) => Box::new(PeriodicRepair::new(
-                params.theta_p,
-                params.theta_r,
-                params.repair,
-            )?),
-            (true, RepairMethod::LevenbergMarquardt) => {
-                Box::new(LevenbergMarquardtRepair::new(spec.lm, params.repair.eta)?)
-            }
-        };
-        let back_calculation: Box<dyn BackCalculation> = match spec.back_calculation {
+        let repair: Box<dyn Repair> =
+            match (spec.components.repair, spec.components.repair_method) {
+                (false, _) => Box::new(NoRepair),
+                (true, RepairMethod::Gradient) => Box::new(PeriodicRepair::new(
+                    params.theta_p,
+                    params.theta_r,
+                    params.repair,
+                )?),
+                (true, RepairMethod::LevenbergMarquardt) => Box::new(
+                    LevenbergMarquardtRepair::new(spec.components.lm, params.repair.eta)?,
+                ),
+            };
+        let back_calculation: Box<dyn BackCalculation> = match spec.components.back_calculation {
             BackCalculationKind::Off => Box::new(NoBackCalculation),
             BackCalculationKind::Identity => Box::new(IdentityBackCalculation),
             BackCalculationKind::PseudoInverse => Box::new(PseudoInverseBackCalculation::new(
@@ -991,19 +1036,19 @@ impl Components {
                 params.repair.pinv_tolerance,
             )?),
         };
-        let sigma_cap: Box<dyn SigmaCap> = if spec.sigma_cap {
+        let sigma_cap: Box<dyn SigmaCap> = if spec.components.sigma_cap {
             Box::new(CappedSigma {
                 sigma_max: params.sigma_max,
             })
         } else {
             Box::new(UncappedSigma)
         };
-        let adaptation: Box<dyn MatrixAdaptation> = if spec.matrix_adaptation {
+        let adaptation: Box<dyn MatrixAdaptation> = if spec.components.matrix_adaptation {
             Box::new(MaUpdate::new(n, mu))
         } else {
             Box::new(FrozenMatrix)
         };
-        let schedule: Box<dyn EpsilonSchedule + Send> = match spec.ordering {
+        let schedule: Box<dyn EpsilonSchedule + Send> = match spec.components.ordering {
             OrderingKind::EpsilonLevel => Box::new(EpsilonDecay::new(params.epsilon)?),
             OrderingKind::Lexicographic => Box::new(ZeroEpsilon),
         };
@@ -1013,7 +1058,7 @@ impl Components {
             sigma_cap,
             adaptation,
             schedule,
-            step_size: match spec.step_size {
+            step_size: match spec.components.step_size {
                 StepSizeKind::Csa => Box::new(Csa),
                 StepSizeKind::MedianSuccess => Box::new(MedianSuccessRule::default()),
                 StepSizeKind::Constant => Box::new(ConstantSigma),
@@ -1108,53 +1153,34 @@ impl Variant {
     /// The components of this variant.
     #[must_use]
     pub fn spec(self) -> ComponentSpec {
-        let full = ComponentSpec {
-            repair: true,
-            repair_method: RepairMethod::Gradient,
-            lm: LmSettings::default(),
-            jacobian: JacobianUse::Offered,
-            back_calculation: BackCalculationKind::PseudoInverse,
-            sigma_cap: true,
-            matrix_adaptation: true,
-            ordering: OrderingKind::EpsilonLevel,
-            step_size: StepSizeKind::Csa,
-            ranking: RankingKind::EpsilonLevel,
-            restarts: RestartKind::Off,
-            population: PopulationKind::Paper,
-            epsilon_end: EpsilonEnd::TMax,
-            stall: StallKind::Stagnation,
-            polish: Polish::Off,
-            opening: None,
-            convergence: ConvergenceOverrides::NONE,
-        };
+        let full = ComponentSpec::default();
+        let with = |components| ComponentSpec { components, ..full };
+        let c = full.components;
         match self {
             Self::EpsMagEs => full,
-            Self::EpsMaEs => ComponentSpec {
-                repair: false,
-                ..full
-            },
-            Self::EpsMagEsWo => ComponentSpec {
+            Self::EpsMaEs => with(ComponentChoice { repair: false, ..c }),
+            Self::EpsMagEsWo => with(ComponentChoice {
                 back_calculation: BackCalculationKind::Off,
-                ..full
-            },
-            Self::EpsMagEsNl => ComponentSpec {
+                ..c
+            }),
+            Self::EpsMagEsNl => with(ComponentChoice {
                 sigma_cap: false,
-                ..full
-            },
-            Self::EpsSagEs => ComponentSpec {
+                ..c
+            }),
+            Self::EpsSagEs => with(ComponentChoice {
                 back_calculation: BackCalculationKind::Identity,
                 matrix_adaptation: false,
-                ..full
-            },
-            Self::LexMagEs => ComponentSpec {
+                ..c
+            }),
+            Self::LexMagEs => with(ComponentChoice {
                 ordering: OrderingKind::Lexicographic,
-                ..full
-            },
-            Self::LexMaEs => ComponentSpec {
+                ..c
+            }),
+            Self::LexMaEs => with(ComponentChoice {
                 repair: false,
                 ordering: OrderingKind::Lexicographic,
-                ..full
-            },
+                ..c
+            }),
         }
     }
 }
@@ -1212,5 +1238,37 @@ impl FromStr for Variant {
                     .any(|n| n.eq_ignore_ascii_case(wanted))
             })
             .ok_or_else(|| UnknownVariant(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One name per value: every kind's serde name is its text form's name (a saved
+    /// spec and a spec string say the same word).
+    #[test]
+    fn serde_and_the_text_form_name_every_value_alike() {
+        fn check<T: Serialize + Copy>(names: Names<T>) -> usize {
+            for (name, value) in names {
+                let serde_name = serde_json::to_value(value).unwrap();
+                assert_eq!(serde_name, serde_json::Value::from(*name), "{name}");
+            }
+            names.len()
+        }
+        let checked = check(BACK_CALCULATIONS)
+            + check(ORDERINGS)
+            + check(STEP_SIZES)
+            + check(RANKINGS)
+            + check(RESTARTS)
+            + check(POPULATIONS)
+            + check(JACOBIANS)
+            + check(LM_SCALINGS)
+            + check(LM_SOLVES)
+            + check(STALLS);
+        assert_eq!(checked, 3 + 2 + 3 + 5 + 3 + 2 + 2 + 2 + 2 + 4);
+        // The old serde name of the stall rule still reads.
+        let old: StallKind = serde_json::from_str("\"tol-fun\"").unwrap();
+        assert_eq!(old, StallKind::TolFun);
     }
 }

@@ -1076,7 +1076,7 @@ fn population_and_epsilon_end_rules_set_lambda_and_t() {
     use ma_es::variant::{EpsilonEnd, PopulationKind};
     use ma_es::ComponentSpec;
     let spec: ComponentSpec = "eps-mag-es:population=log:eps-end=10%".parse().unwrap();
-    assert_eq!(spec.population, PopulationKind::Log);
+    assert_eq!(spec.components.population, PopulationKind::Log);
     assert_eq!(spec.epsilon_end, EpsilonEnd::Share(10));
     assert_eq!(spec.to_string(), "eps-mag-es:population=log:eps-end=10%");
     assert_eq!(spec.to_string().parse::<ComponentSpec>().unwrap(), spec);

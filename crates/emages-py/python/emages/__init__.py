@@ -85,15 +85,7 @@ __all__ = [
 
 #: The paper's seven variants (any of them, or ``PRESET:KEY=VALUE…`` with components
 #: changed, e.g. ``"eps-mag-es:step-size=median-success"``, is a ``variant``).
-VARIANTS = (
-    "eps-mag-es",
-    "eps-ma-es",
-    "eps-sag-es",
-    "eps-mag-es-wo",
-    "eps-mag-es-nl",
-    "lex-mag-es",
-    "lex-ma-es",
-)
+VARIANTS = tuple(_emages.PRESETS)
 
 #: Strategies beyond the paper's seven, designed from its components (issue 34); a name
 #: is a ``variant`` too, also with components changed (``"eps-mag-es-r:polish=off"``).
@@ -102,14 +94,14 @@ VARIANTS = (
 #: εMAg-ES-RLM: εMAg-ES-R with the Levenberg–Marquardt repair every generation, for
 #: problems that give their constraint Jacobian (``jac`` of a ``NonlinearConstraint``,
 #: linear constraints); by differences it loses to εMAg-ES-R (entries 19 and 21).
-STRATEGIES = ("eps-mag-es-r", "eps-mag-es-rlm")
+STRATEGIES = tuple(_emages.STRATEGIES)
 
 #: The ``variant`` of :func:`minimize` and :class:`AskTell` when none is given:
 #: εMAg-ES-R, which beat the paper's εMAg-ES by each test suite's own measure and
 #: solves the small problems of docs/strategy-design.md (entry 15) on every one of 50
 #: seeds, where εMAg-ES misses on up to 37. The paper's algorithm is
 #: ``variant="eps-mag-es"``.
-DEFAULT_VARIANT = "eps-mag-es-r"
+DEFAULT_VARIANT = _emages.RECOMMENDED
 
 #: ``options`` that switch every convergence criterion off: the run goes to its budget
 #: (or generation limit), as the suites' protocols run (``ma_es::control``). Merge it
@@ -519,12 +511,9 @@ def _finished(raw: dict, seed: int) -> OptimizeResult:
     return res
 
 
-#: ``status`` of each ``message``: 0 converged, 1 at a limit, 2 stopped by the caller.
-_STATUS = {
-    "tol_fun": 0, "tol_x": 0, "stagnation": 0, "target": 0, "confirmed": 0,
-    "budget": 1, "generation limit": 1,
-    "stopped": 2,
-}
+#: ``status`` of each ``message``: 0 converged, 1 at a limit, 2 stopped by the caller
+#: (the table is Rust's, ``ma_es::Termination``).
+_STATUS = dict(_emages.TERMINATIONS)
 
 
 class _Callables:
