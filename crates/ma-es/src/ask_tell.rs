@@ -42,7 +42,7 @@ use crate::noise::NoiseSource;
 use crate::observer::{Before, GenerationReport, Observer};
 use crate::plan::Plan;
 use crate::record::Record;
-use crate::restarts::{merge, shift, NextRun, RestartPlan, RestartRecord, Stall};
+use crate::restarts::{merge, shift, NextRun, RestartRecord, RestartSchedule, Stall};
 use crate::result::{RunResult, Termination};
 use crate::spec::{ComponentSpec, Components, Polish};
 use crate::strategy::{Batching, Request, Strategy, Told};
@@ -92,7 +92,7 @@ struct Sequence {
     base: Parameters,
     /// The whole sequence's limits.
     limits: RunLimits,
-    plan: RestartPlan,
+    plan: RestartSchedule,
     polish_from: Option<f64>,
     used: usize,
     history: Vec<RestartRecord>,
@@ -178,7 +178,7 @@ impl<N: NoiseSource> AskTell<N> {
             return Ok(es);
         }
         let sequence = Sequence {
-            plan: RestartPlan::new(spec.restart.kind, base.lambda, seed),
+            plan: RestartSchedule::new(spec.restart.kind, base.lambda, seed),
             polish_from: match spec.restart.polish {
                 Polish::Off => None,
                 Polish::Share(p) => Some(f64::from(p) / 100.0 * limits.budget as f64),

@@ -142,9 +142,10 @@ pub mod variant {
     //! select any combination by name and record it; [`crate::Components`] holds the objects,
     //! built from a spec or by hand.
     pub use crate::spec::{
-        spec_keys_markdown, BackCalculationKind, ConvergenceOverrides, EpsilonEnd, JacobianUse,
-        OrderingKind, Polish, PopulationKind, RankingKind, RepairMethod, RestartKind, SpecError,
-        SpecKey, SpecNumber, StallKind, StepSizeKind, UnknownVariant, SPEC_KEYS, STRATEGIES,
+        spec_keys_markdown, BackCalculationKind, ComponentChoice, ConvergenceOverrides, EpsilonEnd,
+        JacobianUse, OrderingKind, Polish, PopulationKind, RankingKind, RepairMethod, RestartKind,
+        RestartPlan, SpecError, SpecKey, SpecNumber, StallKind, StepSizeKind, UnknownVariant,
+        SPEC_KEYS, STRATEGIES,
     };
 }
 

@@ -230,7 +230,7 @@ pub(crate) struct NextRun {
 /// Which run comes next: IPOP doubles λ after every run; BIPOP (Hansen 2009) runs the
 /// small regime whenever it has used fewer evaluations than the large one.
 #[derive(Serialize, Deserialize)]
-pub(crate) struct RestartPlan {
+pub(crate) struct RestartSchedule {
     kind: RestartKind,
     lambda0: usize,
     /// The large regime's runs so far.
@@ -239,7 +239,7 @@ pub(crate) struct RestartPlan {
     rng: Xoshiro256PlusPlus,
 }
 
-impl RestartPlan {
+impl RestartSchedule {
     pub(crate) fn new(kind: RestartKind, lambda0: usize, seed: u64) -> Self {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         // Two long jumps: apart from the noise (no jump) and stochastic ranking (one).

@@ -940,11 +940,11 @@ impl FromStr for ComponentSpec {
 /// use ma_es::variant::{RepairMethod, RestartKind, STRATEGIES};
 /// use ma_es::ComponentSpec;
 /// let r: ComponentSpec = "eps-mag-es-r".parse().unwrap();
-/// assert_eq!(r.restarts, RestartKind::Bipop);
+/// assert_eq!(r.restart.kind, RestartKind::Bipop);
 /// assert_eq!(r.to_string(), STRATEGIES[0].2);
 /// let rlm: ComponentSpec = "eps-mag-es-rlm".parse().unwrap();
-/// assert_eq!(rlm.repair_method, RepairMethod::LevenbergMarquardt);
-/// assert_eq!((rlm.restarts, rlm.polish), (r.restarts, r.polish));
+/// assert_eq!(rlm.components.repair_method, RepairMethod::LevenbergMarquardt);
+/// assert_eq!(rlm.restart, r.restart);
 /// assert_eq!(rlm.to_string(), STRATEGIES[1].2);
 /// ```
 pub const STRATEGIES: [(&str, &str, &str); 2] = [
