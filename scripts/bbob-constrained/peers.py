@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""The peers beside εMAg-ES on bbob-constrained, through cocoex, writing COCO's files:
+pycma's augmented-Lagrangian CMA-ES (`--solver al-cma-es`: `cma.fmin_con2`, default
+settings, pycma's IPOP restarts) and restarted COBYLA (`--solver cobyla`: scipy's
+`minimize(method="COBYLA")`, PRIMA's COBYLA in scipy >= 1.16).
+
+    pip install coco-experiment cma scipy
+    python3 scripts/bbob-constrained/peers.py --solver cobyla --dims 2,3,5 \
+        --instances 16-30 --out results/peers/cobyla [--batch 1/4]
+
+Both spend a budget of `--budget-multiplier · n` evaluations of f and g together, COCO's
+cost (every candidate costs one f and one g evaluation in both solvers, so
+`--budget-multiplier · n / 2` candidates).
+
+- AL-CMA-ES, as COCO's own example experiment runs pycma: start at the problem's
+  initial solution with σ₀ = 2 (`--sigma0`), restart with a doubled population while
+  budget is left.
+- COBYLA: the first run from the problem's initial solution, each restart from a point
+  drawn uniformly in [-4, 4]ⁿ (COCO's example experiment's restart rule), each with
+  `rhobeg` = `--rhobeg` (default 1, scipy's), scipy's default final radius, and the
+  budget left as its `maxiter` (PRIMA's count of f evaluations); it restarts until the
+  budget is spent or the final target is hit. The restart points come from a
+  generator seeded per problem, so a run repeats.
+
+Instances past 15 (the test instances 16–30) are reached through the suite's instance
+option (`instances: 16-30`): cocoex's `instance_indices` stop at 15.
+
+Each (dimension, batch) writes its own folder below `--out` (cocopp reads them as one
+algorithm); a finished one (`.done`) is skipped when the command is run again, an
+unfinished one is started over. Per problem the wall time and evaluation counts go to
+`times.jsonl`. Not part of the Rust build or its tests.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+import warnings
+
+
+def ranges(text):
+    out = []
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        out.extend(range(int(a), int(b or a) + 1))
+    return out
+
+
+def suite_options(dim, functions, instances):
+    """cocoex's (suite_instance, suite_options) for these functions and instances."""
+    if max(instances) <= 15:
+        return "", (f"dimensions: {dim} function_indices: {functions} "
+                    f"instance_indices: {','.join(map(str, instances))}")
+    # COCO's range syntax ("16-30"): its option strings have a fixed length limit.
+    text = ",".join(str(i) for i in instances)
+    if instances == list(range(instances[0], instances[-1] + 1)):
+        text = f"{instances[0]}-{instances[-1]}"
+    return f"instances: {text}", f"dimensions: {dim} function_indices: {functions}"
+
+
+def run_al_cma_es(problem, budget, args, seed):
+    import cma
+    # fmin_con2 evaluates f and g for every candidate: maxfevals is half the budget.
+    cma.fmin_con2(
+        problem, problem.initial_solution, args.sigma0,
+        constraints=problem.constraint,
+        options={"maxfevals": budget // 2, "verbose": -9, "seed": seed},
+        restarts={"maxfevals": budget // 2})
+
+
+def run_cobyla(problem, budget, args, seed):
+    import numpy as np
+    from scipy.optimize import NonlinearConstraint, minimize
+
+    rng = np.random.default_rng(seed)
+    constraint = NonlinearConstraint(problem.constraint, -np.inf, 0.0)
+    x0 = np.array(problem.initial_solution, dtype=float)
+    dim = len(x0)
+    while True:
+        # COCO counts f and g apart; COBYLA asks for both at every point.
+        spent = int(problem.evaluations) + int(problem.evaluations_constraints)
+        left = (budget - spent) // 2
+        if left < dim + 2 or problem.final_target_hit:
+            return
+        minimize(problem, x0, method="COBYLA", constraints=[constraint],
+                 options={"maxiter": left, "rhobeg": args.rhobeg})
+        x0 = rng.uniform(-4.0, 4.0, dim)
+
+
+SOLVERS = {
+    "al-cma-es": ("AL-CMA-ES", run_al_cma_es),
+    "cobyla": ("COBYLA", run_cobyla),
+}
+
+
+def info(args):
+    if args.solver == "al-cma-es":
+        import cma
+        return (f"pycma {cma.__version__} fmin_con2, default settings, sigma0 {args.sigma0}, "
+                f"budget {args.budget_multiplier} x n f+g evaluations")
+    import scipy
+    return (f"scipy {scipy.__version__} COBYLA restarted from U[-4,4]^n, rhobeg {args.rhobeg}, "
+            f"budget {args.budget_multiplier} x n f+g evaluations")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--solver", choices=sorted(SOLVERS), required=True)
+    ap.add_argument("--dims", default="2,3,5,10,20")
+    ap.add_argument("--functions", default="1-54")
+    ap.add_argument("--instances", default="1-15")
+    ap.add_argument("--budget-multiplier", type=int, default=10_000,
+                    help="budget in f + g evaluations per dimension")
+    ap.add_argument("--sigma0", type=float, default=2.0, help="AL-CMA-ES's initial σ")
+    ap.add_argument("--rhobeg", type=float, default=1.0, help="COBYLA's initial radius")
+    ap.add_argument("--batch", default="1/1", help="I/N: every N-th problem from the I-th")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+
+    import cocoex
+
+    algorithm, solve = SOLVERS[args.solver]
+    index, count = (int(v) for v in args.batch.split("/"))
+    if not 1 <= index <= count:
+        ap.error(f"--batch {args.batch}: I must be between 1 and N")
+    instances = ranges(args.instances)
+    os.makedirs(args.out, exist_ok=True)
+    for dim in ranges(args.dims):
+        name = f"D{dim}-batch{index}of{count}"
+        folder = os.path.join(args.out, name)
+        done = os.path.join(folder, ".done")
+        if os.path.exists(done):
+            print(f"{name}: done before, skipped", flush=True)
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        suite_instance, options = suite_options(dim, args.functions, instances)
+        suite = cocoex.Suite("bbob-constrained", suite_instance, options)
+        # cocoex writes below ./exdata: chdir so that the folder lands where we want it.
+        cwd = os.getcwd()
+        staging = os.path.join(args.out, ".staging")
+        os.makedirs(staging, exist_ok=True)
+        os.chdir(staging)
+        try:
+            shutil.rmtree(os.path.join("exdata", name), ignore_errors=True)
+            observer = cocoex.Observer(
+                "bbob-constrained",
+                f"result_folder: {name} algorithm_name: {algorithm} "
+                f"algorithm_info: \"{info(args)}\"")
+            times = []
+            start_dim = time.time()
+            budget = args.budget_multiplier * dim
+            for k, problem in enumerate(suite):
+                if k % count != index - 1:
+                    continue
+                problem.observe_with(observer)
+                f_id, inst = problem.id_function, problem.id_instance
+                seed = 100_000 * dim + 1000 * f_id + inst
+                t0 = time.time()
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    solve(problem, budget, args, seed)
+                times.append({"function": f_id, "instance": inst, "dim": dim,
+                              "seconds": time.time() - t0,
+                              "f_evaluations": int(problem.evaluations),
+                              "g_evaluations": int(problem.evaluations_constraints),
+                              "final_target_hit": bool(problem.final_target_hit)})
+                problem.free()
+            observer = None  # flushes the files
+            del suite
+        finally:
+            os.chdir(cwd)
+        shutil.move(os.path.join(staging, "exdata", name), folder)
+        with open(os.path.join(folder, "times.jsonl"), "w") as fh:
+            for t in times:
+                fh.write(json.dumps(t) + "\n")
+        open(done, "w").close()
+        print(f"{name}: {len(times)} runs in {time.time() - start_dim:.1f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
