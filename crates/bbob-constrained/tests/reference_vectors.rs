@@ -1,5 +1,7 @@
 //! The suite against cocoex 2.8.2: every point of the file named by
-//! `BBOB_CONSTRAINED_VECTORS` (default `../shared/fixtures/bbob-constrained/vectors.jsonl`;
+//! `BBOB_CONSTRAINED_VECTORS` (default `../shared/fixtures/bbob-constrained/vectors.jsonl`)
+//! and of `BBOB_CONSTRAINED_VECTORS_I17_28` (default `…/vectors-i17-28.jsonl`: instances
+//! 17 and 28;
 //! format in `../shared/fixtures/README.md`) — f and every g to `1e-12 · max(|a|, |b|, 1)`,
 //! the number of constraints and the initial solution exactly.
 //!
@@ -31,11 +33,27 @@ type Evaluated = (Vec<f64>, f64, Vec<f64>);
 
 #[test]
 fn reference_vectors() {
-    let path = shared(
+    check(&shared(
         "BBOB_CONSTRAINED_VECTORS",
         "fixtures/bbob-constrained/vectors.jsonl",
+    ));
+}
+
+/// Instances 17 and 28, beyond cocoex's `instance_indices` (1–15): the test instances
+/// of the design rounds (16–30) are the suite's too.
+#[test]
+fn reference_vectors_of_instances_17_and_28() {
+    let path = shared(
+        "BBOB_CONSTRAINED_VECTORS_I17_28",
+        "fixtures/bbob-constrained/vectors-i17-28.jsonl",
     );
-    let rows: Vec<Value> = jsonl(&path);
+    let instances = check(&path);
+    assert_eq!(instances, vec![17, 28], "{}", path.display());
+}
+
+/// Checks every point of the file; returns the instances it holds.
+fn check(path: &std::path::Path) -> Vec<usize> {
+    let rows: Vec<Value> = jsonl(path);
     assert!(!rows.is_empty(), "no points in {}", path.display());
     let mut problems: HashMap<(usize, usize, usize), BbobProblem> = HashMap::new();
     let mut failures = Vec::new();
@@ -114,7 +132,8 @@ fn reference_vectors() {
     }
     assert_eq!(batch_points, points);
     println!(
-        "checked {points} points of {} problems (f, {} g values; largest relative difference {worst:.2e}), and their batch evaluation bit for bit",
+        "{}: checked {points} points of {} problems (f, {} g values; largest relative difference {worst:.2e}), and their batch evaluation bit for bit",
+        path.display(),
         problems.len(),
         rows.iter().map(|r| r["g"].as_array().map_or(0, Vec::len)).sum::<usize>()
     );
@@ -129,4 +148,8 @@ fn reference_vectors() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+    let mut instances: Vec<usize> = problems.keys().map(|&(_, i, _)| i).collect();
+    instances.sort_unstable();
+    instances.dedup();
+    instances
 }
