@@ -51,18 +51,15 @@
 //!   `default-features = false, features = ["linalg"]`.
 #![deny(missing_docs)]
 
-#[cfg(feature = "openblas-system")]
-extern crate blas_src as _;
-#[cfg(feature = "openblas-system")]
-extern crate openblas_src as _;
-
 pub mod autodiff;
 pub mod epsilon;
 pub mod incumbent;
 #[cfg(feature = "linalg")]
 pub mod levenberg_marquardt;
+/// The workspace's BLAS/LAPACK calls and the OpenBLAS kernel report: the
+/// `emages-linalg` crate, re-exported.
 #[cfg(feature = "linalg")]
-pub mod linalg;
+pub use emages_linalg as linalg;
 pub mod ordering;
 pub mod parallel;
 pub mod problem;

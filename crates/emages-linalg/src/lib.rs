@@ -17,6 +17,13 @@
 //! The strategy (`ma-es`) and the benchmark (`cec2017-constrained`) use these items
 //! rather than calling BLAS/LAPACK themselves.
 
+#![deny(missing_docs)]
+
+#[cfg(feature = "openblas-system")]
+extern crate blas_src as _;
+#[cfg(feature = "openblas-system")]
+extern crate openblas_src as _;
+
 mod cholesky;
 mod gemm;
 pub mod kernel;
@@ -66,7 +73,7 @@ pub enum LinalgError {
 /// [`LinalgError::TooLarge`] if `n` does not fit.
 ///
 /// ```
-/// use constraint_handling::linalg::{lapack_int, LinalgError};
+/// use emages_linalg::{lapack_int, LinalgError};
 /// assert_eq!(lapack_int(100).unwrap(), 100);
 /// assert_eq!(lapack_int(usize::MAX), Err(LinalgError::TooLarge(usize::MAX)));
 /// ```
@@ -120,3 +127,8 @@ fn copy_column_major(a: ndarray::ArrayView2<'_, f64>, out: &mut [f64]) {
         }
     }
 }
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

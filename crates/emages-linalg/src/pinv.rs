@@ -24,7 +24,7 @@ pub const DEFAULT_PINV_TOLERANCE: f64 = 1e-12;
 /// the singular values above the cutoff.
 ///
 /// ```
-/// use constraint_handling::linalg::PseudoInverse;
+/// use emages_linalg::PseudoInverse;
 /// use ndarray::array;
 /// let mut ws = PseudoInverse::new(2, 3, 1e-12).unwrap();
 /// let a = array![[1.0, 0.0, 0.0], [0.0, 2.0, 0.0]];

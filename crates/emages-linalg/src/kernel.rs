@@ -66,7 +66,7 @@ impl BlasKernel {
     /// off).
     ///
     /// ```
-    /// use constraint_handling::linalg::kernel::BlasKernel;
+    /// use emages_linalg::kernel::BlasKernel;
     /// if let Some(kernel) = BlasKernel::current() {
     ///     println!("OpenBLAS kernel: {}", kernel.name());
     ///     assert!(!kernel.name().is_empty());
@@ -87,7 +87,7 @@ impl BlasKernel {
     /// the CPU has AVX2 and FMA.
     ///
     /// ```
-    /// use constraint_handling::linalg::kernel::BlasKernel;
+    /// use emages_linalg::kernel::BlasKernel;
     /// let k = BlasKernel::from_parts("Prescott", None, true);
     /// assert!(k.is_fallback());
     /// assert!(!BlasKernel::from_parts("Prescott", Some("Prescott"), true).is_fallback());
@@ -219,7 +219,7 @@ static WARNED: Once = Once::new();
 /// already.
 ///
 /// ```
-/// use constraint_handling::linalg::kernel::{set_warning_handler, KernelWarning};
+/// use emages_linalg::kernel::{set_warning_handler, KernelWarning};
 /// fn to_log(w: &KernelWarning) {
 ///     // log::warn!("{w}")
 ///     let _ = w;

@@ -17,7 +17,7 @@ use std::os::raw::{c_char, c_int};
 /// matrices.
 ///
 /// ```
-/// use constraint_handling::linalg::CholeskyFactors;
+/// use emages_linalg::CholeskyFactors;
 /// use ndarray::array;
 /// let mut chol = CholeskyFactors::new(2).unwrap();
 /// let c = chol.factor(array![[4.0, 2.0], [2.0, 3.0]].view()).unwrap();

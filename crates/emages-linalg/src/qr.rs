@@ -13,7 +13,7 @@ use ndarray_linalg::QR;
 /// [`LinalgError::Lapack`] if the factorisation fails.
 ///
 /// ```
-/// use constraint_handling::linalg::orthogonal_from_gaussian;
+/// use emages_linalg::orthogonal_from_gaussian;
 /// use ndarray::array;
 /// let q = orthogonal_from_gaussian(array![[0.3, -1.2], [0.8, 0.5]]).unwrap();
 /// let qtq = q.t().dot(&q);

@@ -21,7 +21,7 @@ pub struct Conditioning {
 /// A workspace for LU factorisations of `n × n` matrices.
 ///
 /// ```
-/// use constraint_handling::linalg::LuFactors;
+/// use emages_linalg::LuFactors;
 /// use ndarray::array;
 /// let mut lu = LuFactors::new(2).unwrap();
 /// let c = lu.factor(array![[4.0, 1.0], [2.0, 3.0]].view()).unwrap();

@@ -57,7 +57,7 @@ fn trans(o: Operand) -> CBLAS_TRANSPOSE {
 /// If the shapes do not fit (as `general_mat_mul`).
 ///
 /// ```
-/// use constraint_handling::linalg::gemm;
+/// use emages_linalg::gemm;
 /// use ndarray::{array, Array2};
 /// let a = array![[1.0, 2.0], [3.0, 4.0]];
 /// let b = array![[1.0], [1.0]];
