@@ -143,12 +143,12 @@ impl<N: NoiseSource> AskTell<N> {
             result: None,
             shape,
         };
-        if let Some(components) = components {
-            if plan.has_restarts() {
-                return Err(MaEsError::Protocol(
-                    "hand-made components run a single run: the spec must have no restarts".into(),
-                ));
-            }
+        if !plan.has_restarts() {
+            // One run: the hand-made components, or the spec's.
+            let components = match components {
+                Some(c) => c,
+                None => Components::from_spec(&spec, base, seed)?,
+            };
             es.monitor = es.convergence_monitor(base.lambda);
             es.current = Some(
                 Strategy::with_components(
@@ -162,20 +162,10 @@ impl<N: NoiseSource> AskTell<N> {
             );
             return Ok(es);
         }
-        if !plan.has_restarts() {
-            let components = Components::from_spec(&spec, base, seed)?;
-            es.monitor = es.convergence_monitor(base.lambda);
-            es.current = Some(
-                Strategy::with_components(
-                    es.shape.clone(),
-                    base.clone(),
-                    limits,
-                    components,
-                    noise,
-                )?
-                .with_batching(batching),
-            );
-            return Ok(es);
+        if components.is_some() {
+            return Err(MaEsError::Protocol(
+                "hand-made components run a single run: the spec must have no restarts".into(),
+            ));
         }
         let sequence = Sequence {
             plan: RestartSchedule::new(spec.restart.kind, base.lambda, seed),
@@ -255,17 +245,7 @@ impl<N: NoiseSource> AskTell<N> {
         objectives: &[f64],
         constraints: ArrayView2<'_, f64>,
     ) -> Result<Told, MaEsError> {
-        if self.finished || self.review {
-            return Err(MaEsError::Protocol(
-                "tell without a pending ask: ask for the points first".into(),
-            ));
-        }
-        let told = self.strategy_mut().tell(objectives, constraints)?;
-        self.review = matches!(told, Told::Generation(_));
-        if self.review {
-            self.record_generation();
-        }
-        Ok(told)
+        self.tell_values(|s| s.tell(objectives, constraints))
     }
 
     /// [`AskTell::tell`] with the Jacobians at the request's points, for a request that
@@ -279,14 +259,20 @@ impl<N: NoiseSource> AskTell<N> {
         constraints: ArrayView2<'_, f64>,
         jacobians: ArrayView2<'_, f64>,
     ) -> Result<Told, MaEsError> {
+        self.tell_values(|s| s.tell_with_jacobians(objectives, constraints, jacobians))
+    }
+
+    /// A tell to the current run, between an ask and the review of its generation.
+    fn tell_values(
+        &mut self,
+        tell: impl FnOnce(&mut Strategy<N>) -> Result<Told, MaEsError>,
+    ) -> Result<Told, MaEsError> {
         if self.finished || self.review {
             return Err(MaEsError::Protocol(
                 "tell without a pending ask: ask for the points first".into(),
             ));
         }
-        let told = self
-            .strategy_mut()
-            .tell_with_jacobians(objectives, constraints, jacobians)?;
+        let told = tell(self.strategy_mut())?;
         self.review = matches!(told, Told::Generation(_));
         if self.review {
             self.record_generation();
