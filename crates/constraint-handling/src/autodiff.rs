@@ -765,19 +765,9 @@ impl<F: Formula, const L: usize> Differentiable<F, L> {
         mut jacobian: ArrayViewMut2<'_, f64>,
     ) -> Result<f64, ProblemError> {
         let (n, k) = (self.dim(), self.num_constraints());
-        if jacobian.dim() != (k, n) {
-            return Err(ProblemError::Evaluation(format!(
-                "the constraint Jacobian is {k} × {n}, not {} × {}",
-                jacobian.nrows(),
-                jacobian.ncols()
-            )));
-        }
-        if x.len() != n {
-            return Err(ProblemError::DimensionMismatch {
-                expected: n,
-                found: x.len(),
-            });
-        }
+        // The checks every Jacobian makes (shape, dimension); the values come from the
+        // dual pass, not from a separate evaluation.
+        crate::problem::prepare_jacobian(self, x, None, jacobian.dim())?;
         if let Some(v) = values.as_deref() {
             if v.len() != k {
                 return Err(ProblemError::ConstraintCountMismatch {
