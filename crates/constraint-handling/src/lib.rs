@@ -73,7 +73,7 @@ pub use epsilon::{EpsilonDecay, EpsilonDecayParams, EpsilonSchedule, ZeroEpsilon
 pub use incumbent::Incumbent;
 pub use ordering::{CandidateOrder, EpsilonLevel, ReferenceLexicographic};
 pub use problem::{
-    ConstrainedProblem, ConstraintJacobian, FnProblem, JacobianSource, ProblemError,
+    ConstrainedProblem, ConstraintJacobian, FnProblem, JacobianSource, ProblemError, ProblemWrapper,
 };
 pub use quality::{Checkpoint, Fitness, Snapshot};
 pub use reflection::keep_range;

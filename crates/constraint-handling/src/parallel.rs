@@ -27,8 +27,7 @@
 //! assert_eq!((f4, c4), (f1, c1));
 //! ```
 
-use crate::problem::{check_batch_shapes, ConstrainedProblem, ConstraintJacobian, ProblemError};
-use crate::violation::ConstraintCounts;
+use crate::problem::{check_batch_shapes, ConstrainedProblem, ProblemError, ProblemWrapper};
 use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
 
 /// A batch evaluation of a problem: points, objectives, constraints.
@@ -107,41 +106,14 @@ impl<P: ConstrainedProblem + Sync> Parallel<P> {
     }
 }
 
-impl<P: ConstrainedProblem + Sync> ConstrainedProblem for Parallel<P> {
-    fn dim(&self) -> usize {
-        self.problem.dim()
+/// The inner problem's, but for the batches, spread over the threads. `as_expensive` is
+/// `None`: the batches are already parallel.
+impl<P: ConstrainedProblem + Sync> ProblemWrapper for Parallel<P> {
+    type Inner = P;
+    fn inner(&self) -> &P {
+        &self.problem
     }
-    fn num_inequalities(&self) -> usize {
-        self.problem.num_inequalities()
-    }
-    fn num_equalities(&self) -> usize {
-        self.problem.num_equalities()
-    }
-    fn num_constraints(&self) -> usize {
-        self.problem.num_constraints()
-    }
-    fn lower_bounds(&self) -> &[f64] {
-        self.problem.lower_bounds()
-    }
-    fn upper_bounds(&self) -> &[f64] {
-        self.problem.upper_bounds()
-    }
-    fn equality_margin(&self) -> f64 {
-        self.problem.equality_margin()
-    }
-    fn mean_violation(&self, constraints: &[f64]) -> f64 {
-        self.problem.mean_violation(constraints)
-    }
-    fn constraint_counts(&self, constraints: &[f64]) -> ConstraintCounts {
-        self.problem.constraint_counts(constraints)
-    }
-    fn evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
-        self.problem.evaluate(x, constraints)
-    }
-    fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
-        self.problem.constraint_jacobian()
-    }
-    fn evaluate_batch(
+    fn wrap_evaluate_batch(
         &self,
         points: ArrayView2<'_, f64>,
         objectives: ArrayViewMut1<'_, f64>,
@@ -151,7 +123,7 @@ impl<P: ConstrainedProblem + Sync> ConstrainedProblem for Parallel<P> {
             p.evaluate_batch(x, f, c)
         })
     }
-    fn evaluate_constraints_batch(
+    fn wrap_evaluate_constraints_batch(
         &self,
         points: ArrayView2<'_, f64>,
         objectives: ArrayViewMut1<'_, f64>,
@@ -160,6 +132,9 @@ impl<P: ConstrainedProblem + Sync> ConstrainedProblem for Parallel<P> {
         self.spread(points, objectives, constraints, |p, x, f, c| {
             p.evaluate_constraints_batch(x, f, c)
         })
+    }
+    fn wrap_as_expensive(&self) -> Option<&(dyn ConstrainedProblem + Sync)> {
+        None
     }
 }
 

@@ -220,7 +220,7 @@ fn spec_keys_set_criteria_over_the_drivers() {
 }
 
 /// A problem that declares itself expensive has each request spread over the cores by
-/// `driver::run`, with the result of one thread, bit for bit.
+/// `Plan::run`, with the result of one thread, bit for bit.
 #[test]
 fn an_expensive_problem_is_evaluated_on_all_cores_with_the_same_result() {
     use constraint_handling::ProblemError;

@@ -24,7 +24,7 @@ use super::spec::{Job, StudySpec};
 use super::store::RunRow;
 use crate::error::StudyError;
 use crate::suites::CocoProblem;
-use constraint_handling::{ConstrainedProblem, ProblemError};
+use constraint_handling::{ConstrainedProblem, ConstraintJacobian, ProblemError, ProblemWrapper};
 use ndarray::{ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -784,42 +784,27 @@ impl<'p, P: ConstrainedProblem + ?Sized> CocoLogged<'p, P> {
     }
 }
 
-impl<P: ConstrainedProblem + ?Sized> ConstrainedProblem for CocoLogged<'_, P> {
-    fn dim(&self) -> usize {
-        self.inner.dim()
+/// The inner problem's, every evaluation logged. The inner problem's Jacobian and
+/// `as_expensive` are hidden: evaluations through them would not be logged.
+impl<P: ConstrainedProblem + ?Sized> ProblemWrapper for CocoLogged<'_, P> {
+    type Inner = P;
+    fn inner(&self) -> &P {
+        self.inner
     }
-    fn num_inequalities(&self) -> usize {
-        self.inner.num_inequalities()
+    fn wrap_as_expensive(&self) -> Option<&(dyn ConstrainedProblem + Sync)> {
+        None
     }
-    fn num_equalities(&self) -> usize {
-        self.inner.num_equalities()
-    }
-    fn num_constraints(&self) -> usize {
-        self.inner.num_constraints()
-    }
-    fn lower_bounds(&self) -> &[f64] {
-        self.inner.lower_bounds()
-    }
-    fn upper_bounds(&self) -> &[f64] {
-        self.inner.upper_bounds()
-    }
-    fn equality_margin(&self) -> f64 {
-        self.inner.equality_margin()
-    }
-    fn mean_violation(&self, constraints: &[f64]) -> f64 {
-        self.inner.mean_violation(constraints)
-    }
-    fn constraint_counts(&self, constraints: &[f64]) -> constraint_handling::ConstraintCounts {
-        self.inner.constraint_counts(constraints)
+    fn wrap_constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
+        None
     }
 
-    fn evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
+    fn wrap_evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
         let f = self.inner.evaluate(x, constraints)?;
         self.with_log(|log, _| log.record(x, f, constraints));
         Ok(f)
     }
 
-    fn evaluate_batch(
+    fn wrap_evaluate_batch(
         &self,
         points: ArrayView2<'_, f64>,
         mut objectives: ArrayViewMut1<'_, f64>,
@@ -838,7 +823,7 @@ impl<P: ConstrainedProblem + ?Sized> ConstrainedProblem for CocoLogged<'_, P> {
         Ok(())
     }
 
-    fn evaluate_constraints_batch(
+    fn wrap_evaluate_constraints_batch(
         &self,
         points: ArrayView2<'_, f64>,
         objectives: ArrayViewMut1<'_, f64>,
@@ -887,6 +872,62 @@ mod tests {
         }
         log.count_constraint_evaluations(2);
         log.finish()
+    }
+
+    /// Every evaluation goes through the log: a logged problem offers no Jacobian and
+    /// no `as_expensive` of its inner problem (the drivers would evaluate past the
+    /// log), and it is the inner problem in its shape and values.
+    #[test]
+    fn a_logged_problem_hides_what_would_bypass_the_log() {
+        struct Circle;
+        impl ConstrainedProblem for Circle {
+            fn dim(&self) -> usize {
+                2
+            }
+            fn num_inequalities(&self) -> usize {
+                1
+            }
+            fn num_equalities(&self) -> usize {
+                0
+            }
+            fn lower_bounds(&self) -> &[f64] {
+                &[-5.0; 2]
+            }
+            fn upper_bounds(&self) -> &[f64] {
+                &[5.0; 2]
+            }
+            fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+                c[0] = x[0] * x[0] + x[1] * x[1] - 1.0;
+                Ok(x[0] + x[1])
+            }
+            fn as_expensive(&self) -> Option<&(dyn ConstrainedProblem + Sync)> {
+                Some(self)
+            }
+            fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
+                Some(self)
+            }
+        }
+        impl ConstraintJacobian for Circle {
+            fn evaluate_jacobian(
+                &self,
+                x: &[f64],
+                _values: Option<&mut [f64]>,
+                mut jacobian: ArrayViewMut2<'_, f64>,
+            ) -> Result<(), ProblemError> {
+                jacobian[[0, 0]] = 2.0 * x[0];
+                jacobian[[0, 1]] = 2.0 * x[1];
+                Ok(())
+            }
+        }
+        assert!(Circle.as_expensive().is_some() && Circle.constraint_jacobian().is_some());
+        let logged = CocoLogged::new(&Circle, CocoRunLog::new(1, 1, 2, -2.0));
+        assert!(logged.as_expensive().is_none());
+        assert!(logged.constraint_jacobian().is_none());
+        assert_eq!((logged.dim(), logged.num_constraints()), (2, 1));
+        assert_eq!(logged.upper_bounds(), &[5.0; 2]);
+        let mut c = [0.0];
+        assert_eq!(logged.evaluate(&[2.0, 1.0], &mut c).unwrap(), 3.0);
+        assert_eq!(c[0], 4.0);
     }
 
     /// An append cut short (its journal left behind, the files half written) is undone
