@@ -1,0 +1,166 @@
+//! Small classic constrained problems with known optima, for training and tests: the
+//! Rosen–Suzuki problem, the tension/compression spring and the pressure vessel (both
+//! with their variables scaled to `[0, 1]`), and a circle with one equality.
+//!
+//! ```
+//! use local_phase::classic;
+//! let all = classic::all();
+//! assert_eq!(all.iter().map(|c| c.name).collect::<Vec<_>>(),
+//!            ["rosen-suzuki", "spring", "pressure-vessel", "circle"]);
+//! ```
+
+use constraint_handling::{ConstrainedProblem, FnProblem, ProblemError};
+use std::f64::consts::PI;
+
+/// The closure type of a classic problem.
+pub type Formula = Box<dyn Fn(&[f64], &mut [f64]) -> Result<f64, ProblemError> + Send + Sync>;
+
+/// A classic problem, its optimum and a start.
+pub struct Classic {
+    /// Its name.
+    pub name: &'static str,
+    /// The problem.
+    pub problem: FnProblem<Formula>,
+    /// The best value known (from the literature, or exact).
+    pub f_star: f64,
+    /// The usual start.
+    pub start: Vec<f64>,
+}
+
+impl std::fmt::Debug for Classic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Classic")
+            .field("name", &self.name)
+            .field("dim", &self.problem.dim())
+            .field("f_star", &self.f_star)
+            .finish_non_exhaustive()
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn classic(
+    name: &'static str,
+    lower: Vec<f64>,
+    upper: Vec<f64>,
+    inequalities: usize,
+    equalities: usize,
+    f_star: f64,
+    start: Vec<f64>,
+    formula: Formula,
+) -> Classic {
+    Classic {
+        name,
+        problem: FnProblem::new(lower, upper, inequalities, equalities, formula)
+            .expect("the classic problems' boxes are valid"),
+        f_star,
+        start,
+    }
+}
+
+/// Rosen and Suzuki (1965): 4 variables in `[−10, 10]⁴`, 3 inequalities; `f* = −44` at
+/// `(0, 1, 2, −1)`; the start 0.
+#[must_use]
+pub fn rosen_suzuki() -> Classic {
+    classic(
+        "rosen-suzuki",
+        vec![-10.0; 4],
+        vec![10.0; 4],
+        3,
+        0,
+        -44.0,
+        vec![0.0; 4],
+        Box::new(|x, g| {
+            let sq = |i: usize| x[i] * x[i];
+            g[0] = sq(0) + sq(1) + sq(2) + sq(3) + x[0] - x[1] + x[2] - x[3] - 8.0;
+            g[1] = sq(0) + 2.0 * sq(1) + sq(2) + 2.0 * sq(3) - x[0] - x[3] - 10.0;
+            g[2] = 2.0 * sq(0) + sq(1) + sq(2) + 2.0 * x[0] - x[1] - x[3] - 5.0;
+            Ok(
+                sq(0) + sq(1) + 2.0 * sq(2) + sq(3) - 5.0 * x[0] - 5.0 * x[1] - 21.0 * x[2]
+                    + 7.0 * x[3],
+            )
+        }),
+    )
+}
+
+/// `uᵢ ∈ [0, 1]` mapped onto `[lo, hi]`.
+fn unscale<const N: usize>(u: &[f64], lo: [f64; N], hi: [f64; N]) -> [f64; N] {
+    std::array::from_fn(|i| lo[i] + u[i] * (hi[i] - lo[i]))
+}
+
+/// The tension/compression spring (Belegundu 1982; Coello's form): wire diameter
+/// `d ∈ [0.05, 2]`, coil diameter `D ∈ [0.25, 1.3]`, active coils `n ∈ [2, 15]`, each
+/// scaled to `[0, 1]`; 4 inequalities; `f* ≈ 0.012665232788`; the start the centre.
+#[must_use]
+pub fn spring() -> Classic {
+    classic(
+        "spring",
+        vec![0.0; 3],
+        vec![1.0; 3],
+        4,
+        0,
+        0.012_665_232_788,
+        vec![0.5; 3],
+        Box::new(|u, g| {
+            let [d, dd, n] = unscale(u, [0.05, 0.25, 2.0], [2.0, 1.3, 15.0]);
+            g[0] = 1.0 - dd.powi(3) * n / (71_785.0 * d.powi(4));
+            g[1] = (4.0 * dd * dd - d * dd) / (12_566.0 * (dd * d.powi(3) - d.powi(4)))
+                + 1.0 / (5108.0 * d * d)
+                - 1.0;
+            g[2] = 1.0 - 140.45 * d / (dd * dd * n);
+            g[3] = (d + dd) / 1.5 - 1.0;
+            Ok((n + 2.0) * dd * d * d)
+        }),
+    )
+}
+
+/// The pressure vessel (Sandgren 1990), continuous: shell and head thickness
+/// `T_s, T_h ∈ [0, 99]`, radius and length `R, L ∈ [10, 200]`, each scaled to `[0, 1]`;
+/// 4 inequalities; `f* ≈ 5885.3327736`; the start the centre.
+#[must_use]
+pub fn pressure_vessel() -> Classic {
+    classic(
+        "pressure-vessel",
+        vec![0.0; 4],
+        vec![1.0; 4],
+        4,
+        0,
+        5_885.332_773_6,
+        vec![0.5; 4],
+        Box::new(|u, g| {
+            let [ts, th, r, l] = unscale(u, [0.0, 0.0, 10.0, 10.0], [99.0, 99.0, 200.0, 200.0]);
+            g[0] = -ts + 0.0193 * r;
+            g[1] = -th + 0.00954 * r;
+            g[2] = -PI * r * r * l - 4.0 / 3.0 * PI * r.powi(3) + 1_296_000.0;
+            g[3] = l - 240.0;
+            Ok(0.6224 * ts * r * l
+                + 1.7781 * th * r * r
+                + 3.1661 * ts * ts * l
+                + 19.84 * ts * ts * r)
+        }),
+    )
+}
+
+/// `min x₁ + x₂` on the circle `x₁² + x₂² = 2` in `[−3, 3]²`: `f* = −2` at `(−1, −1)`;
+/// the start `(0.5, 0)`.
+#[must_use]
+pub fn circle() -> Classic {
+    classic(
+        "circle",
+        vec![-3.0; 2],
+        vec![3.0; 2],
+        0,
+        1,
+        -2.0,
+        vec![0.5, 0.0],
+        Box::new(|x, c| {
+            c[0] = x[0] * x[0] + x[1] * x[1] - 2.0;
+            Ok(x[0] + x[1])
+        }),
+    )
+}
+
+/// Every classic problem, in the order above.
+#[must_use]
+pub fn all() -> Vec<Classic> {
+    vec![rosen_suzuki(), spring(), pressure_vessel(), circle()]
+}
