@@ -465,10 +465,18 @@ pub fn evaluate_columns<P: ConstrainedProblem + ?Sized>(
 /// evaluations would bypass it. `&P`, `Box<P>` and `Arc<P>` are wrappers of `P` that
 /// change nothing.
 ///
+/// The three evaluations forward to the inner problem's own each: a wrapper that
+/// changes how a point is evaluated overrides all three, the batches with
+/// [`evaluate_columns`]`(self, …)` (point by point through the wrapper) unless it has a
+/// batch evaluation of its own — the drivers evaluate by batches.
+///
 /// [`as_expensive`]: ConstrainedProblem::as_expensive
 ///
 /// ```
-/// use constraint_handling::problem::{ConstrainedProblem, FnProblem, ProblemError, ProblemWrapper};
+/// use constraint_handling::problem::{
+///     evaluate_columns, ConstrainedProblem, FnProblem, ProblemError, ProblemWrapper,
+/// };
+/// use ndarray::{Array1, Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2};
 /// use std::cell::Cell;
 ///
 /// /// Counts the points evaluated one at a time.
@@ -481,6 +489,23 @@ pub fn evaluate_columns<P: ConstrainedProblem + ?Sized>(
 ///         self.count.set(self.count.get() + 1);
 ///         self.inner.evaluate(x, c)
 ///     }
+///     // The batches point by point, through `wrap_evaluate`.
+///     fn wrap_evaluate_batch(
+///         &self,
+///         points: ArrayView2<'_, f64>,
+///         f: ArrayViewMut1<'_, f64>,
+///         c: ArrayViewMut2<'_, f64>,
+///     ) -> Result<(), ProblemError> {
+///         evaluate_columns(self, points, f, c)
+///     }
+///     fn wrap_evaluate_constraints_batch(
+///         &self,
+///         points: ArrayView2<'_, f64>,
+///         f: ArrayViewMut1<'_, f64>,
+///         c: ArrayViewMut2<'_, f64>,
+///     ) -> Result<(), ProblemError> {
+///         evaluate_columns(self, points, f, c)
+///     }
 /// }
 ///
 /// let p = FnProblem::new(vec![-1.0; 2], vec![1.0; 2], 1, 0, |x, g| {
@@ -492,6 +517,10 @@ pub fn evaluate_columns<P: ConstrainedProblem + ?Sized>(
 /// let mut g = [0.0];
 /// assert_eq!(counted.evaluate(&[0.5, 0.5], &mut g).unwrap(), 0.25);
 /// assert_eq!((counted.count.get(), g[0], counted.dim()), (1, 1.0, 2));
+/// let points = Array2::from_elem((2, 3), 0.25);
+/// let (mut f, mut c) = (Array1::zeros(3), Array2::zeros((1, 3)));
+/// counted.evaluate_batch(points.view(), f.view_mut(), c.view_mut()).unwrap();
+/// assert_eq!(counted.count.get(), 4);
 /// ```
 pub trait ProblemWrapper {
     /// The wrapped problem's type.

@@ -15,6 +15,9 @@ use std::f64::consts::PI;
 /// The closure type of a classic problem.
 pub type Formula = Box<dyn Fn(&[f64], &mut [f64]) -> Result<f64, ProblemError> + Send + Sync>;
 
+/// A classic problem's type.
+pub type Formulated = FnProblem<Formula>;
+
 /// A classic problem, its optimum and a start.
 pub struct Classic {
     /// Its name.
