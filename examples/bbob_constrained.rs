@@ -19,7 +19,7 @@ use clap::Parser;
 use emages::cli::{
     main_with, problems_arg, variants_arg, variants_help, Problems, ReportArgs, StudyArgs, Variants,
 };
-use emages::optimizer::MaEsOptimizer;
+use emages::optimizer::{LocalPhaseOptimizer, MaEsOptimizer};
 use emages::report::{comparison_report, Contender, Lineup};
 use emages::study::StudyConfig;
 use emages::suites::{BbobConstrainedSuite, Suite};
@@ -63,6 +63,13 @@ struct Args {
     /// Do not write COCO's files (default: into OUT/coco/<variant>/).
     #[arg(long, conflicts_with = "coco")]
     no_coco: bool,
+    /// Also run the restarted SQP local phase (`sqp-restarts`, the crate local-phase),
+    /// after the variants; `--sqp-only` runs it alone.
+    #[arg(long)]
+    sqp: bool,
+    /// Run the restarted SQP local phase alone.
+    #[arg(long, conflicts_with = "sqp")]
+    sqp_only: bool,
 }
 
 fn main() -> ExitCode {
@@ -92,17 +99,26 @@ fn run(args: &Args) -> Result<(), StudyError> {
     } else {
         format!("@T{t_max}")
     };
-    let configs: Vec<StudyConfig> = args
-        .variants
-        .0
-        .iter()
-        .map(|spec| {
-            StudyConfig::custom(
-                format!("{spec}{suffix}"),
-                MaEsOptimizer::with_spec(*spec).with_config(config.clone()),
-            )
-        })
-        .collect();
+    let mut configs: Vec<StudyConfig> = if args.sqp_only {
+        Vec::new()
+    } else {
+        args.variants
+            .0
+            .iter()
+            .map(|spec| {
+                StudyConfig::custom(
+                    format!("{spec}{suffix}"),
+                    MaEsOptimizer::with_spec(*spec).with_config(config.clone()),
+                )
+            })
+            .collect()
+    };
+    if args.sqp || args.sqp_only {
+        configs.push(StudyConfig::custom(
+            "sqp-restarts",
+            LocalPhaseOptimizer::default(),
+        ));
+    }
     let contenders: Vec<Contender> = configs
         .iter()
         .map(|c| Contender::new(c.label.clone(), c.display_name().to_string()))

@@ -47,9 +47,11 @@
 //! assert!(outcome.checkpoints[0].best.objective() >= outcome.best.objective());
 //! ```
 
+mod local_phase;
 mod ma_es_optimizer;
 mod tracker;
 
+pub use local_phase::LocalPhaseOptimizer;
 pub use ma_es_optimizer::{ComponentFactory, MaEsComponents, MaEsOptimizer};
 pub use tracker::Tracker;
 

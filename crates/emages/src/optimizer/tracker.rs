@@ -71,20 +71,29 @@ impl<'t> Tracker<'t> {
     /// # Errors
     /// The problem's errors (e.g. a point of the wrong dimension).
     pub fn evaluate(&self, x: &[f64]) -> Result<Fitness, StudyError> {
-        let problem = self.task.problem;
         let mut constraints = self.constraints.borrow_mut();
+        self.evaluate_into(x, &mut constraints)
+    }
+
+    /// [`Tracker::evaluate`], writing `C(x)` into `constraints` (`l + m` entries) for an
+    /// optimizer that needs the constraint values themselves.
+    ///
+    /// # Errors
+    /// The problem's errors (e.g. a point or a buffer of the wrong length).
+    pub fn evaluate_into(&self, x: &[f64], constraints: &mut [f64]) -> Result<Fitness, StudyError> {
+        let problem = self.task.problem;
         let objective = problem
-            .evaluate(x, &mut constraints)
+            .evaluate(x, constraints)
             .map_err(|e| StudyError::Other(format!("evaluation failed: {e}")))?;
         // ν̄ with the problem's own margin δ, as every algorithm sees it.
-        let fitness = Fitness::new(objective, problem.mean_violation(&constraints));
+        let fitness = Fitness::new(objective, problem.mean_violation(constraints));
         let evaluations = self.evaluations.get() + 1;
         self.evaluations.set(evaluations);
         let mut incumbent = self.incumbent.borrow_mut();
         if incumbent.improves(&fitness) {
             incumbent.replace(Snapshot {
                 fitness,
-                counts: problem.constraint_counts(&constraints),
+                counts: problem.constraint_counts(constraints),
                 found_at: Some(evaluations),
             });
         }

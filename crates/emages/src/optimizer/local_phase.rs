@@ -1,0 +1,105 @@
+//! The SQP local phase ([`local_phase::sqp`]) as a harness optimizer, restarted: the
+//! first run from the box's centre, each further one from a point drawn uniformly in
+//! the box (the task's seed alone decides them), until the budget is spent. A run's
+//! batch that would not fit into the budget left is not asked for: the run never
+//! evaluates more points than its budget.
+
+use super::{Optimizer, Outcome, StopReason, Task, Tracker};
+use crate::error::StudyError;
+use constraint_handling::problem::ProblemShape;
+use local_phase::sqp::{Sqp, SqpSettings};
+use ndarray::{ArrayView2, ShapeBuilder};
+use rand::{Rng, SeedableRng};
+
+/// Restarted SQP (see the [module](self) documentation); `kind` is `sqp-restarts`.
+///
+/// ```
+/// use emages::optimizer::{LocalPhaseOptimizer, Optimizer, Task};
+/// use constraint_handling::FnProblem;
+/// // min x₁ + x₂  s.t.  x₁² + x₂² ≤ 2: f* = −2
+/// let p = FnProblem::new(vec![-3.0; 2], vec![3.0; 2], 1, 0, |x, g| {
+///     g[0] = x[0] * x[0] + x[1] * x[1] - 2.0;
+///     Ok(x[0] + x[1])
+/// })
+/// .unwrap();
+/// let out = LocalPhaseOptimizer::default().run(&Task::new(&p, 400, 1)).unwrap();
+/// assert!(out.evaluations <= 400 && out.restarts.is_empty());
+/// assert!((out.best.objective() + 2.0).abs() < 1e-6 && out.best.violation() == 0.0);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct LocalPhaseOptimizer {
+    /// The settings of each run.
+    pub settings: SqpSettings,
+}
+
+impl Optimizer for LocalPhaseOptimizer {
+    fn kind(&self) -> &str {
+        "sqp-restarts"
+    }
+
+    fn validate(&self, dim: usize) -> Result<(), StudyError> {
+        let shape = ProblemShape::new(vec![0.0; dim], vec![1.0; dim], 0, 0)
+            .map_err(|e| StudyError::Invalid(e.to_string()))?;
+        Sqp::new(shape, &vec![0.5; dim], self.settings.clone())
+            .map(|_| ())
+            .map_err(|e| StudyError::Invalid(e.to_string()))
+    }
+
+    fn run(&self, task: &Task<'_>) -> Result<Outcome, StudyError> {
+        let problem = task.problem;
+        let shape = ProblemShape::of(problem).map_err(|e| StudyError::Invalid(e.to_string()))?;
+        let (lb, ub) = (shape.lower.clone(), shape.upper.clone());
+        let finite = |l: f64, u: f64| {
+            if l.is_finite() && u.is_finite() {
+                (l, u)
+            } else {
+                (l.max(-1.0), u.min(1.0))
+            }
+        };
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(task.seed);
+        let tracker = Tracker::new(task);
+        let k = shape.num_constraints();
+        let mut iterations = 0;
+        let mut start: Vec<f64> = lb
+            .iter()
+            .zip(&ub)
+            .map(|(&l, &u)| {
+                let (l, u) = finite(l, u);
+                0.5 * (l + u)
+            })
+            .collect();
+        let (mut objectives, mut told, mut c) = (Vec::new(), Vec::new(), vec![0.0; k]);
+        'runs: loop {
+            let mut sqp = Sqp::new(shape.clone(), &start, self.settings.clone())
+                .map_err(|e| StudyError::Invalid(e.to_string()))?;
+            while let Some(points) = sqp.ask() {
+                let count = points.ncols();
+                if count > tracker.remaining() {
+                    break 'runs;
+                }
+                objectives.clear();
+                told.clear();
+                for x in points.columns() {
+                    let x = x.to_vec();
+                    let fitness = tracker.evaluate_into(&x, &mut c)?;
+                    objectives.push(fitness.objective);
+                    told.extend_from_slice(&c);
+                }
+                // Column j of the (l + m) × count view is point j's C.
+                let view = ArrayView2::from_shape((k, count).f(), &told).expect("count · k values");
+                sqp.tell(&objectives, view)
+                    .map_err(|e| StudyError::Other(e.to_string()))?;
+                iterations += 1;
+                tracker.trace(sqp.step_bound());
+            }
+            if tracker.exhausted() {
+                break;
+            }
+            for (x, (&l, &u)) in start.iter_mut().zip(lb.iter().zip(&ub)) {
+                let (l, u) = finite(l, u);
+                *x = if u > l { rng.random_range(l..=u) } else { l };
+            }
+        }
+        Ok(tracker.finish(iterations, StopReason::Budget))
+    }
+}
