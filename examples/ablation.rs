@@ -40,6 +40,11 @@ struct Args {
     #[arg(long, default_value = "all", value_parser = variants_arg,
           long_help = variants_help("Variants, comma-separated, or \"all\" (the seven presets); the baseline (--baseline) is always included."))]
     variants: Variants,
+    /// Also run these optimizers that are not MA-ES specs (comma-separated):
+    /// `sqp-restarts` (the restarted SQP local phase), `portfolio` (issue 55's first
+    /// portfolio); black boxes (forward differences) whatever `--jacobian` says.
+    #[arg(long = "with", value_delimiter = ',')]
+    with: Vec<String>,
     /// The configuration the tables compare the others with ("+": it is better):
     /// eps-mag-es (the paper's study, beside the paper's numbers) or any spec, e.g.
     /// eps-mag-es-r (then without the paper's numbers).
@@ -129,10 +134,13 @@ fn run(args: &Args) -> Result<(), StudyError> {
         JacobianSource::Exact => EXACT_JACOBIAN_SUFFIX,
         JacobianSource::Differences => "",
     };
-    let configs = variants
+    let mut configs: Vec<StudyConfig> = variants
         .iter()
         .map(|spec| StudyConfig::custom(format!("{spec}{suffix}"), MaEsOptimizer::with_spec(*spec)))
         .collect();
+    for name in &args.with {
+        configs.push(StudyConfig::other(name)?);
+    }
     let suite = args
         .instance
         .suite_with_jacobian(&args.study, args.jacobian)?;

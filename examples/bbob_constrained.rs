@@ -19,7 +19,7 @@ use clap::Parser;
 use emages::cli::{
     main_with, problems_arg, variants_arg, variants_help, Problems, ReportArgs, StudyArgs, Variants,
 };
-use emages::optimizer::{LocalPhaseOptimizer, MaEsOptimizer};
+use emages::optimizer::MaEsOptimizer;
 use emages::report::{comparison_report, Contender, Lineup};
 use emages::study::StudyConfig;
 use emages::suites::{BbobConstrainedSuite, Suite};
@@ -63,13 +63,13 @@ struct Args {
     /// Do not write COCO's files (default: into OUT/coco/<variant>/).
     #[arg(long, conflicts_with = "coco")]
     no_coco: bool,
-    /// Also run the restarted SQP local phase (`sqp-restarts`, the crate local-phase),
-    /// after the variants; `--sqp-only` runs it alone.
-    #[arg(long)]
-    sqp: bool,
-    /// Run the restarted SQP local phase alone.
-    #[arg(long, conflicts_with = "sqp")]
-    sqp_only: bool,
+    /// Also run these optimizers that are not MA-ES specs, after the variants
+    /// (comma-separated): `sqp-restarts` (the restarted SQP local phase), `portfolio`.
+    #[arg(long = "with", value_delimiter = ',')]
+    with: Vec<String>,
+    /// Run only the optimizers of `--with`, no variant.
+    #[arg(long, requires = "with")]
+    only_with: bool,
 }
 
 fn main() -> ExitCode {
@@ -99,7 +99,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
     } else {
         format!("@T{t_max}")
     };
-    let mut configs: Vec<StudyConfig> = if args.sqp_only {
+    let mut configs: Vec<StudyConfig> = if args.only_with {
         Vec::new()
     } else {
         args.variants
@@ -113,11 +113,8 @@ fn run(args: &Args) -> Result<(), StudyError> {
             })
             .collect()
     };
-    if args.sqp || args.sqp_only {
-        configs.push(StudyConfig::custom(
-            "sqp-restarts",
-            LocalPhaseOptimizer::default(),
-        ));
+    for name in &args.with {
+        configs.push(StudyConfig::other(name)?);
     }
     let contenders: Vec<Contender> = configs
         .iter()

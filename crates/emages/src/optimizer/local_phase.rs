@@ -46,60 +46,101 @@ impl Optimizer for LocalPhaseOptimizer {
     }
 
     fn run(&self, task: &Task<'_>) -> Result<Outcome, StudyError> {
-        let problem = task.problem;
-        let shape = ProblemShape::of(problem).map_err(|e| StudyError::Invalid(e.to_string()))?;
-        let (lb, ub) = (shape.lower.clone(), shape.upper.clone());
-        let finite = |l: f64, u: f64| {
-            if l.is_finite() && u.is_finite() {
-                (l, u)
-            } else {
-                (l.max(-1.0), u.min(1.0))
-            }
-        };
+        let shape = black_box_shape(task)?;
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(task.seed);
         let tracker = Tracker::new(task);
-        let k = shape.num_constraints();
+        let mut start = centre(&shape);
         let mut iterations = 0;
-        let mut start: Vec<f64> = lb
-            .iter()
-            .zip(&ub)
-            .map(|(&l, &u)| {
-                let (l, u) = finite(l, u);
-                0.5 * (l + u)
-            })
-            .collect();
-        let (mut objectives, mut told, mut c) = (Vec::new(), Vec::new(), vec![0.0; k]);
-        'runs: loop {
-            let mut sqp = Sqp::new(shape.clone(), &start, self.settings.clone())
-                .map_err(|e| StudyError::Invalid(e.to_string()))?;
-            while let Some(points) = sqp.ask() {
-                let count = points.ncols();
-                if count > tracker.remaining() {
-                    break 'runs;
-                }
-                objectives.clear();
-                told.clear();
-                for x in points.columns() {
-                    let x = x.to_vec();
-                    let fitness = tracker.evaluate_into(&x, &mut c)?;
-                    objectives.push(fitness.objective);
-                    told.extend_from_slice(&c);
-                }
-                // Column j of the (l + m) × count view is point j's C.
-                let view = ArrayView2::from_shape((k, count).f(), &told).expect("count · k values");
-                sqp.tell(&objectives, view)
-                    .map_err(|e| StudyError::Other(e.to_string()))?;
-                iterations += 1;
-                tracker.trace(sqp.step_bound());
-            }
-            if tracker.exhausted() {
-                break;
-            }
-            for (x, (&l, &u)) in start.iter_mut().zip(lb.iter().zip(&ub)) {
-                let (l, u) = finite(l, u);
-                *x = if u > l { rng.random_range(l..=u) } else { l };
-            }
+        while let SqpEnd::Stopped =
+            run_sqp(&tracker, &shape, &start, &self.settings, &mut iterations)?
+        {
+            uniform_in_box(&shape, &mut rng, &mut start);
         }
         Ok(tracker.finish(iterations, StopReason::Budget))
     }
+}
+
+/// How a run of the local phase ended.
+pub(super) enum SqpEnd {
+    /// It stopped by itself.
+    Stopped,
+    /// Its next batch did not fit into the budget left.
+    Budget,
+}
+
+/// The task's problem's shape, with the repairs' Jacobians from differences (a black
+/// box: the harness compares algorithms on values alone).
+pub(super) fn black_box_shape(task: &Task<'_>) -> Result<ProblemShape, StudyError> {
+    Ok(ProblemShape::of(task.problem)
+        .map_err(|e| StudyError::Invalid(e.to_string()))?
+        .with_jacobian(constraint_handling::JacobianSource::Differences))
+}
+
+/// `[l, u]` with an infinite side replaced by `±1` around the other.
+fn finite(l: f64, u: f64) -> (f64, f64) {
+    if l.is_finite() && u.is_finite() {
+        (l, u)
+    } else {
+        (l.max(-1.0), u.min(1.0))
+    }
+}
+
+/// The box's centre.
+pub(super) fn centre(shape: &ProblemShape) -> Vec<f64> {
+    shape
+        .lower
+        .iter()
+        .zip(&shape.upper)
+        .map(|(&l, &u)| {
+            let (l, u) = finite(l, u);
+            0.5 * (l + u)
+        })
+        .collect()
+}
+
+/// A point drawn uniformly in the box, into `x`.
+pub(super) fn uniform_in_box(shape: &ProblemShape, rng: &mut impl Rng, x: &mut [f64]) {
+    for (x, (&l, &u)) in x.iter_mut().zip(shape.lower.iter().zip(&shape.upper)) {
+        let (l, u) = finite(l, u);
+        *x = if u > l { rng.random_range(l..=u) } else { l };
+    }
+}
+
+/// One run of the local phase from `start`, every point evaluated through `tracker`
+/// (one iteration per batch).
+///
+/// # Errors
+/// The problem's errors; a start or settings the local phase refuses.
+pub(super) fn run_sqp(
+    tracker: &Tracker<'_>,
+    shape: &ProblemShape,
+    start: &[f64],
+    settings: &SqpSettings,
+    iterations: &mut usize,
+) -> Result<SqpEnd, StudyError> {
+    let k = shape.num_constraints();
+    let mut sqp = Sqp::new(shape.clone(), start, settings.clone())
+        .map_err(|e| StudyError::Invalid(e.to_string()))?;
+    let (mut objectives, mut told, mut c) = (Vec::new(), Vec::new(), vec![0.0; k]);
+    while let Some(points) = sqp.ask() {
+        let count = points.ncols();
+        if count > tracker.remaining() {
+            return Ok(SqpEnd::Budget);
+        }
+        objectives.clear();
+        told.clear();
+        for x in points.columns() {
+            let x = x.to_vec();
+            let fitness = tracker.evaluate_into(&x, &mut c)?;
+            objectives.push(fitness.objective);
+            told.extend_from_slice(&c);
+        }
+        // Column j of the (l + m) × count view is point j's C.
+        let view = ArrayView2::from_shape((k, count).f(), &told).expect("count · k values");
+        sqp.tell(&objectives, view)
+            .map_err(|e| StudyError::Other(e.to_string()))?;
+        *iterations += 1;
+        tracker.trace(sqp.step_bound());
+    }
+    Ok(SqpEnd::Stopped)
 }

@@ -49,10 +49,12 @@
 
 mod local_phase;
 mod ma_es_optimizer;
+mod portfolio;
 mod tracker;
 
 pub use local_phase::LocalPhaseOptimizer;
 pub use ma_es_optimizer::{ComponentFactory, MaEsComponents, MaEsOptimizer};
+pub use portfolio::PortfolioOptimizer;
 pub use tracker::Tracker;
 
 use crate::error::StudyError;

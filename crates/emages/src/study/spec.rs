@@ -79,6 +79,35 @@ impl StudyConfig {
     }
 }
 
+impl StudyConfig {
+    /// The names [`StudyConfig::other`] knows: the harness's optimizers that are not
+    /// MA-ES specs.
+    pub const OTHERS: [&'static str; 2] = ["sqp-restarts", "portfolio"];
+
+    /// The configuration of an optimizer that is not an MA-ES spec, by name (labelled
+    /// so): `sqp-restarts` ([`crate::optimizer::LocalPhaseOptimizer`]) or `portfolio`
+    /// ([`crate::optimizer::PortfolioOptimizer`]), with their default settings.
+    ///
+    /// # Errors
+    /// [`StudyError::Invalid`] for another name.
+    pub fn other(name: &str) -> Result<Self, StudyError> {
+        match name {
+            "sqp-restarts" => Ok(Self::custom(
+                name,
+                crate::optimizer::LocalPhaseOptimizer::default(),
+            )),
+            "portfolio" => Ok(Self::custom(
+                name,
+                crate::optimizer::PortfolioOptimizer::default(),
+            )),
+            _ => Err(StudyError::Invalid(format!(
+                "unknown optimizer {name:?} (known: {})",
+                Self::OTHERS.join(", ")
+            ))),
+        }
+    }
+}
+
 /// Shard `index` of `count` (1-based): every `count`-th job of the canonical order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {

@@ -1,0 +1,179 @@
+//! A first portfolio (issue 55, training): the SQP local phase and the ε-level ES in
+//! rounds, within one budget that only cuts. Round `r`:
+//!
+//! 1. the local phase from a start (round 0: the box's centre; later: a point drawn
+//!    uniformly in the box), until it stops by itself;
+//! 2. an ES run (εMAg-ES-R by default, its own BIPOP restarts and stopping rules) with
+//!    a budget of its own, `b₀ · 2ʳ` with `b₀ = es_budget_per_dim · N`;
+//! 3. the local phase from the ES run's best point (polishing).
+//!
+//! No step looks at the task's budget: the run asks for the same points whatever the
+//! budget, and a batch (a local phase's, an ES generation's) that would not fit into
+//! what is left is not asked for. The seeds of the ES runs and the starts follow from
+//! the task's seed alone.
+
+use super::local_phase::{black_box_shape, centre, run_sqp, uniform_in_box, SqpEnd};
+use super::{Optimizer, Outcome, StopReason, Task, Tracker};
+use crate::error::StudyError;
+use constraint_handling::problem::ProblemShape;
+use local_phase::sqp::SqpSettings;
+use ma_es::{ComponentSpec, Options};
+use ndarray::{ArrayView2, ShapeBuilder};
+use rand::SeedableRng;
+
+/// The portfolio (see the [module](self) documentation); `kind` is `portfolio`.
+#[derive(Clone, Debug)]
+pub struct PortfolioOptimizer {
+    /// The local phase's settings.
+    pub sqp: SqpSettings,
+    /// The ES of step 2.
+    pub es: ComponentSpec,
+    /// `b₀ / N`, the first ES run's budget per dimension.
+    pub es_budget_per_dim: usize,
+}
+
+impl Default for PortfolioOptimizer {
+    fn default() -> Self {
+        Self {
+            sqp: SqpSettings::default(),
+            es: ComponentSpec::recommended(),
+            es_budget_per_dim: 2000,
+        }
+    }
+}
+
+/// How an ES run ended.
+enum EsEnd {
+    Stopped(Vec<f64>),
+    Budget,
+}
+
+/// The seed of round `r`'s ES run (SplitMix64 of the task's seed and `r`).
+fn round_seed(seed: u64, r: u64) -> u64 {
+    let mut z = seed ^ r.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn run_es(
+    tracker: &Tracker<'_>,
+    shape: &ProblemShape,
+    options: Options,
+    iterations: &mut usize,
+) -> Result<EsEnd, StudyError> {
+    let k = shape.num_constraints();
+    let plan = options
+        .build(shape)
+        .map_err(|e| StudyError::Invalid(e.to_string()))?;
+    let mut es = plan
+        .ask_tell()
+        .map_err(|e| StudyError::Invalid(e.to_string()))?;
+    let (mut objectives, mut told, mut c) = (Vec::new(), Vec::new(), vec![0.0; k]);
+    loop {
+        let request = es.ask().map_err(|e| StudyError::Other(e.to_string()))?;
+        let Some(request) = request else { break };
+        let count = request.points.ncols();
+        if count > tracker.remaining() {
+            return Ok(EsEnd::Budget);
+        }
+        objectives.clear();
+        told.clear();
+        for x in request.points.columns() {
+            let x = x.to_vec();
+            let fitness = tracker.evaluate_into(&x, &mut c)?;
+            objectives.push(fitness.objective);
+            told.extend_from_slice(&c);
+        }
+        let view = ArrayView2::from_shape((k, count).f(), &told).expect("count · k values");
+        if matches!(
+            es.tell(&objectives, view)
+                .map_err(|e| StudyError::Other(e.to_string()))?,
+            ma_es::request::Told::Generation(_)
+        ) {
+            *iterations += 1;
+            tracker.trace(es.report().sigma);
+        }
+    }
+    Ok(EsEnd::Stopped(es.result().best.y))
+}
+
+impl Optimizer for PortfolioOptimizer {
+    fn kind(&self) -> &str {
+        "portfolio"
+    }
+
+    fn run(&self, task: &Task<'_>) -> Result<Outcome, StudyError> {
+        let shape = black_box_shape(task)?;
+        let n = shape.dim();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(task.seed);
+        let tracker = Tracker::new(task);
+        let mut iterations = 0;
+        let mut start = centre(&shape);
+        for r in 0u32.. {
+            if let SqpEnd::Budget = run_sqp(&tracker, &shape, &start, &self.sqp, &mut iterations)? {
+                break;
+            }
+            let budget = self
+                .es_budget_per_dim
+                .saturating_mul(n)
+                .saturating_mul(1usize << r.min(40));
+            let options = Options::new(self.es)
+                .budget(budget)
+                .seed(round_seed(task.seed, u64::from(r)));
+            let EsEnd::Stopped(best) = run_es(&tracker, &shape, options, &mut iterations)? else {
+                break;
+            };
+            if let SqpEnd::Budget = run_sqp(&tracker, &shape, &best, &self.sqp, &mut iterations)? {
+                break;
+            }
+            uniform_in_box(&shape, &mut rng, &mut start);
+        }
+        Ok(tracker.finish(iterations, StopReason::Budget))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::optimizer::LocalPhaseOptimizer;
+    use constraint_handling::FnProblem;
+    use std::sync::Mutex;
+
+    /// The points a run evaluates, in order (bit patterns).
+    fn points_of(optimizer: &dyn Optimizer, budget: usize) -> (Vec<u64>, Outcome) {
+        let seen = Mutex::new(Vec::new());
+        // A multimodal problem with an equality: the runs restart and reach the ES.
+        let p = FnProblem::new(vec![-5.0; 3], vec![5.0; 3], 1, 1, |x, c| {
+            seen.lock().unwrap().extend(x.iter().map(|v| v.to_bits()));
+            c[0] = x[0] * x[0] + x[1] * x[1] - 4.0;
+            c[1] = x[0] + x[1] + x[2] - 1.0;
+            Ok(x.iter().map(|v| v * v - 3.0 * (2.0 * v).cos()).sum())
+        })
+        .unwrap();
+        let out = optimizer.run(&Task::new(&p, budget, 11)).unwrap();
+        let points = seen.into_inner().unwrap();
+        (points, out)
+    }
+
+    /// The budget only cuts: with budgets B and 10·B a run evaluates the same first
+    /// points, bit for bit, and never more than its budget.
+    #[test]
+    fn the_budget_is_a_cap_not_a_schedule() {
+        let portfolio = PortfolioOptimizer {
+            es_budget_per_dim: 100,
+            ..PortfolioOptimizer::default()
+        };
+        let optimizers: [&dyn Optimizer; 2] = [&portfolio, &LocalPhaseOptimizer::default()];
+        for optimizer in optimizers {
+            for budget in [50, 400, 3000] {
+                let (short, out_short) = points_of(optimizer, budget);
+                let (long, out_long) = points_of(optimizer, 10 * budget);
+                assert!(out_short.evaluations <= budget && out_long.evaluations <= 10 * budget);
+                assert_eq!(short.len(), 3 * out_short.evaluations);
+                assert!(out_short.evaluations + 3 * 12 + 1 > budget, "{}: {budget}: {}", optimizer.kind(), out_short.evaluations);
+                assert_eq!(short[..], long[..short.len()], "{} at {budget}", optimizer.kind());
+            }
+        }
+    }
+}
