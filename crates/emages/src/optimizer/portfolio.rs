@@ -3,8 +3,8 @@
 //!
 //! 1. the local phase from a start (round 0: the box's centre; later: a point drawn
 //!    uniformly in the box), until it stops by itself;
-//! 2. an ES run (εMAg-ES-R by default, its own BIPOP restarts and stopping rules) with
-//!    a budget of its own, `b₀ · 2ʳ` with `b₀ = es_budget_per_dim · N`;
+//! 2. an ES run (εMAg-ES-R by default, with its BIPOP restarts, to the end) with a
+//!    budget of its own, `b₀ · 2ʳ` with `b₀ = es_budget_per_dim · N`;
 //! 3. the local phase from the ES run's best point (polishing).
 //!
 //! No step looks at the task's budget: the run asks for the same points whatever the
@@ -118,9 +118,12 @@ impl Optimizer for PortfolioOptimizer {
                 .es_budget_per_dim
                 .saturating_mul(n)
                 .saturating_mul(1usize << r.min(40));
+            // The ES runs to its own budget (its BIPOP restarts within), as in the CEC
+            // protocol; the stopping rules of a whole run would end it early.
             let options = Options::new(self.es)
                 .budget(budget)
-                .seed(round_seed(task.seed, u64::from(r)));
+                .seed(round_seed(task.seed, u64::from(r)))
+                .to_the_end();
             let EsEnd::Stopped(best) = run_es(&tracker, &shape, options, &mut iterations)? else {
                 break;
             };
@@ -171,8 +174,18 @@ mod tests {
                 let (long, out_long) = points_of(optimizer, 10 * budget);
                 assert!(out_short.evaluations <= budget && out_long.evaluations <= 10 * budget);
                 assert_eq!(short.len(), 3 * out_short.evaluations);
-                assert!(out_short.evaluations + 3 * 12 + 1 > budget, "{}: {budget}: {}", optimizer.kind(), out_short.evaluations);
-                assert_eq!(short[..], long[..short.len()], "{} at {budget}", optimizer.kind());
+                assert!(
+                    out_short.evaluations + 3 * 12 + 1 > budget,
+                    "{}: {budget}: {}",
+                    optimizer.kind(),
+                    out_short.evaluations
+                );
+                assert_eq!(
+                    short[..],
+                    long[..short.len()],
+                    "{} at {budget}",
+                    optimizer.kind()
+                );
             }
         }
     }

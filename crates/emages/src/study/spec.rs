@@ -100,10 +100,27 @@ impl StudyConfig {
                 name,
                 crate::optimizer::PortfolioOptimizer::default(),
             )),
-            _ => Err(StudyError::Invalid(format!(
-                "unknown optimizer {name:?} (known: {})",
-                Self::OTHERS.join(", ")
-            ))),
+            _ => {
+                // `portfolio@B`: the first ES run's budget per dimension B.
+                if let Some(b) = name.strip_prefix("portfolio@") {
+                    let es_budget_per_dim = b.parse().ok().filter(|b| *b > 0).ok_or_else(|| {
+                        StudyError::Invalid(format!(
+                            "{name}: expected portfolio@B, B a positive budget per dimension"
+                        ))
+                    })?;
+                    return Ok(Self::custom(
+                        name,
+                        crate::optimizer::PortfolioOptimizer {
+                            es_budget_per_dim,
+                            ..crate::optimizer::PortfolioOptimizer::default()
+                        },
+                    ));
+                }
+                Err(StudyError::Invalid(format!(
+                    "unknown optimizer {name:?} (known: {}, portfolio@B)",
+                    Self::OTHERS.join(", ")
+                )))
+            }
         }
     }
 }
