@@ -30,6 +30,9 @@ pub struct PortfolioOptimizer {
     pub es: ComponentSpec,
     /// `b₀ / N`, the first ES run's budget per dimension.
     pub es_budget_per_dim: usize,
+    /// Whether each round restarts the local phase from new points while a restart
+    /// improves the best point (`portfolio+`), before the ES run.
+    pub restart_while_improving: bool,
 }
 
 impl Default for PortfolioOptimizer {
@@ -38,7 +41,27 @@ impl Default for PortfolioOptimizer {
             sqp: SqpSettings::default(),
             es: ComponentSpec::recommended(),
             es_budget_per_dim: 2000,
+            restart_while_improving: false,
         }
+    }
+}
+
+/// Whether `after` improves on `before` by more than rounding: a lower `ν̄` where
+/// `before` was infeasible, or, both feasible, `f` lower by `10⁻⁸ · max(1, |f|)`.
+fn clearly_better(
+    after: Option<constraint_handling::Fitness>,
+    before: Option<constraint_handling::Fitness>,
+) -> bool {
+    match (after, before) {
+        (Some(a), Some(b)) => {
+            if b.violation > 0.0 {
+                a.violation < b.violation * (1.0 - 1e-8)
+            } else {
+                a.violation == 0.0 && a.objective < b.objective - 1e-8 * b.objective.abs().max(1.0)
+            }
+        }
+        (Some(_), None) => true,
+        _ => false,
     }
 }
 
@@ -112,6 +135,26 @@ impl Optimizer for PortfolioOptimizer {
         let mut start = centre(&shape);
         for r in 0u32.. {
             if let SqpEnd::Budget = run_sqp(&tracker, &shape, &start, &self.sqp, &mut iterations)? {
+                break;
+            }
+            // The budget goes where progress is: the local phase restarts from new
+            // points while each restart improves the best point found.
+            let mut out_of_budget = false;
+            while self.restart_while_improving {
+                let before = tracker.best().map(|b| b.fitness);
+                uniform_in_box(&shape, &mut rng, &mut start);
+                if let SqpEnd::Budget =
+                    run_sqp(&tracker, &shape, &start, &self.sqp, &mut iterations)?
+                {
+                    out_of_budget = true;
+                    break;
+                }
+                let after = tracker.best().map(|b| b.fitness);
+                if !clearly_better(after, before) {
+                    break;
+                }
+            }
+            if out_of_budget {
                 break;
             }
             let budget = self

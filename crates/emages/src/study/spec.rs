@@ -82,11 +82,13 @@ impl StudyConfig {
 impl StudyConfig {
     /// The names [`StudyConfig::other`] knows: the harness's optimizers that are not
     /// MA-ES specs.
-    pub const OTHERS: [&'static str; 2] = ["sqp-restarts", "portfolio"];
+    pub const OTHERS: [&'static str; 3] = ["sqp-restarts", "portfolio", "portfolio+"];
 
     /// The configuration of an optimizer that is not an MA-ES spec, by name (labelled
-    /// so): `sqp-restarts` ([`crate::optimizer::LocalPhaseOptimizer`]) or `portfolio`
-    /// ([`crate::optimizer::PortfolioOptimizer`]), with their default settings.
+    /// so): `sqp-restarts` ([`crate::optimizer::LocalPhaseOptimizer`]), `portfolio`
+    /// ([`crate::optimizer::PortfolioOptimizer`]) with its default settings,
+    /// `portfolio+` (its local phase restarted while it improves) or `portfolio@B`
+    /// (its first ES run's budget `B · N`).
     ///
     /// # Errors
     /// [`StudyError::Invalid`] for another name.
@@ -99,6 +101,13 @@ impl StudyConfig {
             "portfolio" => Ok(Self::custom(
                 name,
                 crate::optimizer::PortfolioOptimizer::default(),
+            )),
+            "portfolio+" => Ok(Self::custom(
+                name,
+                crate::optimizer::PortfolioOptimizer {
+                    restart_while_improving: true,
+                    ..crate::optimizer::PortfolioOptimizer::default()
+                },
             )),
             _ => {
                 // `portfolio@B`: the first ES run's budget per dimension B.
