@@ -121,6 +121,30 @@ fn run_es(
     Ok(EsEnd::Stopped(es.result().best.y))
 }
 
+impl PortfolioOptimizer {
+    /// Restarts the local phase from new points while each restart improves the best
+    /// point; `false` once the budget is spent.
+    fn restarts_while_improving(
+        &self,
+        tracker: &Tracker<'_>,
+        shape: &ProblemShape,
+        rng: &mut impl rand::Rng,
+        start: &mut [f64],
+        iterations: &mut usize,
+    ) -> Result<bool, StudyError> {
+        loop {
+            let before = tracker.best().map(|b| b.fitness);
+            uniform_in_box(shape, rng, start);
+            if let SqpEnd::Budget = run_sqp(tracker, shape, start, &self.sqp, iterations)? {
+                return Ok(false);
+            }
+            if !clearly_better(tracker.best().map(|b| b.fitness), before) {
+                return Ok(true);
+            }
+        }
+    }
+}
+
 impl Optimizer for PortfolioOptimizer {
     fn kind(&self) -> &str {
         "portfolio"
@@ -139,22 +163,15 @@ impl Optimizer for PortfolioOptimizer {
             }
             // The budget goes where progress is: the local phase restarts from new
             // points while each restart improves the best point found.
-            let mut out_of_budget = false;
-            while self.restart_while_improving {
-                let before = tracker.best().map(|b| b.fitness);
-                uniform_in_box(&shape, &mut rng, &mut start);
-                if let SqpEnd::Budget =
-                    run_sqp(&tracker, &shape, &start, &self.sqp, &mut iterations)?
-                {
-                    out_of_budget = true;
-                    break;
-                }
-                let after = tracker.best().map(|b| b.fitness);
-                if !clearly_better(after, before) {
-                    break;
-                }
-            }
-            if out_of_budget {
+            if self.restart_while_improving
+                && !self.restarts_while_improving(
+                    &tracker,
+                    &shape,
+                    &mut rng,
+                    &mut start,
+                    &mut iterations,
+                )?
+            {
                 break;
             }
             let budget = self
