@@ -11,7 +11,13 @@ use local_phase::sqp::{Sqp, SqpSettings};
 use ndarray::{ArrayView2, ShapeBuilder};
 use rand::{Rng, SeedableRng};
 
-/// Restarted SQP (see the [module](self) documentation); `kind` is `sqp-restarts`.
+/// The SQP local phase ([`local_phase::sqp`]) as a harness optimizer, restarted: the
+/// first run from the box's centre, each further one from a point drawn uniformly in
+/// the box (the task's seed alone decides them), until the budget is spent. A run's
+/// batch that would not fit into the budget left is not asked for: the run never
+/// evaluates more points than its budget.
+///
+/// `kind` is `sqp-restarts`.
 ///
 /// ```
 /// use emages::optimizer::{LocalPhaseOptimizer, Optimizer, Task};

@@ -21,7 +21,21 @@ use ma_es::{ComponentSpec, Options};
 use ndarray::{ArrayView2, ShapeBuilder};
 use rand::SeedableRng;
 
-/// The portfolio (see the [module](self) documentation); `kind` is `portfolio`.
+/// A first portfolio (issue 55, training): the SQP local phase and the ε-level ES in
+/// rounds, within one budget that only cuts. Round `r`:
+///
+/// 1. the local phase from a start (round 0: the box's centre; later: a point drawn
+///    uniformly in the box), until it stops by itself;
+/// 2. an ES run (εMAg-ES-R by default, with its BIPOP restarts, to the end) with a
+///    budget of its own, `b₀ · 2ʳ` with `b₀ = es_budget_per_dim · N`;
+/// 3. the local phase from the ES run's best point (polishing).
+///
+/// No step looks at the task's budget: the run asks for the same points whatever the
+/// budget, and a batch (a local phase's, an ES generation's) that would not fit into
+/// what is left is not asked for. The seeds of the ES runs and the starts follow from
+/// the task's seed alone.
+///
+/// `kind` is `portfolio` (`portfolio+` with `restart_while_improving`).
 #[derive(Clone, Debug)]
 pub struct PortfolioOptimizer {
     /// The local phase's settings.
