@@ -62,6 +62,11 @@ struct Args {
     #[arg(long, default_value = "eps-mag-es", value_parser = variants_arg,
           long_help = variants_help("The strategy (comma-separated: several)."))]
     variant: Variants,
+    /// Run this optimizer that is not an MA-ES spec instead of --variant (labelled by
+    /// its name; --t-max does not apply): `sqp-restarts`, `portfolio`, `portfolio+`,
+    /// `portfolio@B`. Black boxes whatever --jacobian says.
+    #[arg(long = "with", value_name = "NAME")]
+    with: Option<String>,
     /// The generation T from which ε is 0: `scaled` (default) takes T = 1000 ·
     /// (MaxFEs / D) / 20000, the share of the run the paper's T = 1000 has at CEC2017's
     /// 20000 · D; `paper` the paper's 1000; or a number.
@@ -177,6 +182,8 @@ fn run(args: &Args) -> Result<(), StudyError> {
         JacobianSource::Exact => format!("{label}+jacobian=exact"),
         JacobianSource::Differences => label,
     };
+    let other = args.with.as_deref().map(StudyConfig::other).transpose()?;
+    let label = other.as_ref().map_or(label, |c| c.label.clone());
     let groups: Vec<(usize, Vec<usize>)> = suite
         .dimensions()
         .into_iter()
@@ -204,6 +211,10 @@ fn run(args: &Args) -> Result<(), StudyError> {
             let optimizer = MaEsOptimizer::with_spec(*variant)
                 .with_config(config)
                 .with_max_generations(budget);
+            let config = match &other {
+                Some(c) => c.clone(),
+                None => StudyConfig::custom(label.clone(), optimizer),
+            };
             Ok(StudySpec {
                 runs: args.runs,
                 problems: ps.clone(),
@@ -215,7 +226,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
                 ..StudySpec::new(
                     suite.clone() as Arc<dyn Suite>,
                     *dim,
-                    vec![StudyConfig::custom(label.clone(), optimizer)],
+                    vec![config],
                 )
             })
         })
