@@ -223,11 +223,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
                 threads: args.threads,
                 progress: !args.no_progress,
                 checkpoint_fractions: cec2020::CHECKPOINTS.to_vec(),
-                ..StudySpec::new(
-                    suite.clone() as Arc<dyn Suite>,
-                    *dim,
-                    vec![config],
-                )
+                ..StudySpec::new(suite.clone() as Arc<dyn Suite>, *dim, vec![config])
             })
         })
         .collect::<Result<Vec<_>, StudyError>>()?;

@@ -97,7 +97,7 @@ pub enum SqpStop {
     /// No step along the search direction lowered the merit, twice, the second time
     /// after resetting `B`.
     LineSearchFailed,
-    /// The quadratic program could not be solved (rounding).
+    /// The quadratic program could not be solved (rounding), even with `B` reset.
     QpFailed,
     /// A value told was not finite at the start or in a gradient's probes.
     NotFinite,
@@ -589,11 +589,13 @@ impl Sqp {
     fn next_step(&mut self) {
         let k = self.shape.num_constraints();
         let x_norm = self.x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
-        let relaxed = match self.solve_qp(false) {
-            Ok(()) => false,
-            Err(QpError::Infeasible { .. } | QpError::IterationLimit(_)) => {
-                match self.solve_qp(true) {
-                    Ok(()) => true,
+        let relaxed = match self.solve_step() {
+            Ok(relaxed) => relaxed,
+            Err(_) if !self.hess_fresh => {
+                // B may have lost its definiteness to rounding: once more from B = I.
+                self.reset_hessian();
+                match self.solve_step() {
+                    Ok(relaxed) => relaxed,
                     Err(_) => {
                         self.phase = Phase::Done(SqpStop::QpFailed);
                         return;
@@ -652,6 +654,18 @@ impl Sqp {
         }
         self.alpha = 1.0;
         self.ask_trial();
+    }
+
+    /// The step's program, relaxed when the linearised constraints are inconsistent;
+    /// whether it was relaxed.
+    fn solve_step(&mut self) -> Result<bool, QpError> {
+        match self.solve_qp(false) {
+            Ok(()) => Ok(false),
+            Err(QpError::Infeasible { .. } | QpError::IterationLimit(_)) => {
+                self.solve_qp(true).map(|()| true)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Fills the step (and `λ`, and the relaxation `δ`) from the quadratic program.
