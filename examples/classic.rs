@@ -8,54 +8,8 @@
 //! cargo run --release --example classic
 //! ```
 
-use constraint_handling::problem::{
-    evaluate_columns, ConstrainedProblem, ProblemError, ProblemWrapper,
-};
 use emages::optimizer::{LocalPhaseOptimizer, Optimizer, PortfolioOptimizer, Task};
-use local_phase::classic::{self, Classic, Formulated};
-use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// Counts the evaluations and notes the first hit.
-struct Hits<'a> {
-    inner: &'a Classic,
-    count: AtomicUsize,
-    hit: AtomicUsize,
-}
-
-impl ProblemWrapper for Hits<'_> {
-    type Inner = Formulated;
-    fn inner(&self) -> &Formulated {
-        &self.inner.problem
-    }
-    fn wrap_evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
-        let f = self.inner.problem.evaluate(x, c)?;
-        let count = self.count.fetch_add(1, Ordering::Relaxed) + 1;
-        let l = self.inner.problem.num_inequalities();
-        let feasible = c[..l].iter().all(|g| *g <= 0.0) && c[l..].iter().all(|h| h.abs() <= 1e-8);
-        let close = f - self.inner.f_star <= 1e-6 * self.inner.f_star.abs().max(1.0);
-        if feasible && close && self.hit.load(Ordering::Relaxed) == 0 {
-            self.hit.store(count, Ordering::Relaxed);
-        }
-        Ok(f)
-    }
-    fn wrap_evaluate_batch(
-        &self,
-        points: ArrayView2<'_, f64>,
-        f: ArrayViewMut1<'_, f64>,
-        c: ArrayViewMut2<'_, f64>,
-    ) -> Result<(), ProblemError> {
-        evaluate_columns(self, points, f, c)
-    }
-    fn wrap_evaluate_constraints_batch(
-        &self,
-        points: ArrayView2<'_, f64>,
-        f: ArrayViewMut1<'_, f64>,
-        c: ArrayViewMut2<'_, f64>,
-    ) -> Result<(), ProblemError> {
-        evaluate_columns(self, points, f, c)
-    }
-}
+use local_phase::classic::{self, Hits};
 
 fn median(v: &mut [usize]) -> f64 {
     v.sort_unstable();
@@ -79,19 +33,12 @@ fn main() {
             for budget in [5_000, 20_000, 200_000] {
                 let (mut hits, mut used) = (Vec::new(), Vec::new());
                 for seed in 1..=10 {
-                    let wrapped = Hits {
-                        inner: &c,
-                        count: AtomicUsize::new(0),
-                        hit: AtomicUsize::new(0),
-                    };
+                    let wrapped = Hits::new(&c);
                     let out = optimizer
                         .run(&Task::new(&wrapped, budget, seed))
                         .expect("a classic problem runs");
                     used.push(out.evaluations);
-                    let hit = wrapped.hit.load(Ordering::Relaxed);
-                    if hit > 0 {
-                        hits.push(hit);
-                    }
+                    hits.extend(wrapped.hit());
                 }
                 let solved = hits.len();
                 let range = if hits.is_empty() {

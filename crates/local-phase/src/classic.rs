@@ -167,3 +167,83 @@ pub fn circle() -> Classic {
 pub fn all() -> Vec<Classic> {
     vec![rosen_suzuki(), spring(), pressure_vessel(), circle()]
 }
+
+/// A classic problem that counts its evaluations and notes the first "hit": the first
+/// evaluation of a point with `g ≤ 0`, `|h| ≤ 10⁻⁸` and `f − f* ≤ 10⁻⁶ · max(1, |f*|)`
+/// (the measure of the examples that compare solvers on these problems). Batches are
+/// evaluated point by point through it.
+///
+/// ```
+/// use constraint_handling::ConstrainedProblem;
+/// use local_phase::classic::{self, Hits};
+/// let rs = classic::rosen_suzuki();
+/// let hits = Hits::new(&rs);
+/// let mut g = [0.0; 3];
+/// hits.evaluate(&[0.0, 1.0, 2.0, -1.0], &mut g).unwrap(); // the optimum: g₁ = g₃ = 0
+/// assert_eq!((hits.evaluations(), hits.hit()), (1, Some(1)));
+/// ```
+#[derive(Debug)]
+pub struct Hits<'a> {
+    classic: &'a Classic,
+    count: std::sync::atomic::AtomicUsize,
+    hit: std::sync::atomic::AtomicUsize,
+}
+
+impl<'a> Hits<'a> {
+    /// `classic`, no evaluation yet.
+    #[must_use]
+    pub fn new(classic: &'a Classic) -> Self {
+        Self {
+            classic,
+            count: 0.into(),
+            hit: 0.into(),
+        }
+    }
+
+    /// The evaluations so far.
+    #[must_use]
+    pub fn evaluations(&self) -> usize {
+        self.count.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The evaluation that first hit, if one did.
+    #[must_use]
+    pub fn hit(&self) -> Option<usize> {
+        Some(self.hit.load(std::sync::atomic::Ordering::Relaxed)).filter(|h| *h > 0)
+    }
+}
+
+impl constraint_handling::ProblemWrapper for Hits<'_> {
+    type Inner = Formulated;
+    fn inner(&self) -> &Formulated {
+        &self.classic.problem
+    }
+    fn wrap_evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let f = self.classic.problem.evaluate(x, c)?;
+        let count = self.count.fetch_add(1, Relaxed) + 1;
+        let l = self.classic.problem.num_inequalities();
+        let feasible = c[..l].iter().all(|g| *g <= 0.0) && c[l..].iter().all(|h| h.abs() <= 1e-8);
+        let close = f - self.classic.f_star <= 1e-6 * self.classic.f_star.abs().max(1.0);
+        if feasible && close {
+            let _ = self.hit.compare_exchange(0, count, Relaxed, Relaxed);
+        }
+        Ok(f)
+    }
+    fn wrap_evaluate_batch(
+        &self,
+        points: ndarray::ArrayView2<'_, f64>,
+        f: ndarray::ArrayViewMut1<'_, f64>,
+        c: ndarray::ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        constraint_handling::problem::evaluate_columns(self, points, f, c)
+    }
+    fn wrap_evaluate_constraints_batch(
+        &self,
+        points: ndarray::ArrayView2<'_, f64>,
+        f: ndarray::ArrayViewMut1<'_, f64>,
+        c: ndarray::ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        constraint_handling::problem::evaluate_columns(self, points, f, c)
+    }
+}
