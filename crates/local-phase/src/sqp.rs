@@ -209,6 +209,18 @@ pub struct Sqp {
     iterations: usize,
     #[serde(skip)]
     qp: Qp,
+    #[serde(skip)]
+    program: Program,
+}
+
+/// The arrays of the step's quadratic program (`G`, `a`, the normals `C`, `b`; see
+/// [`Qp::solve`]), reused from step to step.
+#[derive(Clone, Debug, Default)]
+struct Program {
+    g: Vec<f64>,
+    a: Vec<f64>,
+    c: Vec<f64>,
+    b: Vec<f64>,
 }
 
 impl Sqp {
@@ -289,6 +301,7 @@ impl Sqp {
             evaluations: 0,
             iterations: 0,
             qp: Qp::new(n + 1, k + 2 * n + 2),
+            program: Program::default(),
             shape,
         })
     }
@@ -588,7 +601,7 @@ impl Sqp {
     /// Solves the step's quadratic program at the iterate and asks for the first trial.
     fn next_step(&mut self) {
         let k = self.shape.num_constraints();
-        let x_norm = self.x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+        let x_norm = scale_of(&self.x);
         let relaxed = match self.solve_step() {
             Ok(relaxed) => relaxed,
             Err(_) if !self.hess_fresh => {
@@ -630,7 +643,7 @@ impl Sqp {
         }
         self.merit = self.f + penalty;
         self.slope = linear - (1.0 - delta) * penalty;
-        let step_norm = self.step.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let step_norm = max_norm(&self.step);
         if step_norm <= self.settings.step_tolerance * x_norm {
             self.phase = Phase::Done(if relaxed && delta > 0.5 {
                 SqpStop::Infeasible
@@ -676,24 +689,29 @@ impl Sqp {
             self.shape.inequalities,
         );
         let nv = if relax { n + 1 } else { n };
-        let x_norm = self.x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
-        let mut g = vec![0.0; nv * nv];
+        let x_norm = scale_of(&self.x);
+        let Program { g, a, c, b } = &mut self.program;
+        for (v, len) in [(&mut *g, nv * nv), (&mut *a, nv)] {
+            v.clear();
+            v.resize(len, 0.0);
+        }
         for i in 0..n {
             for p in 0..n {
                 g[i * nv + p] = self.hess[i * n + p];
             }
         }
-        let mut a = vec![0.0; nv];
         a[..n].copy_from_slice(&self.grad);
         if relax {
-            let grad_scale = self.grad.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let grad_scale = max_norm(&self.grad);
             let hess_scale = (0..n).fold(0.0f64, |m, i| m.max(self.hess[i * n + i].abs()));
             g[n * nv + n] = self.settings.relaxation_weight
                 * (1.0 + grad_scale * self.bound + hess_scale * self.bound * self.bound);
         }
         let rows = k + 2 * n + if relax { 2 } else { 0 };
-        let mut c = vec![0.0; rows * nv];
-        let mut b = vec![0.0; rows];
+        for (v, len) in [(&mut *c, rows * nv), (&mut *b, rows)] {
+            v.clear();
+            v.resize(len, 0.0);
+        }
         let mut row = 0;
         // Equalities first: ∇h d (− h δ) = −h.
         for r in l..k {
@@ -739,7 +757,7 @@ impl Sqp {
         }
         debug_assert_eq!(row, rows);
         let meq = k - l;
-        let solution = self.qp.solve(&g, &a, &c, &b, meq)?;
+        let solution = self.qp.solve(g, a, c, b, meq)?;
         self.step.copy_from_slice(&solution[..n]);
         self.qp_relaxation = if relax {
             solution[n].clamp(0.0, 1.0)
@@ -781,8 +799,8 @@ impl Sqp {
             // Accept: keep ∇L at the old iterate for the update, move, and adapt Δ.
             let old = self.lagrangian_gradient();
             let s: Vec<f64> = (0..n).map(|i| self.asked[i] - self.x[i]).collect();
-            let s_norm = s.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            let d_norm = self.step.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let s_norm = max_norm(&s);
+            let d_norm = max_norm(&self.step);
             if self.alpha == 1.0 && d_norm >= 0.9 * self.bound {
                 self.bound *= 2.0;
             } else if self.alpha < 0.5 {
@@ -792,7 +810,7 @@ impl Sqp {
             self.f = f;
             self.c = c;
             self.failures = 0;
-            let x_norm = self.x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+            let x_norm = scale_of(&self.x);
             if s_norm <= self.settings.step_tolerance * x_norm {
                 self.phase = Phase::Done(SqpStop::Converged);
                 return;
@@ -813,8 +831,8 @@ impl Sqp {
         } else {
             0.1 * self.alpha
         };
-        let d_norm = self.step.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        let x_norm = self.x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+        let d_norm = max_norm(&self.step);
+        let x_norm = scale_of(&self.x);
         if alpha * d_norm > self.settings.step_tolerance * x_norm {
             self.alpha = alpha;
             self.ask_trial();
@@ -830,4 +848,14 @@ impl Sqp {
         self.bound = (0.25 * self.bound).max(d_norm * 0.01);
         self.next_step();
     }
+}
+
+/// `‖v‖∞`.
+fn max_norm(v: &[f64]) -> f64 {
+    v.iter().fold(0.0f64, |m, x| m.max(x.abs()))
+}
+
+/// `max(1, ‖x‖∞)`, the scale of the tolerances at `x`.
+fn scale_of(x: &[f64]) -> f64 {
+    max_norm(x).max(1.0)
 }

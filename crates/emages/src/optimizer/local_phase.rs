@@ -127,26 +127,59 @@ pub(super) fn run_sqp(
     let k = shape.num_constraints();
     let mut sqp = Sqp::new(shape.clone(), start, settings.clone())
         .map_err(|e| StudyError::Invalid(e.to_string()))?;
-    let (mut objectives, mut told, mut c) = (Vec::new(), Vec::new(), vec![0.0; k]);
+    let mut batch = Batch::new(shape.dim(), k);
     while let Some(points) = sqp.ask() {
-        let count = points.ncols();
-        if count > tracker.remaining() {
+        if points.ncols() > tracker.remaining() {
             return Ok(SqpEnd::Budget);
         }
-        objectives.clear();
-        told.clear();
-        for x in points.columns() {
-            let x = x.to_vec();
-            let fitness = tracker.evaluate_into(&x, &mut c)?;
-            objectives.push(fitness.objective);
-            told.extend_from_slice(&c);
-        }
-        // Column j of the (l + m) × count view is point j's C.
-        let view = ArrayView2::from_shape((k, count).f(), &told).expect("count · k values");
-        sqp.tell(&objectives, view)
+        let (objectives, constraints) = batch.evaluate(tracker, points)?;
+        sqp.tell(objectives, constraints)
             .map_err(|e| StudyError::Other(e.to_string()))?;
         *iterations += 1;
         tracker.trace(sqp.step_bound());
     }
     Ok(SqpEnd::Stopped)
+}
+
+/// The buffers of a batch evaluated point by point through a [`Tracker`]: the
+/// objectives, and the constraints column-major (column `j` is point `j`'s `C`), as a
+/// tell takes them. Reused from batch to batch.
+pub(super) struct Batch {
+    x: Vec<f64>,
+    c: Vec<f64>,
+    objectives: Vec<f64>,
+    constraints: Vec<f64>,
+}
+
+impl Batch {
+    pub(super) fn new(dim: usize, constraints: usize) -> Self {
+        Self {
+            x: vec![0.0; dim],
+            c: vec![0.0; constraints],
+            objectives: Vec::new(),
+            constraints: Vec::new(),
+        }
+    }
+
+    /// Evaluates the points (one per column) through `tracker`.
+    ///
+    /// # Errors
+    /// The problem's errors.
+    pub(super) fn evaluate(
+        &mut self,
+        tracker: &Tracker<'_>,
+        points: ArrayView2<'_, f64>,
+    ) -> Result<(&[f64], ArrayView2<'_, f64>), StudyError> {
+        self.objectives.clear();
+        self.constraints.clear();
+        for x in points.columns() {
+            self.x.iter_mut().zip(x).for_each(|(d, s)| *d = *s);
+            let fitness = tracker.evaluate_into(&self.x, &mut self.c)?;
+            self.objectives.push(fitness.objective);
+            self.constraints.extend_from_slice(&self.c);
+        }
+        let view = ArrayView2::from_shape((self.c.len(), points.ncols()).f(), &self.constraints)
+            .expect("count · (l + m) values");
+        Ok((&self.objectives, view))
+    }
 }

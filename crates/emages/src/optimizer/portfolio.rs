@@ -12,13 +12,12 @@
 //! what is left is not asked for. The seeds of the ES runs and the starts follow from
 //! the task's seed alone.
 
-use super::local_phase::{black_box_shape, centre, run_sqp, uniform_in_box, SqpEnd};
+use super::local_phase::{black_box_shape, centre, run_sqp, uniform_in_box, Batch, SqpEnd};
 use super::{Optimizer, Outcome, StopReason, Task, Tracker};
 use crate::error::StudyError;
 use constraint_handling::problem::ProblemShape;
 use local_phase::sqp::SqpSettings;
 use ma_es::{ComponentSpec, Options};
-use ndarray::{ArrayView2, ShapeBuilder};
 use rand::SeedableRng;
 
 /// A first portfolio (issue 55, training): the SQP local phase and the ε-level ES in
@@ -106,25 +105,16 @@ fn run_es(
     let mut es = plan
         .ask_tell()
         .map_err(|e| StudyError::Invalid(e.to_string()))?;
-    let (mut objectives, mut told, mut c) = (Vec::new(), Vec::new(), vec![0.0; k]);
+    let mut batch = Batch::new(shape.dim(), k);
     loop {
         let request = es.ask().map_err(|e| StudyError::Other(e.to_string()))?;
         let Some(request) = request else { break };
-        let count = request.points.ncols();
-        if count > tracker.remaining() {
+        if request.points.ncols() > tracker.remaining() {
             return Ok(EsEnd::Budget);
         }
-        objectives.clear();
-        told.clear();
-        for x in request.points.columns() {
-            let x = x.to_vec();
-            let fitness = tracker.evaluate_into(&x, &mut c)?;
-            objectives.push(fitness.objective);
-            told.extend_from_slice(&c);
-        }
-        let view = ArrayView2::from_shape((k, count).f(), &told).expect("count · k values");
+        let (objectives, constraints) = batch.evaluate(tracker, request.points)?;
         if matches!(
-            es.tell(&objectives, view)
+            es.tell(objectives, constraints)
                 .map_err(|e| StudyError::Other(e.to_string()))?,
             ma_es::request::Told::Generation(_)
         ) {
