@@ -54,7 +54,7 @@ mod tracker;
 
 pub use local_phase::LocalPhaseOptimizer;
 pub use ma_es_optimizer::{ComponentFactory, MaEsComponents, MaEsOptimizer};
-pub use portfolio::PortfolioOptimizer;
+pub use portfolio::{PortfolioOptimizer, SqpShare};
 pub use tracker::Tracker;
 
 use crate::error::StudyError;

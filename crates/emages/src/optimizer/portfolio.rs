@@ -46,6 +46,40 @@ pub struct PortfolioOptimizer {
     /// Whether each round restarts the local phase from new points while a restart
     /// improves the best point (`portfolio+`), before the ES run.
     pub restart_while_improving: bool,
+    /// A share of each round's budget for restarts of the local phase, moving towards
+    /// the part that progressed (`portfolio-share`); replaces `restart_while_improving`.
+    pub sqp_share: Option<SqpShare>,
+}
+
+/// The local phase's share of a round (`portfolio-share`): round `r` restarts the local
+/// phase from new points until it has spent `w_r · b₀ · 2ʳ` evaluations (a restart
+/// runs to its own end), then runs the ES with `b₀ · 2ʳ`. The share follows progress:
+/// `w_{r+1} = w_r / 2` when the ES run and its polish improved the best point found by
+/// the round's restarts, `2 w_r` when the restarts improved the best point of the
+/// rounds before and the ES did not, clamped to `[min, max]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SqpShare {
+    /// `w₀`.
+    pub initial: f64,
+    /// The smallest share.
+    pub min: f64,
+    /// The largest share.
+    pub max: f64,
+    /// `portfolio-share0`: a round whose ES made progress sets the share to 0 (the
+    /// next round starts the local phase once), and one whose ES did not while the
+    /// restarts did sets it to `max(2 w, w₀)`.
+    pub zero_after_es: bool,
+}
+
+impl Default for SqpShare {
+    fn default() -> Self {
+        Self {
+            initial: 0.25,
+            min: 1.0 / 16.0,
+            max: 1.0,
+            zero_after_es: false,
+        }
+    }
 }
 
 impl Default for PortfolioOptimizer {
@@ -55,6 +89,7 @@ impl Default for PortfolioOptimizer {
             es: ComponentSpec::recommended(),
             es_budget_per_dim: 2000,
             restart_while_improving: false,
+            sqp_share: None,
         }
     }
 }
@@ -149,12 +184,97 @@ impl PortfolioOptimizer {
     }
 }
 
+impl PortfolioOptimizer {
+    /// Restarts the local phase from new points until `allowance` evaluations are
+    /// spent (the first start is `start`); `false` once the budget is spent.
+    fn restarts_within(
+        &self,
+        tracker: &Tracker<'_>,
+        shape: &ProblemShape,
+        rng: &mut impl rand::Rng,
+        start: &mut [f64],
+        allowance: usize,
+        iterations: &mut usize,
+    ) -> Result<bool, StudyError> {
+        let first = tracker.evaluations();
+        loop {
+            if let SqpEnd::Budget = run_sqp(tracker, shape, start, &self.sqp, iterations)? {
+                return Ok(false);
+            }
+            uniform_in_box(shape, rng, start);
+            if tracker.evaluations() - first >= allowance {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// The `portfolio-share` rounds.
+    fn run_shared(&self, task: &Task<'_>, share: SqpShare) -> Result<Outcome, StudyError> {
+        let shape = black_box_shape(task)?;
+        let n = shape.dim();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(task.seed);
+        let tracker = Tracker::new(task);
+        let mut iterations = 0;
+        let mut start = centre(&shape);
+        let mut w = share.initial;
+        for r in 0u32.. {
+            let budget = self
+                .es_budget_per_dim
+                .saturating_mul(n)
+                .saturating_mul(1usize << r.min(40));
+            let before = tracker.best().map(|b| b.fitness);
+            let allowance = (w * budget as f64).ceil() as usize;
+            if !self.restarts_within(
+                &tracker,
+                &shape,
+                &mut rng,
+                &mut start,
+                allowance,
+                &mut iterations,
+            )? {
+                break;
+            }
+            let after_restarts = tracker.best().map(|b| b.fitness);
+            let options = Options::new(self.es)
+                .budget(budget)
+                .seed(round_seed(task.seed, u64::from(r)))
+                .to_the_end();
+            let EsEnd::Stopped(best) = run_es(&tracker, &shape, options, &mut iterations)? else {
+                break;
+            };
+            if let SqpEnd::Budget = run_sqp(&tracker, &shape, &best, &self.sqp, &mut iterations)? {
+                break;
+            }
+            let es_progressed = clearly_better(tracker.best().map(|b| b.fitness), after_restarts);
+            let restarts_progressed = clearly_better(after_restarts, before);
+            if share.zero_after_es {
+                if es_progressed {
+                    w = 0.0;
+                } else if restarts_progressed {
+                    w = (2.0 * w).max(share.initial).min(share.max);
+                }
+            } else {
+                if es_progressed {
+                    w *= 0.5;
+                } else if r > 0 && restarts_progressed {
+                    w *= 2.0;
+                }
+                w = w.clamp(share.min, share.max);
+            }
+        }
+        Ok(tracker.finish(iterations, StopReason::Budget))
+    }
+}
+
 impl Optimizer for PortfolioOptimizer {
     fn kind(&self) -> &str {
         "portfolio"
     }
 
     fn run(&self, task: &Task<'_>) -> Result<Outcome, StudyError> {
+        if let Some(share) = self.sqp_share {
+            return self.run_shared(task, share);
+        }
         let shape = black_box_shape(task)?;
         let n = shape.dim();
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(task.seed);
@@ -231,7 +351,17 @@ mod tests {
             es_budget_per_dim: 100,
             ..PortfolioOptimizer::default()
         };
-        let optimizers: [&dyn Optimizer; 2] = [&portfolio, &LocalPhaseOptimizer::default()];
+        let shared = PortfolioOptimizer {
+            es_budget_per_dim: 100,
+            sqp_share: Some(SqpShare {
+                max: 0.5,
+                zero_after_es: true,
+                ..SqpShare::default()
+            }),
+            ..PortfolioOptimizer::default()
+        };
+        let optimizers: [&dyn Optimizer; 3] =
+            [&portfolio, &shared, &LocalPhaseOptimizer::default()];
         for optimizer in optimizers {
             for budget in [50, 400, 3000] {
                 let (short, out_short) = points_of(optimizer, budget);

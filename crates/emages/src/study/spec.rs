@@ -82,7 +82,13 @@ impl StudyConfig {
 impl StudyConfig {
     /// The names [`StudyConfig::other`] knows: the harness's optimizers that are not
     /// MA-ES specs.
-    pub const OTHERS: [&'static str; 3] = ["sqp-restarts", "portfolio", "portfolio+"];
+    pub const OTHERS: [&'static str; 5] = [
+        "sqp-restarts",
+        "portfolio",
+        "portfolio+",
+        "portfolio-share",
+        "portfolio-share0",
+    ];
 
     /// The configuration of an optimizer that is not an MA-ES spec, by name (labelled
     /// so): `sqp-restarts` ([`crate::optimizer::LocalPhaseOptimizer`]), `portfolio`
@@ -109,7 +115,46 @@ impl StudyConfig {
                     ..crate::optimizer::PortfolioOptimizer::default()
                 },
             )),
+            "portfolio-share" => Ok(Self::custom(
+                name,
+                crate::optimizer::PortfolioOptimizer {
+                    sqp_share: Some(crate::optimizer::SqpShare::default()),
+                    ..crate::optimizer::PortfolioOptimizer::default()
+                },
+            )),
+            "portfolio-share0" => Ok(Self::custom(
+                name,
+                crate::optimizer::PortfolioOptimizer {
+                    sqp_share: Some(crate::optimizer::SqpShare {
+                        max: 0.5,
+                        zero_after_es: true,
+                        ..Default::default()
+                    }),
+                    ..crate::optimizer::PortfolioOptimizer::default()
+                },
+            )),
             _ => {
+                if let Some(w) = name.strip_prefix("portfolio-share@") {
+                    let initial: f64 = w
+                        .parse()
+                        .ok()
+                        .filter(|w: &f64| *w > 0.0 && *w <= 1.0)
+                        .ok_or_else(|| {
+                            StudyError::Invalid(format!(
+                                "{name}: expected portfolio-share@W, 0 < W ≤ 1"
+                            ))
+                        })?;
+                    return Ok(Self::custom(
+                        name,
+                        crate::optimizer::PortfolioOptimizer {
+                            sqp_share: Some(crate::optimizer::SqpShare {
+                                initial,
+                                ..Default::default()
+                            }),
+                            ..crate::optimizer::PortfolioOptimizer::default()
+                        },
+                    ));
+                }
                 // `portfolio@B`: the first ES run's budget per dimension B.
                 if let Some(b) = name.strip_prefix("portfolio@") {
                     let es_budget_per_dim = b.parse().ok().filter(|b| *b > 0).ok_or_else(|| {
