@@ -45,6 +45,11 @@ struct Args {
     /// portfolio); black boxes (forward differences) whatever `--jacobian` says.
     #[arg(long = "with", value_delimiter = ',')]
     with: Vec<String>,
+    /// Run only the optimizers of `--with`, neither the variants nor the baseline
+    /// (e.g. beside a baseline's committed runs); the tables are then built with
+    /// `--report` from both runs files (the `portfolio` example's tables).
+    #[arg(long, requires = "with")]
+    only_with: bool,
     /// The configuration the tables compare the others with ("+": it is better):
     /// eps-mag-es (the paper's study, beside the paper's numbers) or any spec, e.g.
     /// eps-mag-es-r (then without the paper's numbers).
@@ -79,6 +84,12 @@ fn run(args: &Args) -> Result<(), StudyError> {
     let options = args.report.options()?;
     let paper_baseline = args.baseline == Variant::EpsMagEs.spec();
     let build = |files: &[PathBuf], out: &Path| -> Result<(), StudyError> {
+        if args.only_with {
+            emages::say!(
+                "--only-with: no tables (they compare with the baseline); build them with --report from these runs and the baseline's"
+            );
+            return Ok(());
+        }
         let data = args.study.load(files)?;
         if !paper_baseline {
             if args.docs.is_some() {
@@ -124,7 +135,9 @@ fn run(args: &Args) -> Result<(), StudyError> {
 
     let mut variants = args.variants.0.clone();
     let baseline = args.baseline;
-    if !variants.contains(&baseline) && args.study.report.is_none() {
+    if args.only_with {
+        variants.clear();
+    } else if !variants.contains(&baseline) && args.study.report.is_none() {
         emages::say!("note: adding the baseline {baseline}, against which the tables compare");
         variants.insert(0, baseline);
     }
