@@ -4,6 +4,7 @@
 //! |---|---|
 //! | [`qp`] | strictly convex quadratic programs (Goldfarb–Idnani's dual active-set method) |
 //! | [`sqp`] | sequential quadratic programming on forward-difference models, ask and tell |
+//! | [`starts`] | where runs start: the box's centre, uniform points in the box |
 //! | [`classic`] | small classic problems with known optima |
 //!
 //! The local phase of the fourth design round (docs/strategy-design.md): for smooth
@@ -16,6 +17,7 @@
 pub mod classic;
 pub mod qp;
 pub mod sqp;
+pub mod starts;
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

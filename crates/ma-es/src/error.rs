@@ -33,4 +33,8 @@ pub enum MaEsError {
     /// or a strategy whose components went to an earlier run.
     #[error("ask and tell: {0}")]
     Protocol(String),
+    /// A portfolio's settings that cannot run, a start its local phase refuses, or
+    /// values that do not fit its request ([`crate::portfolio`]).
+    #[error("portfolio: {0}")]
+    Portfolio(String),
 }

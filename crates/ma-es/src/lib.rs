@@ -101,6 +101,7 @@ pub mod linalg;
 pub mod noise;
 pub mod observer;
 pub mod plan;
+pub mod portfolio;
 pub mod ranking;
 pub mod record;
 pub mod repair;

@@ -82,34 +82,14 @@ pub(super) fn black_box_shape(task: &Task<'_>) -> Result<ProblemShape, StudyErro
         .with_jacobian(constraint_handling::JacobianSource::Differences))
 }
 
-/// `[l, u]` with an infinite side replaced by `±1` around the other.
-fn finite(l: f64, u: f64) -> (f64, f64) {
-    if l.is_finite() && u.is_finite() {
-        (l, u)
-    } else {
-        (l.max(-1.0), u.min(1.0))
-    }
-}
-
-/// The box's centre.
+/// The box's centre ([`local_phase::starts::centre`]).
 pub(super) fn centre(shape: &ProblemShape) -> Vec<f64> {
-    shape
-        .lower
-        .iter()
-        .zip(&shape.upper)
-        .map(|(&l, &u)| {
-            let (l, u) = finite(l, u);
-            0.5 * (l + u)
-        })
-        .collect()
+    local_phase::starts::centre(&shape.lower, &shape.upper)
 }
 
-/// A point drawn uniformly in the box, into `x`.
+/// A point drawn uniformly in the box, into `x` ([`local_phase::starts::uniform_in_box`]).
 pub(super) fn uniform_in_box(shape: &ProblemShape, rng: &mut impl Rng, x: &mut [f64]) {
-    for (x, (&l, &u)) in x.iter_mut().zip(shape.lower.iter().zip(&shape.upper)) {
-        let (l, u) = finite(l, u);
-        *x = if u > l { rng.random_range(l..=u) } else { l };
-    }
+    local_phase::starts::uniform_in_box(&shape.lower, &shape.upper, rng, x);
 }
 
 /// One run of the local phase from `start`, every point evaluated through `tracker`

@@ -17,6 +17,7 @@ use super::{Optimizer, Outcome, StopReason, Task, Tracker};
 use crate::error::StudyError;
 use constraint_handling::problem::ProblemShape;
 use local_phase::sqp::SqpSettings;
+use ma_es::portfolio::{clearly_better, round_seed, Portfolio, PortfolioSettings};
 use ma_es::{ComponentSpec, Options};
 use rand::SeedableRng;
 
@@ -94,37 +95,10 @@ impl Default for PortfolioOptimizer {
     }
 }
 
-/// Whether `after` improves on `before` by more than rounding: a lower `ν̄` where
-/// `before` was infeasible, or, both feasible, `f` lower by `10⁻⁸ · max(1, |f|)`.
-fn clearly_better(
-    after: Option<constraint_handling::Fitness>,
-    before: Option<constraint_handling::Fitness>,
-) -> bool {
-    match (after, before) {
-        (Some(a), Some(b)) => {
-            if b.violation > 0.0 {
-                a.violation < b.violation * (1.0 - 1e-8)
-            } else {
-                a.violation == 0.0 && a.objective < b.objective - 1e-8 * b.objective.abs().max(1.0)
-            }
-        }
-        (Some(_), None) => true,
-        _ => false,
-    }
-}
-
 /// How an ES run ended.
 enum EsEnd {
     Stopped(Vec<f64>),
     Budget,
-}
-
-/// The seed of round `r`'s ES run (SplitMix64 of the task's seed and `r`).
-fn round_seed(seed: u64, r: u64) -> u64 {
-    let mut z = seed ^ r.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 fn run_es(
@@ -208,6 +182,38 @@ impl PortfolioOptimizer {
         }
     }
 
+    /// `portfolio-share0`: [`ma_es::portfolio::Portfolio`], by ask and tell through the
+    /// tracker.
+    fn run_portfolio(&self, task: &Task<'_>, share: SqpShare) -> Result<Outcome, StudyError> {
+        let shape = black_box_shape(task)?;
+        let settings = PortfolioSettings {
+            sqp: self.sqp.clone(),
+            es: self.es,
+            es_budget_per_dim: self.es_budget_per_dim,
+            initial_share: share.initial,
+            max_share: share.max,
+        };
+        let (n, k) = (shape.dim(), shape.num_constraints());
+        let mut run = Portfolio::new(shape, settings, task.seed)
+            .map_err(|e| StudyError::Invalid(e.to_string()))?;
+        let tracker = Tracker::new(task);
+        let mut batch = Batch::new(n, k);
+        loop {
+            let points = run.ask().map_err(|e| StudyError::Other(e.to_string()))?;
+            if points.ncols() > tracker.remaining() {
+                break;
+            }
+            let (objectives, constraints) = batch.evaluate(&tracker, points)?;
+            let iterations = run.iterations();
+            run.tell(objectives, constraints)
+                .map_err(|e| StudyError::Other(e.to_string()))?;
+            if run.iterations() > iterations {
+                tracker.trace(run.step_size());
+            }
+        }
+        Ok(tracker.finish(run.iterations(), StopReason::Budget))
+    }
+
     /// The `portfolio-share` rounds.
     fn run_shared(&self, task: &Task<'_>, share: SqpShare) -> Result<Outcome, StudyError> {
         let shape = black_box_shape(task)?;
@@ -246,21 +252,12 @@ impl PortfolioOptimizer {
                 break;
             }
             let es_progressed = clearly_better(tracker.best().map(|b| b.fitness), after_restarts);
-            let restarts_progressed = clearly_better(after_restarts, before);
-            if share.zero_after_es {
-                if es_progressed {
-                    w = 0.0;
-                } else if restarts_progressed {
-                    w = (2.0 * w).max(share.initial).min(share.max);
-                }
-            } else {
-                if es_progressed {
-                    w *= 0.5;
-                } else if r > 0 && restarts_progressed {
-                    w *= 2.0;
-                }
-                w = w.clamp(share.min, share.max);
+            if es_progressed {
+                w *= 0.5;
+            } else if r > 0 && clearly_better(after_restarts, before) {
+                w *= 2.0;
             }
+            w = w.clamp(share.min, share.max);
         }
         Ok(tracker.finish(iterations, StopReason::Budget))
     }
@@ -272,8 +269,10 @@ impl Optimizer for PortfolioOptimizer {
     }
 
     fn run(&self, task: &Task<'_>) -> Result<Outcome, StudyError> {
-        if let Some(share) = self.sqp_share {
-            return self.run_shared(task, share);
+        match self.sqp_share {
+            Some(share) if share.zero_after_es => return self.run_portfolio(task, share),
+            Some(share) => return self.run_shared(task, share),
+            None => {}
         }
         let shape = black_box_shape(task)?;
         let n = shape.dim();

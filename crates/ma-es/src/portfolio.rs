@@ -1,0 +1,502 @@
+//! The portfolio of the fourth design round (issue 55): the SQP local phase
+//! ([`local_phase::sqp`]) and the ε-level ES in rounds, by ask and tell, within a budget
+//! that only cuts.
+//!
+//! Round `r = 0, 1, …` has an ES budget `b_r = b₀ · 2ʳ` (`b₀ =` [`PortfolioSettings::es_budget_per_dim`]` · N`)
+//! and a share `w_r` of it for the local phase:
+//!
+//! 1. **restarts**: the local phase from a start (round 0: the box's centre; later: a
+//!    point drawn uniformly in the box), each run to its own end, restarted from a new
+//!    uniform point until the round's restarts have spent `⌈w_r · b_r⌉` evaluations (at
+//!    least one run);
+//! 2. **the ES**: a run of [`PortfolioSettings::es`] (εMAg-ES-R) with its own budget
+//!    `b_r`, to the end (its BIPOP restarts within, no convergence criteria);
+//! 3. **polish**: the local phase from the ES run's best point.
+//!
+//! The share follows progress ("the budget moves towards whichever progresses"):
+//! `w₀ =` [`PortfolioSettings::initial_share`]; after a round whose ES and polish improved the best
+//! point found by its restarts ([`clearly_better`]), `w_{r+1} = 0` (one start of the
+//! local phase); after one whose ES did not while its restarts improved the best point
+//! of the rounds before, `w_{r+1} = min(max(2 w_r, w₀),` [`PortfolioSettings::max_share`]`)`;
+//! otherwise `w_{r+1} = w_r`.
+//!
+//! **The budget is a cap, not a schedule.** Nothing here knows the budget: the run asks
+//! for the same points whatever it is, and whoever evaluates them stops at the first
+//! batch that does not fit into what is left ([`Portfolio::run`] does). The ES runs'
+//! seeds and the starts follow from the seed alone.
+//!
+//! The run is a black box: the local phase and the ES's repair take forward
+//! differences, every point asked for wants `f` and `C`, one evaluation each.
+//!
+//! ```
+//! use constraint_handling::FnProblem;
+//! use ma_es::portfolio::{Portfolio, PortfolioSettings};
+//!
+//! // min x₁² + x₂² s.t. 1 − x₁ − x₂ ≤ 0 on [−5, 5]²: the optimum is ½ at (½, ½).
+//! let problem = FnProblem::new(vec![-5.0; 2], vec![5.0; 2], 1, 0, |x, c| {
+//!     c[0] = 1.0 - x[0] - x[1];
+//!     Ok(x[0] * x[0] + x[1] * x[1])
+//! })?;
+//! let mut run = Portfolio::for_problem(&problem, PortfolioSettings::default(), 7)?;
+//! let best = run.run(&problem, 2_000)?;
+//! assert!(best.fitness.violation == 0.0 && (best.fitness.objective - 0.5).abs() < 1e-9);
+//! // It stopped at the first batch that would not fit.
+//! assert!(run.evaluations() <= 2_000 && run.evaluations() + run.ask()?.ncols() > 2_000);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::ask_tell::AskTell;
+use crate::error::MaEsError;
+use crate::noise::RngNoise;
+use crate::plan::Options;
+use crate::request::Told;
+use crate::spec::ComponentSpec;
+use constraint_handling::ordering::improves_best_so_far;
+use constraint_handling::problem::{JacobianSource, ProblemShape};
+use constraint_handling::{ConstrainedProblem, Fitness};
+use local_phase::sqp::{Sqp, SqpError, SqpSettings};
+use local_phase::starts::{centre, uniform_in_box};
+use ndarray::{ArrayView2, ShapeBuilder};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::{Deserialize, Serialize};
+
+/// What a [`Portfolio`] is made of.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PortfolioSettings {
+    /// The local phase's settings.
+    pub sqp: SqpSettings,
+    /// The ES of each round (εMAg-ES-R).
+    pub es: ComponentSpec,
+    /// `b₀ / N`, the first round's ES budget per dimension (2 000).
+    pub es_budget_per_dim: usize,
+    /// `w₀`, the local phase's first share (¼: with `b₀ = 2 000 · N`, the first
+    /// round's restarts take `500 · N` evaluations).
+    pub initial_share: f64,
+    /// The largest share (½).
+    pub max_share: f64,
+}
+
+impl Default for PortfolioSettings {
+    fn default() -> Self {
+        Self {
+            sqp: SqpSettings::default(),
+            es: ComponentSpec::recommended(),
+            es_budget_per_dim: 2000,
+            initial_share: 0.25,
+            max_share: 0.5,
+        }
+    }
+}
+
+/// Whether `after` improves on `before` by more than rounding: a lower `ν̄` where
+/// `before` was infeasible (by a factor `1 − 10⁻⁸`), or, both feasible, `f` lower by
+/// `10⁻⁸ · max(1, |f|)`; anything improves on nothing.
+///
+/// ```
+/// use constraint_handling::Fitness;
+/// use ma_es::portfolio::clearly_better;
+/// let best = Some(Fitness::new(1.0, 0.0));
+/// assert!(clearly_better(Some(Fitness::new(0.9, 0.0)), best));
+/// assert!(!clearly_better(Some(Fitness::new(1.0 - 1e-12, 0.0)), best));
+/// assert!(!clearly_better(Some(Fitness::new(-5.0, 0.1)), best));
+/// assert!(clearly_better(best, None));
+/// ```
+#[must_use]
+pub fn clearly_better(after: Option<Fitness>, before: Option<Fitness>) -> bool {
+    match (after, before) {
+        (Some(a), Some(b)) => {
+            if b.violation > 0.0 {
+                a.violation < b.violation * (1.0 - 1e-8)
+            } else {
+                a.violation == 0.0 && a.objective < b.objective - 1e-8 * b.objective.abs().max(1.0)
+            }
+        }
+        (Some(_), None) => true,
+        _ => false,
+    }
+}
+
+/// The seed of round `r`'s ES run (SplitMix64 of the run's seed and `r`).
+#[must_use]
+pub fn round_seed(seed: u64, r: u64) -> u64 {
+    let mut z = seed ^ r.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The best point evaluated so far, by the best-so-far order on `(ν̄, f)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PortfolioBest {
+    /// The point.
+    pub x: Vec<f64>,
+    /// `(f, ν̄)` there, `ν̄` with the problem's margin.
+    pub fitness: Fitness,
+    /// `C = (g, h)` there.
+    pub constraints: Vec<f64>,
+    /// The evaluation (1-based) that found it.
+    pub found_at: usize,
+}
+
+/// What a round is doing.
+#[derive(Serialize, Deserialize)]
+enum Phase {
+    /// Step 1: the local phase's restarts since evaluation `first`.
+    Restarts {
+        sqp: Box<Sqp>,
+        first: usize,
+        allowance: usize,
+    },
+    /// Step 2.
+    Es { es: Box<AskTell<RngNoise>> },
+    /// Step 3.
+    Polish { sqp: Box<Sqp> },
+}
+
+/// A portfolio run in progress, by ask and tell (see the [module](self) documentation).
+/// Its state serialises with serde: a run saved between a tell and the next ask
+/// continues bit for bit.
+#[derive(Serialize, Deserialize)]
+pub struct Portfolio {
+    /// The problem's shape, as a black box.
+    shape: ProblemShape,
+    settings: PortfolioSettings,
+    seed: u64,
+    rng: Xoshiro256PlusPlus,
+    round: u32,
+    share: f64,
+    /// The next restart's start.
+    start: Vec<f64>,
+    phase: Phase,
+    /// The best point's fitness before the round, and after its restarts.
+    before: Option<Fitness>,
+    after_restarts: Option<Fitness>,
+    best: Option<PortfolioBest>,
+    evaluations: usize,
+    iterations: usize,
+    /// The number of points of the request being evaluated (0: none).
+    asked: usize,
+}
+
+impl Portfolio {
+    /// A run for a problem of this shape (taken as a black box), seeded with `seed`.
+    ///
+    /// # Errors
+    /// [`MaEsError::Portfolio`] for settings that cannot run (a zero ES budget, shares
+    /// outside `[0, 1]`) and for a shape the local phase refuses.
+    pub fn new(
+        shape: ProblemShape,
+        settings: PortfolioSettings,
+        seed: u64,
+    ) -> Result<Self, MaEsError> {
+        if settings.es_budget_per_dim == 0 {
+            return Err(MaEsError::Portfolio(
+                "es_budget_per_dim must be positive".into(),
+            ));
+        }
+        for (name, w) in [
+            ("initial_share", settings.initial_share),
+            ("max_share", settings.max_share),
+        ] {
+            if !(0.0..=1.0).contains(&w) {
+                return Err(MaEsError::Portfolio(format!(
+                    "{name} must be in [0, 1], not {w}"
+                )));
+            }
+        }
+        let shape = shape.with_jacobian(JacobianSource::Differences);
+        let start = centre(&shape.lower, &shape.upper);
+        let sqp = Self::local_phase(&shape, &start, &settings.sqp)?;
+        Ok(Self {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            share: settings.initial_share,
+            phase: Phase::Restarts {
+                sqp,
+                first: 0,
+                allowance: Self::allowance(settings.initial_share, &settings, shape.dim(), 0),
+            },
+            shape,
+            settings,
+            seed,
+            round: 0,
+            start,
+            before: None,
+            after_restarts: None,
+            best: None,
+            evaluations: 0,
+            iterations: 0,
+            asked: 0,
+        })
+    }
+
+    /// [`Portfolio::new`] with the problem's shape.
+    ///
+    /// # Errors
+    /// As [`Portfolio::new`]; a problem whose shape is inconsistent.
+    pub fn for_problem<P: ConstrainedProblem + ?Sized>(
+        problem: &P,
+        settings: PortfolioSettings,
+        seed: u64,
+    ) -> Result<Self, MaEsError> {
+        Self::new(ProblemShape::of(problem)?, settings, seed)
+    }
+
+    fn local_phase(
+        shape: &ProblemShape,
+        start: &[f64],
+        settings: &SqpSettings,
+    ) -> Result<Box<Sqp>, MaEsError> {
+        Sqp::new(shape.clone(), start, settings.clone())
+            .map(Box::new)
+            .map_err(local_phase_error)
+    }
+
+    /// Round `r`'s ES budget `b₀ · 2ʳ`.
+    fn es_budget(settings: &PortfolioSettings, dim: usize, r: u32) -> usize {
+        settings
+            .es_budget_per_dim
+            .saturating_mul(dim)
+            .saturating_mul(1usize << r.min(40))
+    }
+
+    /// `⌈w · b_r⌉`.
+    fn allowance(w: f64, settings: &PortfolioSettings, dim: usize, r: u32) -> usize {
+        (w * Self::es_budget(settings, dim, r) as f64).ceil() as usize
+    }
+
+    /// Moves on to the next step until the current one has points to ask for.
+    fn advance(&mut self) -> Result<(), MaEsError> {
+        loop {
+            let best = self.best.as_ref().map(|b| b.fitness);
+            match &mut self.phase {
+                Phase::Restarts {
+                    sqp,
+                    first,
+                    allowance,
+                } => {
+                    if sqp.ask().is_some() {
+                        return Ok(());
+                    }
+                    let (lower, upper) = (&self.shape.lower, &self.shape.upper);
+                    uniform_in_box(lower, upper, &mut self.rng, &mut self.start);
+                    if self.evaluations - *first < *allowance {
+                        *sqp = Self::local_phase(&self.shape, &self.start, &self.settings.sqp)?;
+                        continue;
+                    }
+                    self.after_restarts = best;
+                    let options = Options::new(self.settings.es)
+                        .budget(Self::es_budget(
+                            &self.settings,
+                            self.shape.dim(),
+                            self.round,
+                        ))
+                        .seed(round_seed(self.seed, u64::from(self.round)))
+                        .to_the_end();
+                    let es = options.build(&self.shape)?.ask_tell()?;
+                    self.phase = Phase::Es { es: Box::new(es) };
+                }
+                Phase::Es { es } => {
+                    if es.pending().is_some() || es.ask()?.is_some() {
+                        return Ok(());
+                    }
+                    let sqp =
+                        Self::local_phase(&self.shape, &es.result().best.y, &self.settings.sqp)?;
+                    self.phase = Phase::Polish { sqp };
+                }
+                Phase::Polish { sqp } => {
+                    if sqp.ask().is_some() {
+                        return Ok(());
+                    }
+                    // The round is over: the share follows progress.
+                    let es_progressed = clearly_better(best, self.after_restarts);
+                    let restarts_progressed = clearly_better(self.after_restarts, self.before);
+                    if es_progressed {
+                        self.share = 0.0;
+                    } else if restarts_progressed {
+                        self.share = (2.0 * self.share)
+                            .max(self.settings.initial_share)
+                            .min(self.settings.max_share);
+                    }
+                    self.round += 1;
+                    self.before = best;
+                    let allowance =
+                        Self::allowance(self.share, &self.settings, self.shape.dim(), self.round);
+                    let sqp = Self::local_phase(&self.shape, &self.start, &self.settings.sqp)?;
+                    self.phase = Phase::Restarts {
+                        sqp,
+                        first: self.evaluations,
+                        allowance,
+                    };
+                }
+            }
+        }
+    }
+
+    /// The points to evaluate next, one per column (`N × k`): `f` and `C` are wanted
+    /// at each. Asking again before telling gives the same points.
+    ///
+    /// # Errors
+    /// The ES's errors when a round sets it up.
+    pub fn ask(&mut self) -> Result<ArrayView2<'_, f64>, MaEsError> {
+        self.advance()?;
+        let points = match &mut self.phase {
+            Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => sqp.ask(),
+            Phase::Es { es } => es.pending().map(|r| r.points),
+        }
+        .ok_or_else(|| MaEsError::Portfolio("a step with nothing to ask".into()))?;
+        self.asked = points.ncols();
+        Ok(points)
+    }
+
+    /// Tells the values at the points of the last [`Portfolio::ask`]: `objectives[j]`
+    /// and column `j` of `constraints` (`(l + m) × k`) are `f` and `C` at point `j`.
+    ///
+    /// # Errors
+    /// [`MaEsError::Portfolio`] without an ask or for values that do not fit; the
+    /// phase's own errors.
+    pub fn tell(
+        &mut self,
+        objectives: &[f64],
+        constraints: ArrayView2<'_, f64>,
+    ) -> Result<(), MaEsError> {
+        let k = self.shape.num_constraints();
+        if self.asked == 0 {
+            return Err(MaEsError::Portfolio("a tell without an ask".into()));
+        }
+        if objectives.len() != self.asked || constraints.dim() != (k, self.asked) {
+            return Err(MaEsError::Portfolio(format!(
+                "{} points asked for, told {} objectives and a {}×{} constraint matrix (expected {k}×{})",
+                self.asked,
+                objectives.len(),
+                constraints.nrows(),
+                constraints.ncols(),
+                self.asked
+            )));
+        }
+        // The best point among the asked ones, before the phase moves on.
+        let points = match &self.phase {
+            Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => sqp.ask(),
+            Phase::Es { es } => es.pending().map(|r| r.points),
+        }
+        .ok_or_else(|| MaEsError::Portfolio("a tell without an ask".into()))?;
+        let mut improved = None;
+        for (j, (&f, c)) in objectives.iter().zip(constraints.columns()).enumerate() {
+            let fitness = match c.as_slice() {
+                Some(c) => Fitness::new(f, self.shape.mean_violation(c)),
+                None => Fitness::new(f, self.shape.mean_violation(&c.to_vec())),
+            };
+            let best = improved
+                .as_ref()
+                .map(|(_, b)| b)
+                .or(self.best.as_ref().map(|b| &b.fitness));
+            if best.is_none_or(|b| improves_best_so_far(&fitness, b)) {
+                improved = Some((j, fitness));
+            }
+        }
+        let improved = improved.map(|(j, fitness)| PortfolioBest {
+            x: points.column(j).to_vec(),
+            fitness,
+            constraints: constraints.column(j).to_vec(),
+            found_at: self.evaluations + j + 1,
+        });
+        match &mut self.phase {
+            Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => {
+                sqp.tell(objectives, constraints)
+                    .map_err(local_phase_error)?;
+                self.iterations += 1;
+            }
+            Phase::Es { es } => {
+                if matches!(es.tell(objectives, constraints)?, Told::Generation(_)) {
+                    self.iterations += 1;
+                }
+            }
+        }
+        if improved.is_some() {
+            self.best = improved;
+        }
+        self.evaluations += self.asked;
+        self.asked = 0;
+        Ok(())
+    }
+
+    /// Runs on `problem` until the next batch would take the evaluations past `budget`;
+    /// gives the best point.
+    ///
+    /// # Errors
+    /// The problem's errors; a budget too small for the first batch ([`MaEsError::Portfolio`]).
+    pub fn run<P: ConstrainedProblem + ?Sized>(
+        &mut self,
+        problem: &P,
+        budget: usize,
+    ) -> Result<PortfolioBest, MaEsError> {
+        let (n, k) = (self.shape.dim(), self.shape.num_constraints());
+        let (mut objectives, mut constraints) = (Vec::new(), Vec::new());
+        let (mut x, mut c) = (vec![0.0; n], vec![0.0; k]);
+        loop {
+            let done = self.evaluations;
+            let points = self.ask()?;
+            if done + points.ncols() > budget {
+                break;
+            }
+            objectives.clear();
+            constraints.clear();
+            for p in points.columns() {
+                x.iter_mut().zip(p).for_each(|(d, s)| *d = *s);
+                objectives.push(problem.evaluate(&x, &mut c)?);
+                constraints.extend_from_slice(&c);
+            }
+            let count = objectives.len();
+            let view = ArrayView2::from_shape((k, count).f(), &constraints)
+                .map_err(|e| MaEsError::Portfolio(e.to_string()))?;
+            self.tell(&objectives, view)?;
+        }
+        self.best
+            .clone()
+            .ok_or_else(|| MaEsError::Portfolio("the budget allowed no evaluation".into()))
+    }
+
+    /// The best point so far.
+    #[must_use]
+    pub fn best(&self) -> Option<&PortfolioBest> {
+        self.best.as_ref()
+    }
+
+    /// Evaluations told so far.
+    #[must_use]
+    pub fn evaluations(&self) -> usize {
+        self.evaluations
+    }
+
+    /// Iterations so far: the local phase's tells and the ES's generations.
+    #[must_use]
+    pub fn iterations(&self) -> usize {
+        self.iterations
+    }
+
+    /// The current round `r`.
+    #[must_use]
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// The local phase's current share `w_r`.
+    #[must_use]
+    pub fn share(&self) -> f64 {
+        self.share
+    }
+
+    /// The step size of the current phase: the local phase's step bound, or the ES's σ.
+    #[must_use]
+    pub fn step_size(&self) -> f64 {
+        match &self.phase {
+            Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => sqp.step_bound(),
+            Phase::Es { es } => es.report().sigma,
+        }
+    }
+}
+
+fn local_phase_error(e: SqpError) -> MaEsError {
+    MaEsError::Portfolio(format!("local phase: {e}"))
+}
