@@ -20,6 +20,11 @@
 //! of the rounds before, `w_{r+1} = min(max(2 w_r, w₀),` [`PortfolioSettings::max_share`]`)`;
 //! otherwise `w_{r+1} = w_r`.
 //!
+//! **Stopping.** With [`PortfolioSettings::confirmations`]` = c > 0` (5 by default) the run
+//! stops once `c` runs of the local phase in a row have ended at the best point (`ν̄` at
+//! most `10⁻¹⁰` above the best point's, `f` within `10⁻⁸ · max(1, |f|)`), a run that
+//! ended elsewhere not breaking the series; the studies run [`PortfolioSettings::to_the_end`].
+//!
 //! **The budget is a cap, not a schedule.** Nothing here knows the budget: the run asks
 //! for the same points whatever it is, and whoever evaluates them stops at the first
 //! batch that does not fit into what is left ([`Portfolio::run`] does). The ES runs'
@@ -40,8 +45,8 @@
 //! let mut run = Portfolio::for_problem(&problem, PortfolioSettings::default(), 7)?;
 //! let best = run.run(&problem, 2_000)?;
 //! assert!(best.fitness.violation == 0.0 && (best.fitness.objective - 0.5).abs() < 1e-9);
-//! // It stopped at the first batch that would not fit.
-//! assert!(run.evaluations() <= 2_000 && run.evaluations() + run.ask()?.ncols() > 2_000);
+//! // It stopped by itself: five runs of the local phase in a row ended there.
+//! assert!(run.stopped() && run.evaluations() < 1_000);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -76,6 +81,22 @@ pub struct PortfolioSettings {
     pub initial_share: f64,
     /// The largest share (½).
     pub max_share: f64,
+    /// Stop once this many runs of the local phase in a row have ended at the best
+    /// point ([`Portfolio::confirmations`]); 0: never stop, run to the budget (the
+    /// studies' protocol, [`PortfolioSettings::to_the_end`]). 5 by default.
+    pub confirmations: usize,
+}
+
+impl PortfolioSettings {
+    /// These settings without the stopping rule: the run goes on until the budget is
+    /// spent (as the studies run it).
+    #[must_use]
+    pub fn to_the_end(self) -> Self {
+        Self {
+            confirmations: 0,
+            ..self
+        }
+    }
 }
 
 impl Default for PortfolioSettings {
@@ -86,6 +107,7 @@ impl Default for PortfolioSettings {
             es_budget_per_dim: 2000,
             initial_share: 0.25,
             max_share: 0.5,
+            confirmations: 5,
         }
     }
 }
@@ -178,6 +200,10 @@ pub struct Portfolio {
     iterations: usize,
     /// The number of points of the request being evaluated (0: none).
     asked: usize,
+    /// The best point's fitness when the current run of the local phase started.
+    before_local: Option<Fitness>,
+    /// Runs of the local phase in a row that ended at the best point.
+    confirmed: usize,
 }
 
 impl Portfolio {
@@ -228,6 +254,8 @@ impl Portfolio {
             evaluations: 0,
             iterations: 0,
             asked: 0,
+            before_local: None,
+            confirmed: 0,
         })
     }
 
@@ -266,6 +294,44 @@ impl Portfolio {
         (w * Self::es_budget(settings, dim, r) as f64).ceil() as usize
     }
 
+    /// Counts a finished run of the local phase: one that ended at the best point (`ν̄`
+    /// at most `10⁻¹⁰` above the best's, `f` within `10⁻⁸ · max(1, |f|)`) confirms it — the first confirmation
+    /// if the run found a new best point, one more otherwise; a run that ended
+    /// elsewhere changes nothing. Gives the count.
+    fn confirm(
+        confirmed: &mut usize,
+        sqp: &Sqp,
+        best: Option<Fitness>,
+        before: Option<Fitness>,
+    ) -> usize {
+        let (Some(end), Some(best)) = (sqp.best(), best) else {
+            return *confirmed;
+        };
+        let tolerance = 1e-8 * best.objective.abs().max(1.0);
+        if end.violation <= best.violation + 1e-10 && (end.f - best.objective).abs() <= tolerance {
+            *confirmed = if clearly_better(Some(best), before) {
+                1
+            } else {
+                *confirmed + 1
+            };
+        }
+        *confirmed
+    }
+
+    /// Whether the run stopped by itself: [`PortfolioSettings::confirmations`] runs of
+    /// the local phase in a row ended at the best point.
+    #[must_use]
+    pub fn stopped(&self) -> bool {
+        self.settings.confirmations > 0 && self.confirmed >= self.settings.confirmations
+    }
+
+    /// Runs of the local phase in a row that ended at the best point so far (see
+    /// [`PortfolioSettings::confirmations`]).
+    #[must_use]
+    pub fn confirmations(&self) -> usize {
+        self.confirmed
+    }
+
     /// Moves on to the next step until the current one has points to ask for.
     fn advance(&mut self) -> Result<(), MaEsError> {
         loop {
@@ -279,10 +345,18 @@ impl Portfolio {
                     if sqp.ask().is_some() {
                         return Ok(());
                     }
+                    let confirmations = self.settings.confirmations;
+                    if Self::confirm(&mut self.confirmed, sqp, best, self.before_local)
+                        >= confirmations
+                        && confirmations > 0
+                    {
+                        return Ok(());
+                    }
                     let (lower, upper) = (&self.shape.lower, &self.shape.upper);
                     uniform_in_box(lower, upper, &mut self.rng, &mut self.start);
                     if self.evaluations - *first < *allowance {
                         *sqp = Self::local_phase(&self.shape, &self.start, &self.settings.sqp)?;
+                        self.before_local = best;
                         continue;
                     }
                     self.after_restarts = best;
@@ -303,10 +377,17 @@ impl Portfolio {
                     }
                     let sqp =
                         Self::local_phase(&self.shape, &es.result().best.y, &self.settings.sqp)?;
+                    self.before_local = best;
                     self.phase = Phase::Polish { sqp };
                 }
                 Phase::Polish { sqp } => {
                     if sqp.ask().is_some() {
+                        return Ok(());
+                    }
+                    if Self::confirm(&mut self.confirmed, sqp, best, self.before_local)
+                        >= self.settings.confirmations
+                        && self.settings.confirmations > 0
+                    {
                         return Ok(());
                     }
                     // The round is over: the share follows progress.
@@ -324,6 +405,7 @@ impl Portfolio {
                     let allowance =
                         Self::allowance(self.share, &self.settings, self.shape.dim(), self.round);
                     let sqp = Self::local_phase(&self.shape, &self.start, &self.settings.sqp)?;
+                    self.before_local = best;
                     self.phase = Phase::Restarts {
                         sqp,
                         first: self.evaluations,
@@ -335,19 +417,26 @@ impl Portfolio {
     }
 
     /// The points to evaluate next, one per column (`N × k`): `f` and `C` are wanted
-    /// at each. Asking again before telling gives the same points.
+    /// at each; `None` once the run stopped by itself ([`Portfolio::stopped`]). Asking
+    /// again before telling gives the same points.
     ///
     /// # Errors
     /// The ES's errors when a round sets it up.
-    pub fn ask(&mut self) -> Result<ArrayView2<'_, f64>, MaEsError> {
+    pub fn ask(&mut self) -> Result<Option<ArrayView2<'_, f64>>, MaEsError> {
+        if self.stopped() {
+            return Ok(None);
+        }
         self.advance()?;
+        if self.stopped() {
+            return Ok(None);
+        }
         let points = match &mut self.phase {
             Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => sqp.ask(),
             Phase::Es { es } => es.pending().map(|r| r.points),
         }
         .ok_or_else(|| MaEsError::Portfolio("a step with nothing to ask".into()))?;
         self.asked = points.ncols();
-        Ok(points)
+        Ok(Some(points))
     }
 
     /// Tells the values at the points of the last [`Portfolio::ask`]: `objectives[j]`
@@ -421,8 +510,8 @@ impl Portfolio {
         Ok(())
     }
 
-    /// Runs on `problem` until the next batch would take the evaluations past `budget`;
-    /// gives the best point.
+    /// Runs on `problem` until it stops by itself or the next batch would take the
+    /// evaluations past `budget`; gives the best point.
     ///
     /// # Errors
     /// The problem's errors; a budget too small for the first batch ([`MaEsError::Portfolio`]).
@@ -436,7 +525,7 @@ impl Portfolio {
         let (mut x, mut c) = (vec![0.0; n], vec![0.0; k]);
         loop {
             let done = self.evaluations;
-            let points = self.ask()?;
+            let Some(points) = self.ask()? else { break };
             if done + points.ncols() > budget {
                 break;
             }

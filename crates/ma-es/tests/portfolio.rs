@@ -28,11 +28,13 @@ fn rastrigin_on_a_circle(seen: &'static Mutex<Vec<u64>>) -> impl ConstrainedProb
     .unwrap()
 }
 
+/// Short rounds, run to the budget.
 fn small_rounds() -> PortfolioSettings {
     PortfolioSettings {
         es_budget_per_dim: 100,
         ..PortfolioSettings::default()
     }
+    .to_the_end()
 }
 
 /// The budget is a cap, not a schedule: with budgets B and 10·B a run evaluates the same
@@ -52,7 +54,7 @@ fn the_budget_is_a_cap_not_a_schedule() {
             run.run(&problem, b).unwrap();
             assert!(run.evaluations() <= b);
             // What is left is less than the next batch.
-            let next = run.ask().unwrap().ncols();
+            let next = run.ask().unwrap().expect("runs to the budget").ncols();
             assert!(
                 run.evaluations() + next > b,
                 "{b}: {} + {next}",
@@ -84,7 +86,7 @@ fn drive(run: &mut Portfolio, problem: &impl ConstrainedProblem, tells: usize) {
     let (n, k) = (problem.dim(), problem.num_constraints());
     let mut c = vec![0.0; k];
     for _ in 0..tells {
-        let points = run.ask().unwrap().to_owned();
+        let points = run.ask().unwrap().expect("runs to the budget").to_owned();
         let mut objectives = Vec::new();
         let mut constraints = Array2::zeros((k, points.ncols()).f());
         for (j, p) in points.columns().into_iter().enumerate() {
@@ -171,7 +173,7 @@ fn bad_tells_and_settings_are_errors() {
     let mut run = Portfolio::new(shape, PortfolioSettings::default(), 1).unwrap();
     let e = run.tell(&[1.0], Array2::zeros((1, 1)).view()).unwrap_err();
     assert!(e.to_string().contains("without an ask"), "{e}");
-    let asked = run.ask().unwrap().ncols();
+    let asked = run.ask().unwrap().unwrap().ncols();
     let e = run
         .tell(&vec![0.0; asked + 1], Array2::zeros((1, asked + 1)).view())
         .unwrap_err();
@@ -185,25 +187,53 @@ fn bad_tells_and_settings_are_errors() {
     assert!(matches!(run.run(&problem, 0), Err(MaEsError::Portfolio(_))));
 }
 
-/// Rosen–Suzuki, the spring and the pressure vessel (scaled to [0, 1]ⁿ): the default
-/// portfolio hits f* + 10⁻⁶ · max(1, |f*|) feasibly within a few hundred evaluations on
-/// every seed (pycma's `fmin_con2` takes 1 000–2 000).
+/// Rosen–Suzuki, the spring and the pressure vessel (scaled to [0, 1]ⁿ) and the circle:
+/// the default portfolio hits f* + 10⁻⁶ · max(1, |f*|) feasibly within a few hundred
+/// evaluations on every seed; the first three stop by themselves soon after (pycma's
+/// `fmin_con2` takes 1 000–2 000 evaluations to stop; issue 55 asks for at most three
+/// times that).
 #[test]
-fn the_classic_problems_are_solved_quickly() {
+fn the_classic_problems_are_solved_and_the_runs_stop() {
     let mut checked = 0;
     for problem in classic::all() {
-        for seed in 1..=5 {
+        let mut stops = Vec::new();
+        for seed in 1..=10 {
             let hits = classic::Hits::new(&problem);
             let mut run =
                 Portfolio::for_problem(&hits, PortfolioSettings::default(), seed).unwrap();
-            run.run(&hits, 5_000).unwrap();
+            let best = run.run(&hits, 200_000).unwrap();
             let hit = hits
                 .hit()
                 .unwrap_or_else(|| panic!("{} seed {seed}: no hit", problem.name));
             assert!(hit <= 600, "{} seed {seed}: hit at {hit}", problem.name);
+            // The circle's equality has the margin δ = 10⁻⁴: each run of the local phase
+            // ends at another point of the band |h| ≤ δ (f differing by ~10⁻⁵), and the
+            // confirmations come late or not at all. The issue's three stop within 3 000.
+            if problem.name != "circle" {
+                assert!(run.stopped(), "{} seed {seed}: did not stop", problem.name);
+                assert!(
+                    run.evaluations() <= 3_000,
+                    "{} seed {seed}: stopped at {}",
+                    problem.name,
+                    run.evaluations()
+                );
+            }
+            assert_eq!(run.evaluations(), hits.evaluations());
+            assert!(
+                best.fitness.violation <= 1e-12,
+                "{}: ν̄ = {}",
+                problem.name,
+                best.fitness.violation
+            );
+            stops.push(run.evaluations());
             checked += 1;
         }
+        stops.sort_unstable();
+        println!(
+            "{}: stopped after {:?} evaluations (10 seeds)",
+            problem.name, stops
+        );
     }
-    println!("{checked} classic runs solved");
-    assert!(checked >= 15);
+    println!("{checked} classic runs solved, 30 stopped");
+    assert!(checked >= 30);
 }

@@ -192,14 +192,14 @@ impl PortfolioOptimizer {
             es_budget_per_dim: self.es_budget_per_dim,
             initial_share: share.initial,
             max_share: share.max,
+            confirmations: 0,
         };
         let (n, k) = (shape.dim(), shape.num_constraints());
         let mut run = Portfolio::new(shape, settings, task.seed)
             .map_err(|e| StudyError::Invalid(e.to_string()))?;
         let tracker = Tracker::new(task);
         let mut batch = Batch::new(n, k);
-        loop {
-            let points = run.ask().map_err(|e| StudyError::Other(e.to_string()))?;
+        while let Some(points) = run.ask().map_err(|e| StudyError::Other(e.to_string()))? {
             if points.ncols() > tracker.remaining() {
                 break;
             }
