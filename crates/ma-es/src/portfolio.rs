@@ -61,7 +61,7 @@ use constraint_handling::problem::{JacobianSource, ProblemShape};
 use constraint_handling::{ConstrainedProblem, Fitness};
 use local_phase::sqp::{Sqp, SqpError, SqpSettings};
 use local_phase::starts::{centre, uniform_in_box};
-use ndarray::{ArrayView2, ShapeBuilder};
+use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -257,6 +257,36 @@ impl Portfolio {
             before_local: None,
             confirmed: 0,
         })
+    }
+
+    /// The run with its first start at `x0` (clipped into the box) instead of the box's
+    /// centre; the later starts are as before.
+    ///
+    /// # Errors
+    /// [`MaEsError::Portfolio`] for an `x0` of the wrong length or not finite, or after
+    /// the first ask.
+    pub fn with_start(mut self, x0: &[f64]) -> Result<Self, MaEsError> {
+        if self.evaluations > 0 || self.asked > 0 {
+            return Err(MaEsError::Portfolio(
+                "the start is set before the first ask".into(),
+            ));
+        }
+        if x0.len() != self.shape.dim() || !x0.iter().all(|v| v.is_finite()) {
+            return Err(MaEsError::Portfolio(format!(
+                "the start must be {} finite numbers, not {x0:?}",
+                self.shape.dim()
+            )));
+        }
+        let start: Vec<f64> = x0
+            .iter()
+            .zip(self.shape.lower.iter().zip(&self.shape.upper))
+            .map(|(&x, (&l, &u))| x.clamp(l, u))
+            .collect();
+        let sqp = Self::local_phase(&self.shape, &start, &self.settings.sqp)?;
+        if let Phase::Restarts { sqp: first, .. } = &mut self.phase {
+            *first = sqp;
+        }
+        Ok(self)
     }
 
     /// [`Portfolio::new`] with the problem's shape.
@@ -520,25 +550,25 @@ impl Portfolio {
         problem: &P,
         budget: usize,
     ) -> Result<PortfolioBest, MaEsError> {
-        let (n, k) = (self.shape.dim(), self.shape.num_constraints());
+        let k = self.shape.num_constraints();
         let (mut objectives, mut constraints) = (Vec::new(), Vec::new());
-        let (mut x, mut c) = (vec![0.0; n], vec![0.0; k]);
+        let shaped = |e: ndarray::ShapeError| MaEsError::Portfolio(e.to_string());
         loop {
             let done = self.evaluations;
             let Some(points) = self.ask()? else { break };
-            if done + points.ncols() > budget {
+            let count = points.ncols();
+            if done + count > budget {
                 break;
             }
-            objectives.clear();
-            constraints.clear();
-            for p in points.columns() {
-                x.iter_mut().zip(p).for_each(|(d, s)| *d = *s);
-                objectives.push(problem.evaluate(&x, &mut c)?);
-                constraints.extend_from_slice(&c);
-            }
-            let count = objectives.len();
-            let view = ArrayView2::from_shape((k, count).f(), &constraints)
-                .map_err(|e| MaEsError::Portfolio(e.to_string()))?;
+            // The buffers grow to the largest batch once and are reused.
+            objectives.resize(count, 0.0);
+            constraints.resize(k * count, 0.0);
+            problem.evaluate_batch(
+                points,
+                ArrayViewMut1::from(&mut objectives[..]),
+                ArrayViewMut2::from_shape((k, count).f(), &mut constraints[..]).map_err(shaped)?,
+            )?;
+            let view = ArrayView2::from_shape((k, count).f(), &constraints[..]).map_err(shaped)?;
             self.tell(&objectives, view)?;
         }
         self.best

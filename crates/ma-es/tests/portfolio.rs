@@ -237,3 +237,21 @@ fn the_classic_problems_are_solved_and_the_runs_stop() {
     println!("{checked} classic runs solved, 30 stopped");
     assert!(checked >= 30);
 }
+
+/// A start of the user's own: the first point asked for, clipped into the box; a bad
+/// one is an error.
+#[test]
+fn the_first_start_can_be_given() {
+    let problem = FnProblem::new(vec![-1.0; 2], vec![1.0; 2], 1, 0, |x, c| {
+        c[0] = x[0] + x[1];
+        Ok(x[0] * x[0] + x[1] * x[1])
+    })
+    .unwrap();
+    let run = Portfolio::for_problem(&problem, PortfolioSettings::default(), 1).unwrap();
+    let mut run = run.with_start(&[0.25, 3.0]).unwrap();
+    let first = run.ask().unwrap().unwrap().to_owned();
+    assert_eq!(first.column(0).to_vec(), vec![0.25, 1.0]);
+    let run = Portfolio::for_problem(&problem, PortfolioSettings::default(), 1).unwrap();
+    let e = run.with_start(&[0.0, f64::NAN]).err().expect("refused");
+    assert!(e.to_string().contains("2 finite numbers"), "{e}");
+}
