@@ -38,6 +38,7 @@ fn _emages(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<asktell::PyAskTell>()?;
     m.add_function(wrap_pyfunction!(strategy::run_native, m)?)?;
     m.add_function(wrap_pyfunction!(strategy::run_callbacks, m)?)?;
+    m.add_function(wrap_pyfunction!(strategy::run_portfolio, m)?)?;
     m.add_function(wrap_pyfunction!(strategy::run_seed, m)?)?;
     m.add_function(wrap_pyfunction!(stats::signrank, m)?)?;
     m.add_function(wrap_pyfunction!(stats::ranksum, m)?)?;

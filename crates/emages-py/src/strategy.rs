@@ -10,6 +10,7 @@ use constraint_handling::problem::ProblemShape;
 use constraint_handling::ConstrainedProblem;
 use ma_es::control::{Convergence, Limits};
 use ma_es::observer::{GenerationReport, Observer};
+use ma_es::portfolio::{Portfolio, PortfolioSettings};
 use ma_es::restarts::RestartRecord;
 use ma_es::{ComponentSpec, Config, MaEsError, Options, RunResult, Termination};
 use numpy::IntoPyArray;
@@ -269,4 +270,87 @@ pub fn run_callbacks<'py>(
 #[pyo3(name = "run_seed")]
 pub fn run_seed(base: u64, label: &str, problem: usize, dim: usize, run: usize) -> u64 {
     emages::study::run_seed(base, label, problem, dim, run)
+}
+
+/// Runs the portfolio (`variant="portfolio"`, [`ma_es::portfolio`]) on Python
+/// callables, the GIL released between calls. `config_json` holds `budget` (default
+/// `20000 · N`) and any field of [`PortfolioSettings`] (`confirmations`,
+/// `es_budget_per_dim`, `initial_share`, `max_share`); unknown keys are errors. `x0`
+/// is the first start (default: the box's centre).
+#[pyfunction]
+#[pyo3(name = "_run_portfolio")]
+#[allow(clippy::too_many_arguments)]
+pub fn run_portfolio<'py>(
+    py: Python<'py>,
+    fun: Py<PyAny>,
+    ineq: Option<Py<PyAny>>,
+    eq: Option<Py<PyAny>>,
+    joint: bool,
+    vectorized: bool,
+    lower: Vec<f64>,
+    upper: Vec<f64>,
+    n_ineq: usize,
+    n_eq: usize,
+    margin: f64,
+    config_json: &str,
+    seed: u64,
+    x0: Option<Vec<f64>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let bad = |e: serde_json::Error| PyValueError::new_err(format!("options: {e}"));
+    let mut all: serde_json::Map<String, Value> = serde_json::from_str(config_json).map_err(bad)?;
+    let dim = lower.len();
+    let budget = match all.remove("budget") {
+        None => 20_000 * dim,
+        Some(b) => serde_json::from_value(b)
+            .map_err(|e| PyValueError::new_err(format!("budget: {e} (a number of evaluations)")))?,
+    };
+    let settings: PortfolioSettings = serde_json::from_value(Value::Object(all)).map_err(bad)?;
+    let callables = if joint {
+        Callables::Joint(fun)
+    } else {
+        Callables::Separate { fun, ineq, eq }
+    };
+    let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
+    shape.equality_margin = margin;
+    let problem = CallbackProblem::new(callables, vectorized, shape.clone());
+    let mut run = Portfolio::new(shape, settings, seed).map_err(to_py)?;
+    if let Some(x0) = x0 {
+        run = run.with_start(&x0).map_err(to_py)?;
+    }
+    let (problem, run, outcome) = py.detach(move || {
+        let outcome = run.run(&problem, budget);
+        (problem, run, outcome)
+    });
+    if let Some(e) = problem.take_error() {
+        return Err(e);
+    }
+    let best = outcome.map_err(to_py)?;
+    let d = PyDict::new(py);
+    let mut g = best.constraints.clone();
+    let h = g.split_off(n_ineq.min(g.len()));
+    d.set_item("x", best.x.clone().into_pyarray(py))?;
+    d.set_item("fun", best.fitness.objective)?;
+    d.set_item("violation", best.fitness.violation)?;
+    d.set_item("feasible", best.fitness.violation == 0.0)?;
+    d.set_item("g", g.into_pyarray(py))?;
+    d.set_item("h", h.into_pyarray(py))?;
+    d.set_item("found_at", best.found_at)?;
+    d.set_item("evaluations", run.evaluations())?;
+    let (nfev, ngev) = problem.evaluations();
+    d.set_item("nfev", nfev)?;
+    d.set_item("ngev", ngev)?;
+    d.set_item("njev", 0)?;
+    d.set_item("nit", run.iterations())?;
+    let termination = if run.stopped() {
+        Termination::Confirmed
+    } else {
+        Termination::Budget
+    };
+    d.set_item("termination", termination_name(termination))?;
+    d.set_item("restarts", Vec::<Py<PyAny>>::new())?;
+    d.set_item("checkpoints", Vec::<(usize, f64, f64)>::new())?;
+    d.set_item("rounds", run.round() + 1)?;
+    d.set_item("confirmations", run.confirmations())?;
+    d.set_item("sigma", run.step_size())?;
+    Ok(d)
 }

@@ -81,6 +81,7 @@ __all__ = [
     "STRATEGIES",
     "DEFAULT_VARIANT",
     "NO_CONVERGENCE",
+    "PORTFOLIO",
 ]
 
 #: The paper's seven variants (any of them, or ``PRESET:KEY=VALUE…`` with components
@@ -102,6 +103,16 @@ STRATEGIES = tuple(_emages.STRATEGIES)
 #: seeds, where εMAg-ES misses on up to 37. The paper's algorithm is
 #: ``variant="eps-mag-es"``.
 DEFAULT_VARIANT = _emages.RECOMMENDED
+
+#: The ``variant`` of :func:`minimize` for issue 55's portfolio (``ma_es::portfolio``):
+#: the SQP local phase on forward-difference models and εMAg-ES-R in rounds, the local
+#: phase's share of each round following progress; it stops once five runs of the local
+#: phase in a row end at the best point (``options={'confirmations': 0}``: to the
+#: budget). For expensive smooth problems, where evaluations count: Rosen–Suzuki is solved
+#: within ~50 evaluations and the run stops after ~350. A black box (Jacobians are not
+#: used); equalities are held to ``equality_margin = 1e-8`` unless it is given. Not yet
+#: through ``executor``, ``callback`` or :class:`AskTell`.
+PORTFOLIO = "portfolio"
 
 #: ``options`` that switch every convergence criterion off: the run goes to its budget
 #: (or generation limit), as the suites' protocols run (``ma_es::control``). Merge it
@@ -325,7 +336,7 @@ def minimize(
     variant: str = DEFAULT_VARIANT,
     seed: Optional[int] = None,
     vectorized: bool = False,
-    equality_margin: float = 1e-4,
+    equality_margin: Optional[float] = None,
     options: Optional[dict] = None,
     history: bool = True,
     executor: Any = None,
@@ -376,13 +387,18 @@ def minimize(
         end), the paper's ``"eps-mag-es"`` or another of :data:`VARIANTS` and
         :data:`STRATEGIES`, or ``PRESET:KEY=VALUE…``, e.g.
         ``"eps-mag-es:restarts=bipop:population=log:eps-end=5%"`` (restarts, CMA-ES's
-        λ = 4 + ⌊3 ln N⌋, ε ending at 5 % of the run).
+        λ = 4 + ⌊3 ln N⌋, ε ending at 5 % of the run). Or :data:`PORTFOLIO`
+        (``"portfolio"``): the SQP local phase and εMAg-ES-R in rounds, for expensive
+        smooth problems (its ``options``: ``confirmations``, ``es_budget_per_dim``,
+        ``initial_share``, ``max_share``).
     seed : int, optional
         The run's seed (default: drawn at random, reported in the result).
     vectorized : bool
         Whether the callables take the population at once.
-    equality_margin : float
-        δ: an equality is satisfied when ``|h| <= δ``.
+    equality_margin : float, optional
+        δ: an equality is satisfied when ``|h| <= δ`` (``feasible``, ``success`` and the
+        run's order of points use it). Default ``1e-4`` (the CEC's) for the ES
+        variants, ``1e-8`` for :data:`PORTFOLIO`.
     options : dict, optional
         Any field of the strategy's configuration: ``lambda``, ``mu``, ``theta_p``,
         ``theta_r``, ``t_max``, ``sigma_max``, … (see ``ma_es::Config``); of the run's
@@ -421,6 +437,13 @@ def minimize(
     """
     if seed is None:
         seed = secrets.randbits(63)
+    if variant == PORTFOLIO:
+        return _minimize_portfolio(
+            fun, x0, sigma0, ineq, eq, constraints, bounds, budget, seed, vectorized,
+            1e-8 if equality_margin is None else equality_margin, options, executor, callback,
+        )
+    if equality_margin is None:
+        equality_margin = 1e-4
     config = dict(options or {})
     if budget is not None:
         config["budget"] = int(budget)
@@ -498,6 +521,63 @@ def minimize(
             task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m, jac)
             raw = _drive(core, task, executor, callback, seed)
     return _finished(raw, seed)
+
+
+def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, seed, vectorized,
+                        equality_margin, options, executor, callback) -> OptimizeResult:
+    """:func:`minimize` with ``variant=PORTFOLIO``."""
+    for name, value in (("executor", executor), ("callback", callback), ("sigma0", sigma0)):
+        if value is not None:
+            raise ValueError(f"variant='portfolio' does not take {name} (yet): leave it out or use an ES variant")
+    if isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw)):
+        raise ValueError("variant='portfolio' runs on callables; the suites' problems run it through the Rust harness")
+    if not callable(fun):
+        raise TypeError("fun must be callable")
+    if not (isinstance(equality_margin, (int, float)) and math.isfinite(equality_margin) and equality_margin >= 0):
+        raise ValueError(f"equality_margin must be a finite number >= 0, not {equality_margin!r}")
+    config = dict(options or {})
+    if budget is not None:
+        config["budget"] = int(budget)
+    if x0 is not None:
+        x0 = np.asarray(x0, dtype=float)
+        if x0.ndim != 1 or not np.isfinite(x0).all():
+            raise ValueError(f"x0 must be a 1-d array of finite numbers, not {x0!r}")
+        n = x0.size
+    elif bounds is not None:
+        n = len(bounds.lb) if hasattr(bounds, "lb") else len(list(bounds))
+    else:
+        raise ValueError("give x0 (where to start) or bounds (the run starts at the box's centre)")
+    lb, ub = _box(bounds, n)
+    probe = x0 if x0 is not None else np.where(np.isfinite(lb) & np.isfinite(ub), (lb + ub) / 2, 0.0)
+    arg = probe[None, :] if vectorized else probe
+    if _given(constraints):
+        if vectorized:
+            raise ValueError("constraints= takes one point at a time: with vectorized=True give ineq/eq")
+        merged = _Constraints(constraints, ineq, eq, probe)
+        ineq = merged.ineq if merged.l or ineq is not None else None
+        eq = merged.eq if merged.m or eq is not None else None
+        if ineq is None and eq is None:
+            ineq = merged.ineq
+    joint = ineq is None and eq is None
+    if joint:
+        out = fun(arg)
+        if isinstance(out, tuple):
+            if len(out) not in (2, 3):
+                raise ValueError("fun must return f, (f, g) or (f, g, h)")
+            l = _count(out[1], vectorized, "g")
+            m = _count(out[2], vectorized, "h") if len(out) == 3 else 0
+        else:
+            joint, l, m = False, 0, 0
+    else:
+        l = _count(ineq(arg), vectorized, "ineq") if ineq is not None else 0
+        m = _count(eq(arg), vectorized, "eq") if eq is not None else 0
+    raw = _emages._run_portfolio(
+        fun, ineq, eq, joint, bool(vectorized), lb.tolist(), ub.tolist(), l, m,
+        float(equality_margin), json.dumps(config), seed, None if x0 is None else x0.tolist(),
+    )
+    res = _finished(raw, seed)
+    res["equality_margin"] = float(equality_margin)
+    return res
 
 
 def _finished(raw: dict, seed: int) -> OptimizeResult:

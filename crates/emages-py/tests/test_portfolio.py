@@ -1,0 +1,86 @@
+"""``minimize(variant="portfolio")``: issue 55's portfolio from Python — Rosen–Suzuki
+solved and stopped within a few hundred evaluations, equalities held to 1e-8 by
+default, the budget a cap, bad input a clear error."""
+
+import numpy as np
+import pytest
+
+import emages
+
+
+def rosen_suzuki(x):
+    f = x[0] ** 2 + x[1] ** 2 + 2 * x[2] ** 2 + x[3] ** 2 - 5 * x[0] - 5 * x[1] - 21 * x[2] + 7 * x[3]
+    g = [
+        x[0] ** 2 + x[1] ** 2 + x[2] ** 2 + x[3] ** 2 + x[0] - x[1] + x[2] - x[3] - 8,
+        x[0] ** 2 + 2 * x[1] ** 2 + x[2] ** 2 + 2 * x[3] ** 2 - x[0] - x[3] - 10,
+        2 * x[0] ** 2 + x[1] ** 2 + x[2] ** 2 + 2 * x[0] - x[1] - x[3] - 5,
+    ]
+    return f, g
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_rosen_suzuki_is_solved_and_the_run_stops(seed):
+    # pycma's fmin_con2 stops after ~1 337 evaluations; SLSQP after 52.
+    res = emages.minimize(rosen_suzuki, np.zeros(4), bounds=[(-10, 10)] * 4,
+                          variant=emages.PORTFOLIO, seed=seed)
+    assert res.success and res.feasible
+    assert abs(res.fun + 44) < 1e-6
+    np.testing.assert_allclose(res.x, [0, 1, 2, -1], atol=1e-4)
+    assert res.message == "confirmed" and res.status == 0
+    # Five restarts of the local phase confirmed the optimum: ~350 evaluations.
+    assert res.nfev == res.evaluations <= 1000
+
+
+def test_equalities_are_held_to_1e_8_by_default():
+    # min x + y on the circle x² + y² = 2: -2 at (-1, -1).
+    def fun(x):
+        return x[0] + x[1], [], [x[0] ** 2 + x[1] ** 2 - 2]
+
+    res = emages.minimize(fun, bounds=[(-3, 3)] * 2, variant=emages.PORTFOLIO, seed=4, budget=5000)
+    assert res.equality_margin == 1e-8
+    assert res.success and abs(res.h[0]) <= 1e-8
+    assert res.fun >= -2 - 1e-7 and res.fun < -2 + 1e-6
+    # With the CEC's margin the best point sits at the band's edge, below -2.
+    wide = emages.minimize(fun, bounds=[(-3, 3)] * 2, variant=emages.PORTFOLIO, seed=4,
+                           budget=5000, equality_margin=1e-4)
+    assert wide.equality_margin == 1e-4 and wide.success and wide.fun < -2 - 1e-6
+
+
+def test_the_budget_is_a_cap():
+    res = emages.minimize(rosen_suzuki, np.zeros(4), bounds=[(-10, 10)] * 4,
+                          variant=emages.PORTFOLIO, seed=1, budget=30,
+                          options={"confirmations": 0})
+    assert res.nfev <= 30 and res.message == "budget"
+    # Run to the budget, the same seed asks for the same first points.
+    seen = []
+
+    def recorded(x):
+        seen.append(np.array(x))
+        return rosen_suzuki(x)
+
+    emages.minimize(recorded, np.zeros(4), bounds=[(-10, 10)] * 4, variant=emages.PORTFOLIO,
+                    seed=1, budget=300, options={"confirmations": 0})
+    short = seen[:]
+    seen.clear()
+    emages.minimize(recorded, np.zeros(4), bounds=[(-10, 10)] * 4, variant=emages.PORTFOLIO,
+                    seed=1, budget=3000, options={"confirmations": 0})
+    # The first call of each counts the constraints.
+    assert len(short) <= 301 and np.array_equal(np.array(short), np.array(seen[: len(short)]))
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"executor": object()}, "executor"),
+        ({"callback": print}, "callback"),
+        ({"sigma0": 0.5}, "sigma0"),
+        ({"options": {"tol_fun": 1e-9}}, "unknown field"),
+        ({"options": {"initial_share": 2.0}}, "initial_share"),
+        ({"equality_margin": -1.0}, "equality_margin"),
+        ({"budget": -5}, "budget"),
+    ],
+)
+def test_bad_input_is_one_clear_error(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        emages.minimize(rosen_suzuki, np.zeros(4), bounds=[(-10, 10)] * 4,
+                        variant=emages.PORTFOLIO, seed=1, **kwargs)
