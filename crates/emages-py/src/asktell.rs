@@ -254,7 +254,7 @@ impl PyAskTell {
 }
 
 /// A float array of the given shape (a `(k,)` array also for `(k, 1)`), flattened.
-fn values(obj: &Bound<'_, PyAny>, shape: &[usize], what: &str) -> PyResult<Vec<f64>> {
+pub(crate) fn values(obj: &Bound<'_, PyAny>, shape: &[usize], what: &str) -> PyResult<Vec<f64>> {
     let (arr, got) = crate::convert::float_array_with_shape(obj)?;
     let ok = got == shape || (shape.len() == 2 && shape[1] == 1 && got == [shape[0]]);
     if !ok {

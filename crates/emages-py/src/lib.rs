@@ -8,6 +8,7 @@ mod asktell;
 mod callback;
 mod convert;
 mod error;
+mod portfolio;
 mod problems;
 mod stats;
 mod strategy;
@@ -36,6 +37,7 @@ fn _emages(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<problems::PyBbob>()?;
     m.add_class::<problems::PyCec2020>()?;
     m.add_class::<asktell::PyAskTell>()?;
+    m.add_class::<portfolio::PyPortfolioAskTell>()?;
     m.add_function(wrap_pyfunction!(strategy::run_native, m)?)?;
     m.add_function(wrap_pyfunction!(strategy::run_callbacks, m)?)?;
     m.add_function(wrap_pyfunction!(strategy::run_portfolio, m)?)?;

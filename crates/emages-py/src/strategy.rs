@@ -10,7 +10,7 @@ use constraint_handling::problem::ProblemShape;
 use constraint_handling::ConstrainedProblem;
 use ma_es::control::{Convergence, Limits};
 use ma_es::observer::{GenerationReport, Observer};
-use ma_es::portfolio::{Portfolio, PortfolioSettings};
+use ma_es::portfolio::{Portfolio, PortfolioBest, PortfolioSettings};
 use ma_es::restarts::RestartRecord;
 use ma_es::{ComponentSpec, Config, MaEsError, Options, RunResult, Termination};
 use numpy::IntoPyArray;
@@ -296,15 +296,7 @@ pub fn run_portfolio<'py>(
     seed: u64,
     x0: Option<Vec<f64>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let bad = |e: serde_json::Error| PyValueError::new_err(format!("options: {e}"));
-    let mut all: serde_json::Map<String, Value> = serde_json::from_str(config_json).map_err(bad)?;
-    let dim = lower.len();
-    let budget = match all.remove("budget") {
-        None => 20_000 * dim,
-        Some(b) => serde_json::from_value(b)
-            .map_err(|e| PyValueError::new_err(format!("budget: {e} (a number of evaluations)")))?,
-    };
-    let settings: PortfolioSettings = serde_json::from_value(Value::Object(all)).map_err(bad)?;
+    let (budget, settings) = portfolio_options(config_json, lower.len())?;
     let callables = if joint {
         Callables::Joint(fun)
     } else {
@@ -325,6 +317,24 @@ pub fn run_portfolio<'py>(
         return Err(e);
     }
     let best = outcome.map_err(to_py)?;
+    let termination = if run.stopped() {
+        Termination::Confirmed
+    } else {
+        Termination::Budget
+    };
+    portfolio_result(py, &run, &best, n_ineq, problem.evaluations(), termination)
+}
+
+/// A portfolio run's result as a dict (as [`result_dict`]'s, without the ES's fields):
+/// `(nfev, ngev)` the evaluation counts.
+pub(crate) fn portfolio_result<'py>(
+    py: Python<'py>,
+    run: &Portfolio,
+    best: &PortfolioBest,
+    n_ineq: usize,
+    (nfev, ngev): (usize, usize),
+    termination: Termination,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     let mut g = best.constraints.clone();
     let h = g.split_off(n_ineq.min(g.len()));
@@ -336,16 +346,10 @@ pub fn run_portfolio<'py>(
     d.set_item("h", h.into_pyarray(py))?;
     d.set_item("found_at", best.found_at)?;
     d.set_item("evaluations", run.evaluations())?;
-    let (nfev, ngev) = problem.evaluations();
     d.set_item("nfev", nfev)?;
     d.set_item("ngev", ngev)?;
     d.set_item("njev", 0)?;
     d.set_item("nit", run.iterations())?;
-    let termination = if run.stopped() {
-        Termination::Confirmed
-    } else {
-        Termination::Budget
-    };
     d.set_item("termination", termination_name(termination))?;
     d.set_item("restarts", Vec::<Py<PyAny>>::new())?;
     d.set_item("checkpoints", Vec::<(usize, f64, f64)>::new())?;
@@ -353,4 +357,21 @@ pub fn run_portfolio<'py>(
     d.set_item("confirmations", run.confirmations())?;
     d.set_item("sigma", run.step_size())?;
     Ok(d)
+}
+
+/// The portfolio's options from `config_json`: `budget` (default `20000 · N`) and the
+/// fields of [`PortfolioSettings`]; unknown keys are errors.
+pub(crate) fn portfolio_options(
+    config_json: &str,
+    dim: usize,
+) -> PyResult<(usize, PortfolioSettings)> {
+    let bad = |e: serde_json::Error| PyValueError::new_err(format!("options: {e}"));
+    let mut all: serde_json::Map<String, Value> = serde_json::from_str(config_json).map_err(bad)?;
+    let budget = match all.remove("budget") {
+        None => 20_000 * dim,
+        Some(b) => serde_json::from_value(b)
+            .map_err(|e| PyValueError::new_err(format!("budget: {e} (a number of evaluations)")))?,
+    };
+    let settings = serde_json::from_value(Value::Object(all)).map_err(bad)?;
+    Ok((budget, settings))
 }

@@ -84,3 +84,59 @@ def test_bad_input_is_one_clear_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         emages.minimize(rosen_suzuki, np.zeros(4), bounds=[(-10, 10)] * 4,
                         variant=emages.PORTFOLIO, seed=1, **kwargs)
+
+
+def drive(es, fun=rosen_suzuki, stop_after=None):
+    tells = 0
+    while (req := es.ask()) is not None:
+        assert req.kind == "population" and not req.constraints_only
+        values = [fun(x) for x in req.points]
+        es.tell(np.array([v[0] for v in values]), np.array([v[1] for v in values]))
+        tells += 1
+        if stop_after is not None and tells == stop_after:
+            return tells
+    return tells
+
+
+def test_ask_and_tell_repeats_minimize():
+    ref = emages.minimize(rosen_suzuki, np.zeros(4), bounds=[(-10, 10)] * 4,
+                          variant=emages.PORTFOLIO, seed=6)
+    es = emages.AskTell(4, n_ineq=3, x0=np.zeros(4), bounds=[(-10, 10)] * 4,
+                        variant=emages.PORTFOLIO, seed=6)
+    with pytest.raises(ValueError, match="nothing evaluated"):
+        es.result()
+    drive(es)
+    res = es.result()
+    assert res.message == "confirmed" and res.nfev == ref.nfev
+    assert np.array_equal(res.x, ref.x) and res.fun == ref.fun
+
+
+def test_a_pickled_portfolio_run_continues_exactly():
+    import pickle
+
+    es = emages.AskTell(4, n_ineq=3, x0=np.zeros(4), bounds=[(-10, 10)] * 4,
+                        variant=emages.PORTFOLIO, seed=2, options={"confirmations": 0}, budget=4000)
+    drive(es, stop_after=150)
+    copy = pickle.loads(pickle.dumps(es))
+    drive(es)
+    drive(copy)
+    a, b = es.result(), copy.result()
+    assert a.nfev == b.nfev and a.nfev <= 4000 and a.message == "budget"
+    assert np.array_equal(a.x, b.x)
+
+
+def test_portfolio_ask_and_tell_errors_and_stop():
+    es = emages.AskTell(4, n_ineq=3, bounds=[(-10, 10)] * 4, variant=emages.PORTFOLIO, seed=1)
+    with pytest.raises(ValueError, match="without a question"):
+        es.tell(np.zeros(1), np.zeros((1, 3)))
+    req = es.ask()
+    k = len(req.points)
+    with pytest.raises(ValueError, match="NaN"):
+        es.tell(np.full(k, np.nan), np.zeros((k, 3)))
+    with pytest.raises(ValueError, match="shape"):
+        es.tell(np.zeros(k), np.zeros((k, 2)))
+    es.tell(np.zeros(k), np.zeros((k, 3)))
+    es.stop()
+    assert es.ask() is None and es.result().message == "stopped"
+    with pytest.raises(ValueError, match="jacobian"):
+        emages.AskTell(4, n_ineq=3, bounds=[(-10, 10)] * 4, variant=emages.PORTFOLIO, jacobian=True)

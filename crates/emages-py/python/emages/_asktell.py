@@ -9,7 +9,7 @@ from typing import Any, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from . import DEFAULT_VARIANT, OptimizeResult, _box, _emages, _finished
+from . import DEFAULT_VARIANT, PORTFOLIO, OptimizeResult, _box, _emages, _finished
 
 
 class Request(NamedTuple):
@@ -66,6 +66,12 @@ class AskTell:
     point, and the copy continues exactly as the original would (a run saved midway is
     resumed on another machine with ``pickle.loads``).
 
+    With ``variant=emages.PORTFOLIO`` the portfolio is driven so: every request is a
+    ``"population"`` wanting ``f``, ``g`` and ``h`` at its points (the local phase's
+    start, its difference probes, its trial points, the ES's populations), the run ends
+    when it stops by itself or its next request would not fit into the budget, and the
+    trajectory is :func:`minimize`'s with the same seed.
+
     Parameters are those of :func:`minimize` (without callables), plus the dimension,
     the numbers of constraints, and ``jacobian`` (whether the user answers Jacobian
     requests; ``njev`` in the result counts the points answered so).
@@ -83,7 +89,7 @@ class AskTell:
         budget: Optional[int] = None,
         variant: str = DEFAULT_VARIANT,
         seed: Optional[int] = None,
-        equality_margin: float = 1e-4,
+        equality_margin: Optional[float] = None,
         options: Optional[dict] = None,
         history: bool = True,
         jacobian: bool = False,
@@ -91,6 +97,12 @@ class AskTell:
         if seed is None:
             seed = secrets.randbits(63)
         self.seed = seed
+        if variant == PORTFOLIO:
+            self._core = _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, budget, seed,
+                                         equality_margin, options, jacobian)
+            return
+        if equality_margin is None:
+            equality_margin = 1e-4
         config = dict(options or {})
         if budget is not None:
             config["budget"] = int(budget)
@@ -134,6 +146,34 @@ class AskTell:
         """The result (as :func:`minimize`'s): the final one once :meth:`ask` returned
         ``None``, else the best so far."""
         return _finished(self._core.result(), self.seed)
+
+
+def _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, budget, seed, equality_margin, options, jacobian):
+    """The compiled half of ``AskTell(variant=PORTFOLIO)``: every request is a
+    ``"population"`` of points wanting ``f``, ``g`` and ``h``."""
+    for name, value in (("sigma0", sigma0), ("jacobian", jacobian or None)):
+        if value is not None:
+            raise ValueError(f"variant='portfolio' does not take {name}: leave it out or use an ES variant")
+    margin = 1e-8 if equality_margin is None else equality_margin
+    if not (isinstance(margin, (int, float)) and math.isfinite(margin) and margin >= 0):
+        raise ValueError(f"equality_margin must be a finite number >= 0, not {margin!r}")
+    config = dict(options or {})
+    if budget is not None:
+        config["budget"] = int(budget)
+    lb, ub = _box(bounds, int(dim))
+    if x0 is not None:
+        x0 = np.asarray(x0, dtype=float)
+        if x0.shape != (dim,) or not np.isfinite(x0).all():
+            raise ValueError(f"x0 must be {dim} finite numbers")
+        x0 = x0.tolist()
+    return _emages._PortfolioAskTell(
+        lb.tolist(), ub.tolist(), int(n_ineq), int(n_eq), float(margin), json.dumps(config), seed, x0,
+    )
+
+
+def _restore_portfolio_core(state: bytes):
+    """Unpickles the compiled half of an ``AskTell(variant=PORTFOLIO)``."""
+    return _emages._PortfolioAskTell._from_bytes(state)
 
 
 def _restore_core(state: bytes):

@@ -1,0 +1,234 @@
+//! The portfolio (`variant="portfolio"`, [`ma_es::portfolio`]) driven by its user, as
+//! `emages.AskTell` drives the ES: `ask()` gives the points the run wants (each wants
+//! `f` and `C`), `tell()` their values; the budget only cuts (a request that would not
+//! fit is not made). The state pickles (MessagePack of the Rust value) at any point
+//! and continues exactly.
+
+use crate::asktell::values;
+use crate::error::to_py;
+use crate::strategy::{portfolio_options, portfolio_result};
+use constraint_handling::problem::ProblemShape;
+use ma_es::portfolio::Portfolio;
+use ma_es::Termination;
+use ndarray::{Array2, ShapeBuilder};
+use numpy::{IntoPyArray, PyArray2};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyTuple};
+use serde::{Deserialize, Serialize};
+use std::sync::Mutex;
+
+/// A portfolio run and what its user has told it.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    run: Portfolio,
+    budget: usize,
+    l: usize,
+    m: usize,
+    /// The user ended the run (`stop()`).
+    stopped: bool,
+    /// A request is pending.
+    asked: bool,
+}
+
+/// The compiled half of `emages.AskTell(variant="portfolio")`.
+#[pyclass(name = "_PortfolioAskTell", module = "emages._emages")]
+pub struct PyPortfolioAskTell {
+    saved: Mutex<Saved>,
+}
+
+#[pymethods]
+impl PyPortfolioAskTell {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (lower, upper, n_ineq, n_eq, margin, config_json, seed, x0=None))]
+    fn new(
+        lower: Vec<f64>,
+        upper: Vec<f64>,
+        n_ineq: usize,
+        n_eq: usize,
+        margin: f64,
+        config_json: &str,
+        seed: u64,
+        x0: Option<Vec<f64>>,
+    ) -> PyResult<Self> {
+        let (budget, settings) = portfolio_options(config_json, lower.len())?;
+        let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
+        shape.equality_margin = margin;
+        let mut run = Portfolio::new(shape, settings, seed).map_err(to_py)?;
+        if let Some(x0) = x0 {
+            run = run.with_start(&x0).map_err(to_py)?;
+        }
+        Ok(Self {
+            saved: Mutex::new(Saved {
+                run,
+                budget,
+                l: n_ineq,
+                m: n_eq,
+                stopped: false,
+                asked: false,
+            }),
+        })
+    }
+
+    /// The next question, `(points, False, "population", k)` with the points as the rows
+    /// of a `(k, N)` array; `None` once the run has ended (it stopped by itself, was
+    /// stopped, or the next request would take it past its budget). Asking again before
+    /// telling returns the same question.
+    #[allow(clippy::type_complexity)]
+    fn ask<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<(Bound<'py, PyArray2<f64>>, bool, &'static str, usize)>> {
+        let mut guard = self.lock()?;
+        let s = &mut *guard;
+        if s.stopped {
+            return Ok(None);
+        }
+        let done = s.run.evaluations();
+        let Some(points) = s.run.ask().map_err(to_py)? else {
+            return Ok(None);
+        };
+        let k = points.ncols();
+        if done + k > s.budget {
+            return Ok(None);
+        }
+        let rows = points.t().as_standard_layout().into_owned();
+        s.asked = true;
+        Ok(Some((rows.into_pyarray(py), false, "population", k)))
+    }
+
+    /// The answer to the pending question: `f` of shape `(k,)`, `g` of shape
+    /// `(k, l)`, `h` of shape `(k, m)`. Returns whether an iteration ended with it.
+    #[pyo3(signature = (f, g=None, h=None))]
+    fn tell(
+        &self,
+        f: Option<&Bound<'_, PyAny>>,
+        g: Option<&Bound<'_, PyAny>>,
+        h: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<bool> {
+        let mut guard = self.lock()?;
+        let s = &mut *guard;
+        if !s.asked {
+            return Err(PyValueError::new_err(
+                "tell() without a question: call ask() first",
+            ));
+        }
+        let k = s
+            .run
+            .ask()
+            .map_err(to_py)?
+            .map(|p| p.ncols())
+            .ok_or_else(|| PyValueError::new_err("tell(): the run has ended"))?;
+        let f = f.ok_or_else(|| PyValueError::new_err("tell(): f is missing"))?;
+        let objectives = values(f, &[k], "f")?;
+        if let Some(j) = objectives.iter().position(|v| v.is_nan()) {
+            return Err(PyValueError::new_err(format!(
+                "tell(): f is NaN at point {j}"
+            )));
+        }
+        let mut c = Array2::zeros((s.l + s.m, k).f());
+        for (rows, count, what, value) in [(0..s.l, s.l, "g", g), (s.l..s.l + s.m, s.m, "h", h)] {
+            if count == 0 {
+                continue;
+            }
+            let value = value.ok_or_else(|| {
+                PyValueError::new_err(format!("tell(): {what} is missing ({count} per point)"))
+            })?;
+            let v = values(value, &[k, count], what)?;
+            for j in 0..k {
+                for (r, row) in rows.clone().enumerate() {
+                    let x = v[j * count + r];
+                    if x.is_nan() {
+                        return Err(PyValueError::new_err(format!(
+                            "tell(): {what}[{j}, {r}] is NaN"
+                        )));
+                    }
+                    c[[row, j]] = x;
+                }
+            }
+        }
+        let before = s.run.iterations();
+        s.run.tell(&objectives, c.view()).map_err(to_py)?;
+        s.asked = false;
+        Ok(s.run.iterations() > before)
+    }
+
+    /// Ends the run: the next `ask()` returns `None` (`message` becomes `stopped`).
+    fn stop(&self) -> PyResult<()> {
+        self.lock()?.stopped = true;
+        Ok(())
+    }
+
+    /// The result (as `minimize`'s) of the points told so far.
+    fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = self.lock()?;
+        let best = s.run.best().ok_or_else(|| {
+            PyValueError::new_err("nothing evaluated yet: ask() and tell() first")
+        })?;
+        let termination = if s.stopped {
+            Termination::Observer
+        } else if s.run.stopped() {
+            Termination::Confirmed
+        } else {
+            Termination::Budget
+        };
+        let n = s.run.evaluations();
+        portfolio_result(
+            py,
+            &s.run,
+            best,
+            s.l,
+            (n, if s.l + s.m > 0 { n } else { 0 }),
+            termination,
+        )
+    }
+
+    /// `(iterations, evaluations, step size, fun, violation)`: the state after the
+    /// last tell and the best so far (NaN before the first tell).
+    fn status(&self) -> PyResult<(usize, usize, f64, f64, f64)> {
+        let s = self.lock()?;
+        let (fun, violation) = s.run.best().map_or((f64::NAN, f64::NAN), |b| {
+            (b.fitness.objective, b.fitness.violation)
+        });
+        Ok((
+            s.run.iterations(),
+            s.run.evaluations(),
+            s.run.step_size(),
+            fun,
+            violation,
+        ))
+    }
+
+    /// Pickling: the whole state as bytes, restored by
+    /// `emages._asktell._restore_portfolio_core`.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let bytes = rmp_serde::to_vec_named(&*self.lock()?)
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot save the run: {e}")))?;
+        let restore = py
+            .import("emages._asktell")?
+            .getattr("_restore_portfolio_core")?;
+        Ok((restore, PyTuple::new(py, [PyBytes::new(py, &bytes)])?))
+    }
+
+    /// The state saved by `__reduce__`.
+    #[staticmethod]
+    fn _from_bytes(bytes: &[u8]) -> PyResult<Self> {
+        let saved = rmp_serde::from_slice(bytes)
+            .map_err(|e| PyValueError::new_err(format!("not a saved portfolio run: {e}")))?;
+        Ok(Self {
+            saved: Mutex::new(saved),
+        })
+    }
+}
+
+impl PyPortfolioAskTell {
+    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Saved>> {
+        self.saved
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("the ask-and-tell state is poisoned"))
+    }
+}
