@@ -136,7 +136,13 @@ impl PyAskTell {
             Vec::new()
         } else {
             let f = f.ok_or_else(|| PyValueError::new_err("tell(): f is missing"))?;
-            values(f, &[k], "f")?
+            let f = values(f, &[k], "f")?;
+            if let Some(j) = f.iter().position(|v| v.is_nan()) {
+                return Err(PyValueError::new_err(format!(
+                    "tell(): f is NaN at point {j}: tell a number (float('inf') ranks the point worst)"
+                )));
+            }
+            f
         };
         // A Jacobian is N columns per point: column j N + i is ∂C/∂x_i at point j.
         let width = if jacobians { n } else { 1 };
@@ -154,6 +160,12 @@ impl PyAskTell {
                 vec![k, count]
             };
             let v = values(value, &shape, what)?;
+            if let Some(i) = v.iter().position(|v| v.is_nan()) {
+                return Err(PyValueError::new_err(format!(
+                    "tell(): {what} is NaN at point {}",
+                    i / (count * width)
+                )));
+            }
             for j in 0..k {
                 for (r, row) in rows.clone().enumerate() {
                     for i in 0..width {
@@ -255,7 +267,7 @@ impl PyAskTell {
 
 /// A float array of the given shape (a `(k,)` array also for `(k, 1)`), flattened.
 pub(crate) fn values(obj: &Bound<'_, PyAny>, shape: &[usize], what: &str) -> PyResult<Vec<f64>> {
-    let (arr, got) = crate::convert::float_array_with_shape(obj)?;
+    let (arr, got) = crate::convert::values_with_shape(obj, what)?;
     let ok = got == shape || (shape.len() == 2 && shape[1] == 1 && got == [shape[0]]);
     if !ok {
         return Err(PyValueError::new_err(format!(

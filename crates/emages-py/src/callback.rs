@@ -7,7 +7,7 @@
 //! without the GIL and takes it for each call; the first exception a callable raises
 //! (or a Ctrl-C) stops the run and is re-raised as it was.
 
-use crate::convert::float_array_with_shape;
+use crate::convert::values_with_shape;
 use constraint_handling::problem::{check_batch_shapes, ConstraintJacobian, ProblemShape};
 use constraint_handling::ConstrainedProblem;
 use constraint_handling::ProblemError;
@@ -170,6 +170,13 @@ impl CallbackProblem {
                 let empty = PyTuple::empty(py);
                 let h = parts.get(2).map_or(empty.as_any(), |h| h);
                 self.read_constraints(&parts[1], h, k, single, constraints)?;
+                refuse_nan_constraints(
+                    x,
+                    single,
+                    self.shape.inequalities,
+                    ("fun's g", "fun's h"),
+                    constraints,
+                )?;
             }
             Callables::Separate { fun, ineq, eq } => {
                 if constraints_only {
@@ -189,6 +196,13 @@ impl CallbackProblem {
                     None => PyTuple::empty(py).into_any(),
                 };
                 self.read_constraints(&g, &h, k, single, constraints)?;
+                refuse_nan_constraints(
+                    x,
+                    single,
+                    self.shape.inequalities,
+                    ("ineq", "eq"),
+                    constraints,
+                )?;
             }
         }
         Ok(())
@@ -242,6 +256,26 @@ fn refuse_nan(
     )))
 }
 
+/// A NaN constraint value is an error naming the callable, the constraint and the
+/// point; `±inf` is a value.
+fn refuse_nan_constraints(
+    x: &Bound<'_, PyAny>,
+    single: bool,
+    l: usize,
+    (g, h): (&str, &str),
+    constraints: &ArrayViewMut2<'_, f64>,
+) -> PyResult<()> {
+    let Some(((r, j), _)) = constraints.indexed_iter().find(|(_, v)| v.is_nan()) else {
+        return Ok(());
+    };
+    let point = if single { x.clone() } else { x.get_item(j)? };
+    let (what, index) = if r < l { (g, r) } else { (h, r - l) };
+    Err(PyValueError::new_err(format!(
+        "{what} returned NaN (or None) for constraint {index} at x = {}: return a number",
+        point.repr()?
+    )))
+}
+
 /// `k` numbers (one per point): shape `(k,)`, or a scalar for a single point.
 fn read_vector(
     value: &Bound<'_, PyAny>,
@@ -250,7 +284,7 @@ fn read_vector(
     what: &str,
     out: &mut ArrayViewMut1<'_, f64>,
 ) -> PyResult<()> {
-    let (arr, shape) = float_array_with_shape(value)?;
+    let (arr, shape) = values_with_shape(value, what)?;
     let ok = if single {
         shape.is_empty() || shape == [1]
     } else {
@@ -284,7 +318,7 @@ fn read_matrix(
     what: &str,
     out: &mut ArrayViewMut2<'_, f64>,
 ) -> PyResult<()> {
-    let (arr, shape) = float_array_with_shape(value)?;
+    let (arr, shape) = values_with_shape(value, what)?;
     let size: usize = shape.iter().product();
     let ok = if c == 0 {
         size == 0
@@ -342,9 +376,9 @@ impl ConstraintJacobian for CallbackProblem {
         let (k, n) = (self.shape.num_constraints(), x.len());
         let result = Python::attach(|py| -> PyResult<()> {
             let point = ndarray::Array1::from(x.to_vec()).into_pyarray(py);
-            let value = jac.bind(py).call1((point,))?;
+            let value = jac.bind(py).call1((point.clone(),))?;
             self.j_evaluations.set(self.j_evaluations.get() + 1);
-            let (arr, shape) = float_array_with_shape(&value)?;
+            let (arr, shape) = values_with_shape(&value, "jac(x)")?;
             if shape != [k, n] && !(k == 1 && shape == [n]) {
                 return Err(PyValueError::new_err(format!(
                     "the constraints' Jacobian has shape {shape:?}: expected ({k}, {n}), one row per constraint (g then h)"
@@ -354,6 +388,12 @@ impl ConstraintJacobian for CallbackProblem {
             let flat = flat.cast::<PyArray1<f64>>()?.readonly();
             for (r, row) in flat.as_slice()?.chunks_exact(n).enumerate() {
                 for (i, &v) in row.iter().enumerate() {
+                    if !v.is_finite() {
+                        return Err(PyValueError::new_err(format!(
+                            "the constraints' Jacobian is not finite (row {r}, column {i}: {v}) at x = {}",
+                            point.repr()?
+                        )));
+                    }
                     jacobian[[r, i]] = v;
                 }
             }

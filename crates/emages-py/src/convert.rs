@@ -19,6 +19,31 @@ pub fn as_float_array<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny
     np.call_method("ascontiguousarray", (obj,), Some(&kwargs))
 }
 
+/// [`float_array_with_shape`] for values the user's callable returned as `what`:
+/// strings, bytes, complex numbers and dates are an error naming `what` (numpy would
+/// turn `"1.0"` into 1.0).
+pub fn values_with_shape<'py>(
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<(Bound<'py, PyAny>, Vec<usize>)> {
+    let raw = obj.py().import("numpy")?.call_method1("asarray", (obj,))?;
+    let kind: String = raw.getattr("dtype")?.getattr("kind")?.extract()?;
+    let refused = match kind.as_str() {
+        "U" | "S" => Some("strings"),
+        "c" => Some("complex numbers"),
+        "M" | "m" => Some("dates or times"),
+        "V" => Some("raw bytes"),
+        _ => None,
+    };
+    if let Some(refused) = refused {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be real numbers, not {refused}: got {}",
+            obj.repr()?
+        )));
+    }
+    float_array_with_shape(obj)
+}
+
 /// [`as_float_array`] and the array's shape.
 pub fn float_array_with_shape<'py>(
     obj: &Bound<'py, PyAny>,

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import emages
+from scipy.optimize import NonlinearConstraint
 
 
 def sphere(x):
@@ -172,3 +173,60 @@ def test_a_nan_objective_is_an_error_naming_the_point(way):
     r = emages.minimize(lambda x: float("inf"), x0=[0.0, 0.0], bounds=[(-1, 1)] * 2,
                         budget=500, seed=1, **kw)
     assert r.feasible and r.fun == float("inf") and not r.success
+
+
+# Issue 54's table: each bad input one clear error naming what is wrong.
+def _sq(x):
+    return float(x @ x)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: emages.minimize(_sq, x0=[1.0, 1.0], ineq=lambda x: [np.nan], budget=2000, seed=1),
+         r"ineq returned NaN \(or None\) for constraint 0 at x = "),
+        (lambda: emages.minimize(lambda x: (_sq(x), [np.nan, 0.0]), x0=[1.0, 1.0], budget=2000, seed=1),
+         r"fun's g returned NaN \(or None\) for constraint 0"),
+        (lambda: emages.minimize(_sq, x0=[1.0, 1.0], budget=2000, seed=1, constraints=NonlinearConstraint(
+            lambda x: [x[0] + x[1]], -np.inf, 1, jac=lambda x: np.array([[np.nan, np.nan]]))),
+         r"constraint 0: jac\(x\) is not finite"),
+        (lambda: emages.minimize(lambda x: "1.0", x0=[1.0, 1.0], budget=200, seed=1),
+         r"f must be real numbers, not strings: got '1.0'"),
+        (lambda: emages.minimize(_sq, x0=[10.0, 1.0], bounds=[(-5, 5)] * 2, budget=200, seed=1),
+         r"x0\[0\] = 10.0 is outside its bounds \[-5.0, 5.0\]"),
+        (lambda: emages.minimize(_sq, x0=[1.0, 1.0], budget=-5, seed=1),
+         r"budget must be a positive whole number of evaluations, not -5"),
+        (lambda: emages.minimize(_sq, x0=[1.0, 1.0], budget=2.5, seed=1),
+         r"budget must be a positive whole number"),
+        (lambda: emages.minimize(_sq, x0=[1.0, 1.0], budget=2000, seed=1, constraints=NonlinearConstraint(
+            lambda x: [x[0] + x[1]], -np.inf, 1, jac=lambda x: np.array([1.0]))),
+         r"constraint 0: jac\(x\) returned shape \(1,\), expected \(1, 2\)"),
+        (lambda: emages.minimize(_sq, x0=[1.0, 1.0], bounds=[(-5, 5), (3, 1)], budget=200, seed=1),
+         r"bounds of variable 1: low 3.0 > high 1.0"),
+        (lambda: emages.minimize(_sq, x0=[1.0, 1.0], budget=200, seed=1, constraints=NonlinearConstraint(
+            lambda x: [x[0] + x[1]], [-1, -2], [1, 2])),
+         r"constraint 0: lb has 2 entries, but the constraint has 1 component"),
+    ],
+)
+def test_issue_54_bad_inputs(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_ask_and_tell_refuses_nan_values():
+    es = emages.AskTell(2, n_ineq=1, bounds=[(-5, 5)] * 2, seed=1)
+    req = es.ask()
+    k = len(req.points)
+    with pytest.raises(ValueError, match="f is NaN at point 0"):
+        es.tell(np.full(k, np.nan), np.zeros((k, 1)))
+    g = np.zeros((k, 1))
+    g[2] = np.nan
+    with pytest.raises(ValueError, match="g is NaN at point 2"):
+        es.tell(np.zeros(k), g)
+    with pytest.raises(ValueError, match="f must be real numbers"):
+        es.tell(np.array(["1"] * k), np.zeros((k, 1)))
+    es.tell(np.zeros(k), np.zeros((k, 1)))  # the request was still pending
+    with pytest.raises(ValueError, match="x0\\[1\\] = 7.0 is outside"):
+        emages.AskTell(2, x0=[0.0, 7.0], bounds=[(-5, 5)] * 2)
+    with pytest.raises(ValueError, match="budget must be a positive"):
+        emages.AskTell(2, bounds=[(-5, 5)] * 2, budget=0)

@@ -199,9 +199,26 @@ def _box(bounds, n: int):
             raise ValueError(f"bounds must be {n} (low, high) pairs, one per variable")
         lb = np.array([-np.inf if p[0] is None else float(p[0]) for p in pairs])
         ub = np.array([np.inf if p[1] is None else float(p[1]) for p in pairs])
-    if np.isnan(lb).any() or np.isnan(ub).any() or (lb > ub).any():
-        raise ValueError("bounds must not be NaN, and low <= high for every variable")
+    for i in range(n):
+        if np.isnan(lb[i]) or np.isnan(ub[i]):
+            raise ValueError(f"bounds of variable {i} are NaN: ({lb[i]}, {ub[i]})")
+        if lb[i] > ub[i]:
+            raise ValueError(f"bounds of variable {i}: low {lb[i]} > high {ub[i]} (low <= high for every variable)")
     return lb, ub
+
+
+def _budget(budget) -> int:
+    """A budget as a positive number of evaluations, or a clear error."""
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget <= 0:
+        raise ValueError(f"budget must be a positive whole number of evaluations, not {budget!r}")
+    return int(budget)
+
+
+def _inside(x0, lb, ub) -> None:
+    """x0 inside the box, or a clear error naming the variable."""
+    for i, (x, l, u) in enumerate(zip(x0, lb, ub)):
+        if not l <= x <= u:
+            raise ValueError(f"x0[{i}] = {x} is outside its bounds [{l}, {u}]: start inside the box")
 
 
 def _count(values, vectorized: bool, what: str) -> int:
@@ -270,10 +287,16 @@ class _Constraints:
             else:
                 raise TypeError(f"constraints: {c!r} is neither a scipy NonlinearConstraint or LinearConstraint nor a dict")
             if not isinstance(c, dict):
+                for side in ("lb", "ub"):
+                    given = np.asarray(getattr(c, side), dtype=float)
+                    if given.size not in (1, size):
+                        raise ValueError(
+                            f"constraint {len(self.parts)}: {side} has {given.size} entries, but the "
+                            f"constraint has {size} component(s) (one bound per component, or one for all)")
                 lb = np.broadcast_to(np.asarray(c.lb, dtype=float), (size,)).copy()
                 ub = np.broadcast_to(np.asarray(c.ub, dtype=float), (size,)).copy()
             if np.isnan(lb).any() or np.isnan(ub).any() or (lb > ub).any():
-                raise ValueError("constraint bounds must not be NaN, and lb <= ub")
+                raise ValueError(f"constraint {len(self.parts)}: its bounds must not be NaN, and lb <= ub")
             is_eq = lb == ub
             low = np.isfinite(lb) & ~is_eq
             high = np.isfinite(ub) & ~is_eq
@@ -291,13 +314,19 @@ class _Constraints:
         return np.atleast_1d(np.asarray(fun(x, *args), dtype=float))
 
     @staticmethod
-    def _jacobian(part, x, size, n):
+    def _jacobian(part, x, size, n, index=0):
         kind, fun, jac, args = part
         if kind == "linear":
             return fun
         j = jac(x, *args)
-        j = j.toarray() if hasattr(j, "toarray") else j
-        return np.asarray(j, dtype=float).reshape(size, n)
+        j = np.asarray(j.toarray() if hasattr(j, "toarray") else j, dtype=float)
+        if j.shape != (size, n) and not (size == 1 and j.shape == (n,)):
+            raise ValueError(
+                f"constraint {index}: jac(x) returned shape {j.shape}, expected ({size}, {n}): "
+                f"one row per component of the constraint, one column per variable")
+        if not np.isfinite(j).all():
+            raise ValueError(f"constraint {index}: jac(x) is not finite at x = {x!r}")
+        return j.reshape(size, n)
 
     def ineq(self, x):
         rows = [np.atleast_1d(np.asarray(self.user_ineq(x), dtype=float))] if self.user_ineq is not None else []
@@ -316,8 +345,8 @@ class _Constraints:
         """``(l + m, N)``: rows g then h."""
         n = x.size
         g, h = [], []
-        for part, lb, _, low, high, is_eq in self.parts:
-            j = self._jacobian(part, x, lb.size, n)
+        for index, (part, lb, _, low, high, is_eq) in enumerate(self.parts):
+            j = self._jacobian(part, x, lb.size, n, index)
             g += [-j[low], j[high]]
             h.append(j[is_eq])
         return np.concatenate(g + h).reshape(self.l + self.m, n)
@@ -446,7 +475,7 @@ def minimize(
         equality_margin = 1e-4
     config = dict(options or {})
     if budget is not None:
-        config["budget"] = int(budget)
+        config["budget"] = _budget(budget)
     if sigma0 is not None:
         if not (isinstance(sigma0, (int, float)) and math.isfinite(sigma0) and sigma0 > 0):
             raise ValueError(f"sigma0 must be a finite positive number, not {sigma0!r}")
@@ -479,6 +508,8 @@ def minimize(
         if not callable(fun):
             raise TypeError("fun must be callable (or a Cec2017/BbobConstrained/Cec2020Rw problem)")
         lb, ub = _box(bounds, n)
+        if x0 is not None:
+            _inside(x0, lb, ub)
         if x0 is None and not (np.isfinite(lb).all() and np.isfinite(ub).all()):
             raise ValueError("without x0, the initial population is uniform in the box: give finite bounds")
         probe = x0 if x0 is not None else (lb + ub) / 2
@@ -537,7 +568,7 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
         raise ValueError(f"equality_margin must be a finite number >= 0, not {equality_margin!r}")
     config = dict(options or {})
     if budget is not None:
-        config["budget"] = int(budget)
+        config["budget"] = _budget(budget)
     if x0 is not None:
         x0 = np.asarray(x0, dtype=float)
         if x0.ndim != 1 or not np.isfinite(x0).all():
@@ -548,6 +579,8 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
     else:
         raise ValueError("give x0 (where to start) or bounds (the run starts at the box's centre)")
     lb, ub = _box(bounds, n)
+    if x0 is not None:
+        _inside(x0, lb, ub)
     probe = x0 if x0 is not None else np.where(np.isfinite(lb) & np.isfinite(ub), (lb + ub) / 2, 0.0)
     arg = probe[None, :] if vectorized else probe
     if _given(constraints):

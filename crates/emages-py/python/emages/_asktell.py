@@ -9,7 +9,7 @@ from typing import Any, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from . import DEFAULT_VARIANT, PORTFOLIO, OptimizeResult, _box, _emages, _finished
+from . import DEFAULT_VARIANT, PORTFOLIO, OptimizeResult, _box, _budget, _emages, _finished, _inside
 
 
 class Request(NamedTuple):
@@ -105,7 +105,7 @@ class AskTell:
             equality_margin = 1e-4
         config = dict(options or {})
         if budget is not None:
-            config["budget"] = int(budget)
+            config["budget"] = _budget(budget)
         if sigma0 is not None:
             if not (isinstance(sigma0, (int, float)) and math.isfinite(sigma0) and sigma0 > 0):
                 raise ValueError(f"sigma0 must be a finite positive number, not {sigma0!r}")
@@ -116,6 +116,7 @@ class AskTell:
             x0 = np.asarray(x0, dtype=float)
             if x0.shape != (dim,) or not np.isfinite(x0).all():
                 raise ValueError(f"x0 must be {dim} finite numbers")
+            _inside(x0, lb, ub)
             config["initial_mean"] = x0.tolist()
         elif not (np.isfinite(lb).all() and np.isfinite(ub).all()):
             raise ValueError("without x0, the initial population is uniform in the box: give finite bounds")
@@ -159,12 +160,13 @@ def _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, budget, seed, equalit
         raise ValueError(f"equality_margin must be a finite number >= 0, not {margin!r}")
     config = dict(options or {})
     if budget is not None:
-        config["budget"] = int(budget)
+        config["budget"] = _budget(budget)
     lb, ub = _box(bounds, int(dim))
     if x0 is not None:
         x0 = np.asarray(x0, dtype=float)
         if x0.shape != (dim,) or not np.isfinite(x0).all():
             raise ValueError(f"x0 must be {dim} finite numbers")
+        _inside(x0, lb, ub)
         x0 = x0.tolist()
     return _emages._PortfolioAskTell(
         lb.tolist(), ub.tolist(), int(n_ineq), int(n_eq), float(margin), json.dumps(config), seed, x0,
