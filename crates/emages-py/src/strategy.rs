@@ -240,14 +240,18 @@ pub fn run_callbacks<'py>(
     jac: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let options = configuration(variant, config_json)?.seed(seed);
-    let callables = if joint {
-        Callables::Joint(fun)
-    } else {
-        Callables::Separate { fun, ineq, eq }
-    };
-    let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
-    shape.equality_margin = margin;
-    let problem = CallbackProblem::new(callables, vectorized, shape).with_jacobian(jac);
+    let problem = callback_problem(
+        fun,
+        ineq,
+        eq,
+        joint,
+        vectorized,
+        lower,
+        upper,
+        (n_ineq, n_eq),
+        margin,
+    )?
+    .with_jacobian(jac);
     let (problem, outcome) = drive(py, problem, &options);
     // The callable's own exception first, as it was raised.
     if let Some(e) = problem.take_error() {
@@ -270,6 +274,30 @@ pub fn run_callbacks<'py>(
 #[pyo3(name = "run_seed")]
 pub fn run_seed(base: u64, label: &str, problem: usize, dim: usize, run: usize) -> u64 {
     emages::study::run_seed(base, label, problem, dim, run)
+}
+
+/// The user's callables as a problem in the box `[lower, upper]` with `(l, m)`
+/// constraints and the equality margin `margin`.
+#[allow(clippy::too_many_arguments)]
+fn callback_problem(
+    fun: Py<PyAny>,
+    ineq: Option<Py<PyAny>>,
+    eq: Option<Py<PyAny>>,
+    joint: bool,
+    vectorized: bool,
+    lower: Vec<f64>,
+    upper: Vec<f64>,
+    (l, m): (usize, usize),
+    margin: f64,
+) -> PyResult<CallbackProblem> {
+    let callables = if joint {
+        Callables::Joint(fun)
+    } else {
+        Callables::Separate { fun, ineq, eq }
+    };
+    let mut shape = ProblemShape::new(lower, upper, l, m).map_err(to_py)?;
+    shape.equality_margin = margin;
+    Ok(CallbackProblem::new(callables, vectorized, shape))
 }
 
 /// Runs the portfolio (`variant="portfolio"`, [`ma_es::portfolio`]) on Python
@@ -297,14 +325,18 @@ pub fn run_portfolio<'py>(
     x0: Option<Vec<f64>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (budget, settings) = portfolio_options(config_json, lower.len())?;
-    let callables = if joint {
-        Callables::Joint(fun)
-    } else {
-        Callables::Separate { fun, ineq, eq }
-    };
-    let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
-    shape.equality_margin = margin;
-    let problem = CallbackProblem::new(callables, vectorized, shape.clone());
+    let problem = callback_problem(
+        fun,
+        ineq,
+        eq,
+        joint,
+        vectorized,
+        lower,
+        upper,
+        (n_ineq, n_eq),
+        margin,
+    )?;
+    let shape = ProblemShape::of(&problem).map_err(to_py)?;
     let mut run = Portfolio::new(shape, settings, seed).map_err(to_py)?;
     if let Some(x0) = x0 {
         run = run.with_start(&x0).map_err(to_py)?;

@@ -237,6 +237,39 @@ def _count(values, vectorized: bool, what: str) -> int:
     return int(a.size)
 
 
+def _callables(fun, ineq, eq, constraints, vectorized, probe):
+    """The user's callables and scipy constraints as ``(ineq, eq, joint, l, m, jac)``:
+    ``constraints`` merged with ``ineq``/``eq`` (:class:`_Constraints`), ``joint`` when
+    ``fun`` returns ``(f, g[, h])`` itself, the constraint counts from one probe call at
+    ``probe`` (not charged to the budget), and ``jac`` when every constraint brings its
+    Jacobian."""
+    arg = probe[None, :] if vectorized else probe
+    jac = None
+    if _given(constraints):
+        if vectorized:
+            raise ValueError("constraints= takes one point at a time: with vectorized=True give ineq/eq")
+        merged = _Constraints(constraints, ineq, eq, probe)
+        ineq = merged.ineq if merged.l or ineq is not None else None
+        eq = merged.eq if merged.m or eq is not None else None
+        if ineq is None and eq is None:
+            ineq = merged.ineq  # none at all: an empty g keeps fun a plain objective
+        jac = merged.jac if merged.exact and merged.l + merged.m > 0 else None
+    joint = ineq is None and eq is None
+    if joint:
+        out = fun(arg)
+        if isinstance(out, tuple):
+            if len(out) not in (2, 3):
+                raise ValueError("fun must return f, (f, g) or (f, g, h)")
+            l = _count(out[1], vectorized, "g")
+            m = _count(out[2], vectorized, "h") if len(out) == 3 else 0
+        else:
+            joint, l, m = False, 0, 0
+    else:
+        l = _count(ineq(arg), vectorized, "ineq") if ineq is not None else 0
+        m = _count(eq(arg), vectorized, "eq") if eq is not None else 0
+    return ineq, eq, joint, l, m, jac
+
+
 def _given(constraints) -> bool:
     """Whether ``constraints=`` holds any constraint."""
     return constraints is not None and not (isinstance(constraints, (list, tuple)) and len(constraints) == 0)
@@ -513,30 +546,7 @@ def minimize(
         if x0 is None and not (np.isfinite(lb).all() and np.isfinite(ub).all()):
             raise ValueError("without x0, the initial population is uniform in the box: give finite bounds")
         probe = x0 if x0 is not None else (lb + ub) / 2
-        arg = probe[None, :] if vectorized else probe
-        jac = None
-        if _given(constraints):
-            if vectorized:
-                raise ValueError("constraints= takes one point at a time: with vectorized=True give ineq/eq")
-            merged = _Constraints(constraints, ineq, eq, probe)
-            ineq = merged.ineq if merged.l or ineq is not None else None
-            eq = merged.eq if merged.m or eq is not None else None
-            if ineq is None and eq is None:
-                ineq = merged.ineq  # none at all: an empty g keeps fun a plain objective
-            jac = merged.jac if merged.exact and merged.l + merged.m > 0 else None
-        joint = ineq is None and eq is None
-        if joint:
-            out = fun(arg)
-            if isinstance(out, tuple):
-                if len(out) not in (2, 3):
-                    raise ValueError("fun must return f, (f, g) or (f, g, h)")
-                l = _count(out[1], vectorized, "g")
-                m = _count(out[2], vectorized, "h") if len(out) == 3 else 0
-            else:
-                joint, l, m = False, 0, 0
-        else:
-            l = _count(ineq(arg), vectorized, "ineq") if ineq is not None else 0
-            m = _count(eq(arg), vectorized, "eq") if eq is not None else 0
+        ineq, eq, joint, l, m, jac = _callables(fun, ineq, eq, constraints, vectorized, probe)
         if executor is None and callback is None:
             raw = _emages._run_callbacks(
                 fun, ineq, eq, joint, bool(vectorized), lb.tolist(), ub.tolist(), l, m,
@@ -582,28 +592,7 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
     if x0 is not None:
         _inside(x0, lb, ub)
     probe = x0 if x0 is not None else np.where(np.isfinite(lb) & np.isfinite(ub), (lb + ub) / 2, 0.0)
-    arg = probe[None, :] if vectorized else probe
-    if _given(constraints):
-        if vectorized:
-            raise ValueError("constraints= takes one point at a time: with vectorized=True give ineq/eq")
-        merged = _Constraints(constraints, ineq, eq, probe)
-        ineq = merged.ineq if merged.l or ineq is not None else None
-        eq = merged.eq if merged.m or eq is not None else None
-        if ineq is None and eq is None:
-            ineq = merged.ineq
-    joint = ineq is None and eq is None
-    if joint:
-        out = fun(arg)
-        if isinstance(out, tuple):
-            if len(out) not in (2, 3):
-                raise ValueError("fun must return f, (f, g) or (f, g, h)")
-            l = _count(out[1], vectorized, "g")
-            m = _count(out[2], vectorized, "h") if len(out) == 3 else 0
-        else:
-            joint, l, m = False, 0, 0
-    else:
-        l = _count(ineq(arg), vectorized, "ineq") if ineq is not None else 0
-        m = _count(eq(arg), vectorized, "eq") if eq is not None else 0
+    ineq, eq, joint, l, m, _ = _callables(fun, ineq, eq, constraints, vectorized, probe)  # a black box
     raw = _emages._run_portfolio(
         fun, ineq, eq, joint, bool(vectorized), lb.tolist(), ub.tolist(), l, m,
         float(equality_margin), json.dumps(config), seed, None if x0 is None else x0.tolist(),
