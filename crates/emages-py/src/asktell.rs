@@ -144,36 +144,7 @@ impl PyAskTell {
             }
             f
         };
-        // A Jacobian is N columns per point: column j N + i is ∂C/∂x_i at point j.
-        let width = if jacobians { n } else { 1 };
-        let mut c = Array2::zeros((s.l + s.m, k * width).f());
-        for (rows, count, what, value) in [(0..s.l, s.l, "g", g), (s.l..s.l + s.m, s.m, "h", h)] {
-            if count == 0 {
-                continue;
-            }
-            let value = value.ok_or_else(|| {
-                PyValueError::new_err(format!("tell(): {what} is missing ({count} per point)"))
-            })?;
-            let shape = if jacobians {
-                vec![k, count, n]
-            } else {
-                vec![k, count]
-            };
-            let v = values(value, &shape, what)?;
-            if let Some(i) = v.iter().position(|v| v.is_nan()) {
-                return Err(PyValueError::new_err(format!(
-                    "tell(): {what} is NaN at point {}",
-                    i / (count * width)
-                )));
-            }
-            for j in 0..k {
-                for (r, row) in rows.clone().enumerate() {
-                    for i in 0..width {
-                        c[[row, j * width + i]] = v[(j * count + r) * width + i];
-                    }
-                }
-            }
-        }
+        let c = told_constraints(g, h, k, (s.l, s.m), jacobians.then_some(n))?;
         let told = s.es.tell(&objectives, c.view()).map_err(to_py)?;
         if jacobians {
             s.j_evaluations += k;
@@ -263,6 +234,49 @@ impl PyAskTell {
             .lock()
             .map_err(|_| PyRuntimeError::new_err("the ask-and-tell state is poisoned"))
     }
+}
+
+/// The constraint values (or, with `jacobian_dim = Some(N)`, the Jacobians) told for
+/// `k` points as the `(l + m) × k` (or `(l + m) × k N`) column-major matrix a tell
+/// takes: `g` of shape `(k, l)` and `h` of shape `(k, m)` (`(k, l, N)`, `(k, m, N)`),
+/// NaN refused.
+pub(crate) fn told_constraints(
+    g: Option<&Bound<'_, PyAny>>,
+    h: Option<&Bound<'_, PyAny>>,
+    k: usize,
+    (l, m): (usize, usize),
+    jacobian_dim: Option<usize>,
+) -> PyResult<Array2<f64>> {
+    // A Jacobian is N columns per point: column j N + i is ∂C/∂x_i at point j.
+    let width = jacobian_dim.unwrap_or(1);
+    let mut c = Array2::zeros((l + m, k * width).f());
+    for (rows, count, what, value) in [(0..l, l, "g", g), (l..l + m, m, "h", h)] {
+        if count == 0 {
+            continue;
+        }
+        let value = value.ok_or_else(|| {
+            PyValueError::new_err(format!("tell(): {what} is missing ({count} per point)"))
+        })?;
+        let shape = match jacobian_dim {
+            Some(n) => vec![k, count, n],
+            None => vec![k, count],
+        };
+        let v = values(value, &shape, what)?;
+        if let Some(i) = v.iter().position(|v| v.is_nan()) {
+            return Err(PyValueError::new_err(format!(
+                "tell(): {what} is NaN at point {}",
+                i / (count * width)
+            )));
+        }
+        for j in 0..k {
+            for (r, row) in rows.clone().enumerate() {
+                for i in 0..width {
+                    c[[row, j * width + i]] = v[(j * count + r) * width + i];
+                }
+            }
+        }
+    }
+    Ok(c)
 }
 
 /// A float array of the given shape (a `(k,)` array also for `(k, 1)`), flattened.

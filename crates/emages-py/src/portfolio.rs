@@ -4,13 +4,12 @@
 //! fit is not made). The state pickles (MessagePack of the Rust value) at any point
 //! and continues exactly.
 
-use crate::asktell::values;
+use crate::asktell::{told_constraints, values};
 use crate::error::to_py;
 use crate::strategy::{portfolio_options, portfolio_result};
 use constraint_handling::problem::ProblemShape;
 use ma_es::portfolio::Portfolio;
 use ma_es::Termination;
-use ndarray::{Array2, ShapeBuilder};
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -127,27 +126,7 @@ impl PyPortfolioAskTell {
                 "tell(): f is NaN at point {j}"
             )));
         }
-        let mut c = Array2::zeros((s.l + s.m, k).f());
-        for (rows, count, what, value) in [(0..s.l, s.l, "g", g), (s.l..s.l + s.m, s.m, "h", h)] {
-            if count == 0 {
-                continue;
-            }
-            let value = value.ok_or_else(|| {
-                PyValueError::new_err(format!("tell(): {what} is missing ({count} per point)"))
-            })?;
-            let v = values(value, &[k, count], what)?;
-            for j in 0..k {
-                for (r, row) in rows.clone().enumerate() {
-                    let x = v[j * count + r];
-                    if x.is_nan() {
-                        return Err(PyValueError::new_err(format!(
-                            "tell(): {what}[{j}, {r}] is NaN"
-                        )));
-                    }
-                    c[[row, j]] = x;
-                }
-            }
-        }
+        let c = told_constraints(g, h, k, (s.l, s.m), None)?;
         let before = s.run.iterations();
         s.run.tell(&objectives, c.view()).map_err(to_py)?;
         s.asked = false;

@@ -113,11 +113,7 @@ class AskTell:
         config["record_dynamics"] = bool(history)
         lb, ub = _box(bounds, int(dim))
         if x0 is not None:
-            x0 = np.asarray(x0, dtype=float)
-            if x0.shape != (dim,) or not np.isfinite(x0).all():
-                raise ValueError(f"x0 must be {dim} finite numbers")
-            _inside(x0, lb, ub)
-            config["initial_mean"] = x0.tolist()
+            config["initial_mean"] = _start(x0, dim, lb, ub)
         elif not (np.isfinite(lb).all() and np.isfinite(ub).all()):
             raise ValueError("without x0, the initial population is uniform in the box: give finite bounds")
         self._core = _emages._AskTell(
@@ -149,6 +145,15 @@ class AskTell:
         return _finished(self._core.result(), self.seed)
 
 
+def _start(x0, dim, lb, ub) -> list:
+    """``x0`` as ``dim`` finite numbers inside the box, or a clear error."""
+    x0 = np.asarray(x0, dtype=float)
+    if x0.shape != (dim,) or not np.isfinite(x0).all():
+        raise ValueError(f"x0 must be {dim} finite numbers")
+    _inside(x0, lb, ub)
+    return x0.tolist()
+
+
 def _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, budget, seed, equality_margin, options, jacobian):
     """The compiled half of ``AskTell(variant=PORTFOLIO)``: every request is a
     ``"population"`` of points wanting ``f``, ``g`` and ``h``."""
@@ -163,11 +168,7 @@ def _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, budget, seed, equalit
         config["budget"] = _budget(budget)
     lb, ub = _box(bounds, int(dim))
     if x0 is not None:
-        x0 = np.asarray(x0, dtype=float)
-        if x0.shape != (dim,) or not np.isfinite(x0).all():
-            raise ValueError(f"x0 must be {dim} finite numbers")
-        _inside(x0, lb, ub)
-        x0 = x0.tolist()
+        x0 = _start(x0, dim, lb, ub)
     return _emages._PortfolioAskTell(
         lb.tolist(), ub.tolist(), int(n_ineq), int(n_eq), float(margin), json.dumps(config), seed, x0,
     )
