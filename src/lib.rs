@@ -23,7 +23,7 @@ pub use docs::{relative_link, to_markdown, DocBlock};
 pub use paper::Paper;
 
 use emages::report::{Contender, Lineup, Report, ReportOptions, ReportOutput};
-use emages::study::Dataset;
+use emages::study::{Dataset, StudyConfig};
 use emages::StudyError;
 use ma_es::{ComponentSpec, Variant};
 use std::collections::BTreeSet;
@@ -122,12 +122,16 @@ pub fn baseline_lineup(data: &Dataset, baseline: &ComponentSpec) -> Result<Lineu
     let mut others = Vec::new();
     for c in present.iter().filter(|c| **c != baseline_key) {
         let text = c.strip_suffix(suffix).unwrap_or(c);
-        let spec = text.parse::<ComponentSpec>().map_err(|_| {
-            StudyError::Incompatible(format!(
-                "the results hold configuration {c:?}, which is not a component spec (a parameter study?)"
-            ))
-        })?;
-        others.push(Contender::new(c, name(&spec)));
+        if let Ok(spec) = text.parse::<ComponentSpec>() {
+            others.push(Contender::new(c, name(&spec)));
+        } else if let Ok(other) = StudyConfig::other(c) {
+            // A named optimizer that is not an MA-ES spec (`--with`, e.g. a portfolio).
+            others.push(Contender::new(c, other.display_name()));
+        } else {
+            return Err(StudyError::Incompatible(format!(
+                "the results hold configuration {c:?}, which is neither a component spec nor an optimizer of --with (a parameter study?)"
+            )));
+        }
     }
     let baseline_name = name(baseline);
     Ok(Lineup {

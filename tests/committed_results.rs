@@ -710,3 +710,63 @@ fn the_tie_cells_verdicts_are_the_runs() {
     }
     println!("tie_cells.md: {checked} verdicts recomputed from the committed runs");
 }
+
+/// Issue 55's CEC2017 N = 50 test: the committed runs of the frozen `portfolio-share0`
+/// beside εMAg-ES-R's committed runs give the committed Table 1 and per-problem table
+/// (`results/strategy-design/round4/test-cec2017-D50/`), and docs/strategy-design.md
+/// quotes that Table 1's median, mean and total.
+#[test]
+fn the_cec2017_d50_portfolio_test_gives_its_committed_tables() {
+    use emages::study::store::load_runs;
+    let dir = root().join("results/strategy-design/round4/test-cec2017-D50");
+    let baseline: ma_es::ComponentSpec = "eps-mag-es-r".parse().unwrap();
+    let label = baseline.to_string();
+    let mut rows: Vec<_> =
+        load_runs(&root().join("results/strategy-design/test-sets/cec2017-D50/runs.jsonl.gz"))
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.config == label)
+            .collect();
+    let portfolio = load_runs(&dir.join("runs.jsonl.gz")).unwrap();
+    assert_eq!(
+        portfolio.len(),
+        700,
+        "28 problems × 25 runs of the portfolio"
+    );
+    assert_eq!(rows.len(), 700, "28 problems × 25 runs of εMAg-ES-R");
+    rows.extend(portfolio);
+    let data = Dataset::from_rows(rows, Vec::new()).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let report =
+        emages_paper::baseline_report(&data, out.path(), &ReportOptions::default(), &baseline)
+            .expect("the report builds from the complete runs");
+    for name in ["table1.md", "table_detail.md"] {
+        let built = std::fs::read_to_string(out.path().join(name)).unwrap();
+        let committed = std::fs::read_to_string(dir.join(name)).unwrap();
+        assert!(
+            built == committed,
+            "{name} is stale: rebuild it with `cargo run --release --example ablation -- --dim 50 --baseline eps-mag-es-r --variants eps-mag-es-r --with portfolio-share0 --report MERGED` (see the README beside it)"
+        );
+    }
+    let row = report.table1.to_markdown();
+    let cells: Vec<&str> = row
+        .lines()
+        .find(|l| l.starts_with("| portfolio-share0 |"))
+        .expect("a row of the portfolio")
+        .split('|')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    let quoted = format!(
+        "median {}, mean {}, total {}",
+        cells[1].replace('/', " / "),
+        cells[2].replace('/', " / "),
+        cells[3].replace('/', " / ")
+    );
+    let doc = std::fs::read_to_string(root().join("docs/strategy-design.md")).unwrap();
+    assert!(
+        doc.contains(&quoted),
+        "docs/strategy-design.md should quote \"{quoted}\""
+    );
+    println!("checked 1400 runs, 28 problems; the docs quote {quoted}");
+}
