@@ -36,19 +36,50 @@ TYPES = ["sphere", "separable ellipsoid", "linear slope", "rotated ellipsoid", "
          "bent cigar", "different powers", "separable Rastrigin", "rotated Rastrigin"]
 
 
+def instances_of(root, files):
+    """{path of a .dat file: [instance of each of its blocks, in order]}, from the
+    `.info` files beside it (each line `data_fF/bbobexp_fF_DIMn.dat, I:evals|Δ, …`)."""
+    out = {}
+    for name in files:
+        if not name.endswith(".info"):
+            continue
+        with open(os.path.join(root, name)) as fh:
+            for line in fh:
+                parts = [p.strip() for p in line.split(",")]
+                if not parts[0].endswith(".dat"):
+                    continue
+                dat = os.path.normpath(os.path.join(root, parts[0]))
+                out.setdefault(dat, []).extend(int(p.split(":")[0]) for p in parts[1:] if ":" in p)
+    return out
+
+
 def runs_of(folder):
     """{(dim, function): [first-hit costs per target, one list per run]}."""
+    return {k: [h for _i, h in rs] for k, rs in instance_runs_of(folder).items()}
+
+
+def instance_runs_of(folder):
+    """{(dim, function): [(instance, first-hit costs per target), one per run]}; the
+    instance is None where no `.info` file names it."""
     out = collections.defaultdict(list)
     for root, dirs, files in os.walk(folder):
         dirs[:] = [d for d in dirs if not d.startswith(".")]  # unfinished work (.staging)
+        for name in files:
+            if name.endswith(".info"):
+                # The .info files name the instances of the .dat files they point to
+                # (here or in a data_fF folder below).
+                for dat, inst in instances_of(root, [name]).items():
+                    INSTANCES.setdefault(dat, []).extend(inst)
         for name in files:
             m = re.fullmatch(r"bbobexp_f(\d+)_DIM(\d+)\.dat", name)
             if not m:
                 continue
             function, dim = int(m.group(1)), int(m.group(2))
-            with open(os.path.join(root, name)) as fh:
+            path = os.path.normpath(os.path.join(root, name))
+            with open(path) as fh:
                 blocks = fh.read().split("% f evaluations")[1:]
-            for block in blocks:
+            names = INSTANCES.get(path, [])
+            for i, block in enumerate(blocks):
                 hits = [None] * len(TARGETS)
                 for line in block.splitlines()[1:]:
                     parts = line.split()
@@ -59,8 +90,29 @@ def runs_of(folder):
                     for k, t in enumerate(TARGETS):
                         if hits[k] is None and delta <= t:
                             hits[k] = cost
-                out[(dim, function)].append(hits)
+                out[(dim, function)].append((names[i] if i < len(names) else None, hits))
     return out
+
+
+#: The instances of every .dat file read so far (`runs_of` fills it from the .info files,
+#: which os.walk meets before or beside the data folders they point to).
+INSTANCES = {}
+
+
+def common_runs(data):
+    """Every algorithm's runs restricted to the (dimension, function, instance) triples
+    all of them ran: {name: {(dim, function): [hits, …]}}."""
+    keys = None
+    for runs in data.values():
+        mine = {(d, f, i) for (d, f), rs in runs.items() for i, _ in rs}
+        if None in {i for (_d, _f, i) in mine}:
+            sys.exit("--common: a run without its instance (no .info file beside the .dat)")
+        keys = mine if keys is None else keys & mine
+    out = {}
+    for name, runs in data.items():
+        out[name] = {k: [h for i, h in rs if (k[0], k[1], i) in keys] for k, rs in runs.items()}
+        out[name] = {k: v for k, v in out[name].items() if v}
+    return out, len(keys or ())
 
 
 def fraction(runs, budget):
@@ -94,9 +146,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--alg", action="append", required=True, help="NAME=FOLDER")
     ap.add_argument("--times", action="append", default=[], help="NAME=GLOB[#CONFIG]")
+    ap.add_argument("--common", action="store_true",
+                    help="only the (dimension, function, instance) problems every algorithm ran "
+                         "(e.g. beside a peer run on a subset)")
     args = ap.parse_args()
     algs = [a.split("=", 1) for a in args.alg]
-    data = {name: runs_of(folder) for name, folder in algs}
+    data = {name: instance_runs_of(folder) for name, folder in algs}
+    if args.common:
+        data, count = common_runs(data)
+        print(f"Restricted to the {count} (dimension, function, instance) problems every algorithm ran (--common).\n")
+    else:
+        data = {name: {k: [h for _i, h in rs] for k, rs in runs.items()} for name, runs in data.items()}
     times = collections.defaultdict(list)
     for t in args.times:
         name, pattern = t.split("=", 1)

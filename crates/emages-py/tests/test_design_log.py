@@ -193,3 +193,69 @@ def test_the_bbob_test_set_table_as_the_log_says(tmp_path):
             assert quoted == f"{sum(vals) / len(vals):.3f}", (cells[0], d, quoted)
     print(f"recounted {len(rows)} test-set rows from their COCO archives "
           f"({len(wide)} of instances 6–15, n = 2 … 20; {len(narrow)} of one dimension)")
+
+
+def test_the_round4_bbob_test_tables_as_the_log_says(tmp_path):
+    """Section 26: every figure of the bbob-constrained test tables (instances 16–30) is
+    recounted from its COCO archive — the fractions of (function, instance, target)
+    triples reached at 10², 10³ and 10⁴·n: the frozen portfolio's (all five dimensions in
+    one archive) and the peers' (one archive per dimension) over all 810 problems, and
+    the n = 5 subset table over the problems every algorithm ran (``--common``). A cell
+    that is not three fractions must say the run is not complete."""
+    import re
+    import tarfile
+
+    summary = summary_module()
+    log = (ROOT / "docs" / "strategy-design.md").read_text()
+    start = log.index("**Test: bbob-constrained instances 16–30**")
+    section = log[start:log.index("\n## ", start)]
+    peers = ROOT / "results" / "strategy-design" / "round4" / "peers-bbob-test"
+    portfolio_archive = ROOT / "results" / "strategy-design" / "round4" / "test-bbob" / "portfolio-share0_instances-16-30.tar.xz"
+
+    def unpack(archive, name):
+        folder = tmp_path / name
+        if not folder.exists():
+            with tarfile.open(archive) as tar:
+                tar.extractall(folder, filter="data")
+        return folder
+
+    folders = {"portfolio-share0": lambda d: unpack(portfolio_archive, "portfolio") / f"D{d}",
+               "restarted COBYLA": lambda d: unpack(peers / f"COBYLA_D{d}.tar.xz", f"cobyla{d}"),
+               "AL-CMA-ES": lambda d: unpack(peers / f"AL-CMA-ES_D{d}.tar.xz", f"alcmaes{d}")}
+
+    def figures(runs, d):
+        per_f = [runs[(d, f)] for f in range(1, 55) if runs.get((d, f))]
+        return " / ".join(
+            f"{sum(summary.fraction(r, b * d) for r in per_f) / len(per_f):.3f}".lstrip("0")
+            for b in (100, 1000, 10_000)), sum(len(r) for r in per_f)
+
+    def table(header):
+        at = section.index(header)
+        lines = section[at:].splitlines()[2:]
+        return [[c.strip() for c in l.strip().strip("|").split("|")] for l in
+                lines[:next(i for i, l in enumerate(lines) if not l.startswith("|"))]]
+
+    checked = 0
+    for cells in table("| n | portfolio-share0 | restarted COBYLA | AL-CMA-ES |"):
+        d = int(cells[0])
+        for name, quoted in zip(("portfolio-share0", "restarted COBYLA", "AL-CMA-ES"), cells[1:]):
+            if not re.fullmatch(r"\.\d{3} / \.\d{3} / \.\d{3}", quoted):
+                assert quoted.startswith(("running", "to run")), (d, name, quoted)
+                continue
+            got, runs = figures(summary.runs_of(folders[name](d)), d)
+            assert runs == 810 and got == quoted, (d, name, got, quoted)
+            checked += 1
+    for cells in table("| n | problems | portfolio-share0 | restarted COBYLA | AL-CMA-ES |"):
+        d, problems = int(cells[0]), int(cells[1])
+        data = {"portfolio-share0": summary.instance_runs_of(folders["portfolio-share0"](d)),
+                "restarted COBYLA": summary.instance_runs_of(
+                    unpack(peers / f"COBYLA_D{d}-batch1of8.tar.xz", f"cobyla{d}-1of8")),
+                "AL-CMA-ES": summary.instance_runs_of(folders["AL-CMA-ES"](d))}
+        common, count = summary.common_runs(data)
+        assert count == problems, (d, count, problems)
+        for name, quoted in zip(("portfolio-share0", "restarted COBYLA", "AL-CMA-ES"), cells[2:]):
+            got, runs = figures(common[name], d)
+            assert runs == problems and got == quoted, (d, name, got, quoted)
+            checked += 1
+    assert checked >= 13, checked
+    print(f"recounted {checked} figures of section 26's bbob test tables from their COCO archives")
