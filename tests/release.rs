@@ -132,7 +132,10 @@ fn the_release_order_publishes_every_crate_after_its_dependencies() {
         "docs/release.md should list exactly the publishable crates"
     );
     let edges: usize = listed.iter().map(|n| crates[n].1.len()).sum();
-    assert!(edges >= 15, "only {edges} dependencies among the crates found");
+    assert!(
+        edges >= 15,
+        "only {edges} dependencies among the crates found"
+    );
     for (i, name) in listed.iter().enumerate() {
         for dep in &crates[name].1 {
             let at = listed.iter().position(|n| n == dep);
@@ -164,5 +167,8 @@ fn the_release_order_publishes_every_crate_after_its_dependencies() {
         .map(str::to_string)
         .collect();
     assert_eq!(looped, listed, "the publish loop of docs/release.md");
-    println!("{} crates in dependency order ({edges} dependencies among them)", listed.len());
+    println!(
+        "{} crates in dependency order ({edges} dependencies among them)",
+        listed.len()
+    );
 }
