@@ -200,6 +200,13 @@ impl PyAskTell {
         ))
     }
 
+    /// The mean of the current run's search distribution (the parent `y`).
+    #[getter]
+    fn mean<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray1<f64>>> {
+        let s = self.lock()?;
+        Ok(s.es.report().parent.to_vec().into_pyarray(py))
+    }
+
     /// The dimension.
     #[getter]
     fn dim(&self) -> PyResult<usize> {

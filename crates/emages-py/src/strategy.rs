@@ -30,6 +30,25 @@ pub fn configuration(variant: &str, config_json: &str) -> PyResult<Options> {
     let spec: ComponentSpec = variant.parse().map_err(to_py)?;
     let bad = |e: serde_json::Error| PyValueError::new_err(format!("options: {e}"));
     let mut all: serde_json::Map<String, Value> = serde_json::from_str(config_json).map_err(bad)?;
+    // `disp` is the Python wrapper's (progress lines, `display_every`), not the strategy's.
+    all.remove("disp");
+    let to_value = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
+    let limit_keys = to_value(serde_json::to_value(Limits::default()));
+    let convergence_keys = to_value(serde_json::to_value(Convergence::default()));
+    let config_keys = to_value(serde_json::to_value(Config::default()));
+    let known: Vec<&String> = [&limit_keys, &convergence_keys, &config_keys]
+        .iter()
+        .filter_map(|v| v.as_object())
+        .flat_map(serde_json::Map::keys)
+        .collect();
+    if let Some(unknown) = all.keys().find(|k| !known.contains(k)) {
+        let mut names: Vec<&str> = known.iter().map(|k| k.as_str()).collect();
+        names.sort_unstable();
+        return Err(PyValueError::new_err(format!(
+            "options: unknown key {unknown:?}; the keys are scipy's maxiter, maxfev and disp, and {}",
+            names.join(", ")
+        )));
+    }
     // The keys each part knows are its serialised fields.
     let mut part = |keys: Value| -> Value {
         let keys = keys
@@ -42,9 +61,8 @@ pub fn configuration(variant: &str, config_json: &str) -> PyResult<Options> {
                 .collect(),
         )
     };
-    let to_value = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
-    let limits = part(to_value(serde_json::to_value(Limits::default())));
-    let convergence = part(to_value(serde_json::to_value(Convergence::default())));
+    let limits = part(limit_keys);
+    let convergence = part(convergence_keys);
     let limits: Limits = serde_json::from_value(limits).map_err(bad)?;
     let convergence: Convergence = serde_json::from_value(convergence).map_err(bad)?;
     let config: Config = serde_json::from_value(Value::Object(all)).map_err(bad)?;
@@ -54,14 +72,144 @@ pub fn configuration(variant: &str, config_json: &str) -> PyResult<Options> {
         .convergence(convergence))
 }
 
-/// Checks for Ctrl-C between generations, at most every 20 ms.
+/// Every how many generations `disp` prints a progress line (0: never), from the
+/// options' `"disp"`: `true` every 100 (pycma's `verb_disp`), `false` or absent never, a
+/// whole number `k ≥ 1` every `k`.
+///
+/// # Errors
+/// Any other value.
+pub fn display_every(config_json: &str) -> PyResult<usize> {
+    let all: serde_json::Map<String, Value> = serde_json::from_str(config_json)
+        .map_err(|e| PyValueError::new_err(format!("options: {e}")))?;
+    match all.get("disp") {
+        None | Some(Value::Bool(false) | Value::Null) => Ok(0),
+        Some(Value::Bool(true)) => Ok(100),
+        Some(Value::Number(n)) if n.as_u64().is_some_and(|k| k >= 1) => {
+            Ok(usize::try_from(n.as_u64().unwrap_or(1)).unwrap_or(usize::MAX))
+        }
+        Some(Value::Number(n)) if n.as_u64() == Some(0) => Ok(0),
+        Some(other) => Err(PyValueError::new_err(format!(
+            "options: disp must be True, False or a number of generations >= 1, not {other}"
+        ))),
+    }
+}
+
+/// `x` as Python's `{:.{digits}e}` writes it (`-3.7313312e+01`; `+` before a
+/// positive mantissa with `sign`).
+fn scientific(x: f64, digits: usize, sign: bool) -> String {
+    if !x.is_finite() {
+        return format!("{x}");
+    }
+    let text = format!("{x:.digits$e}");
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let plus = if sign && !mantissa.starts_with('-') {
+        "+"
+    } else {
+        ""
+    };
+    let esign = if exponent < 0 { '-' } else { '+' };
+    format!("{plus}{mantissa}e{esign}{:02}", exponent.abs())
+}
+
+/// The progress lines of `disp` (pycma's layout): a header, then one line for the
+/// generations 1, 2, 3 and every `every`-th of the whole run, and the last.
+pub(crate) struct Progress {
+    /// Every how many generations (0: off).
+    pub every: usize,
+    started: Instant,
+    printed: usize,
+    last: Option<String>,
+}
+
+impl Progress {
+    pub(crate) fn new(every: usize) -> Self {
+        Self {
+            every,
+            started: Instant::now(),
+            printed: 0,
+            last: None,
+        }
+    }
+
+    /// The line of a generation, or `None` if it is not shown.
+    fn line(&mut self, report: &GenerationReport<'_>) -> Option<String> {
+        let generation = report.before.generations + report.generation;
+        // The best of the whole run, by the lexicographic order (ν̄, then f).
+        let best = report.before.best.map_or(report.best, |b| {
+            let key = |x: &ma_es::BestSoFar| (x.violation(), x.objective());
+            if key(b) < key(report.best) {
+                b
+            } else {
+                report.best
+            }
+        });
+        let text = format!(
+            "{:>7} {:>9} {:>14} {:>10} {:>9} {:>4} {:>8.1}",
+            generation,
+            report.before.evaluations + report.evaluations,
+            scientific(best.objective(), 7, true),
+            scientific(best.violation(), 3, false),
+            scientific(report.sigma, 2, false),
+            report.before.runs + 1,
+            self.started.elapsed().as_secs_f64()
+        );
+        // The initial population is not a generation of its own (pycma's first line is 1).
+        let shown = generation >= 1 && (generation <= 3 || generation.is_multiple_of(self.every));
+        self.last = Some(text.clone());
+        shown.then_some(text)
+    }
+
+    /// Prints through Python's `sys.stdout` (the GIL taken).
+    fn print(&mut self, text: &str) {
+        let header = (self.printed == 0).then(|| {
+            format!(
+                "{:>7} {:>9} {:>14} {:>10} {:>9} {:>4} {:>8}",
+                "Iter", "evals", "best f", "violation", "sigma", "run", "t[s]"
+            )
+        });
+        self.printed += 1;
+        Python::attach(|py| {
+            let out = header.map_or_else(|| text.to_string(), |h| format!("{h}\n{text}"));
+            let _ = py
+                .import("builtins")
+                .and_then(|b| b.getattr("print"))
+                .and_then(|p| p.call1((out,)));
+        });
+    }
+
+    /// The last generation's line, if it was not shown.
+    pub(crate) fn finish(&mut self) {
+        if self.every == 0 {
+            return;
+        }
+        if let Some(text) = self.last.take() {
+            self.print(&text);
+        }
+    }
+
+    fn observe(&mut self, report: &GenerationReport<'_>) {
+        if self.every == 0 {
+            return;
+        }
+        if let Some(text) = self.line(report) {
+            self.last = None;
+            self.print(&text);
+        }
+    }
+}
+
+/// Checks for Ctrl-C between generations, at most every 20 ms; prints the progress
+/// lines of `disp`.
 struct Signals {
     last: Instant,
     raised: Option<PyErr>,
+    progress: Progress,
 }
 
 impl Observer for Signals {
-    fn observe(&mut self, _report: &GenerationReport<'_>) -> ControlFlow<()> {
+    fn observe(&mut self, report: &GenerationReport<'_>) -> ControlFlow<()> {
+        self.progress.observe(report);
         if self.last.elapsed() < Duration::from_millis(20) {
             return ControlFlow::Continue(());
         }
@@ -82,16 +230,19 @@ fn drive<P: ConstrainedProblem + Send>(
     py: Python<'_>,
     problem: P,
     options: &Options,
+    disp: usize,
 ) -> (P, Result<(RunResult, Vec<RestartRecord>), RunError>) {
     py.detach(move || {
         let mut signals = Signals {
             last: Instant::now(),
             raised: None,
+            progress: Progress::new(disp),
         };
         let result = options.build_for(&problem).and_then(|plan| {
             plan.run_with(&problem, plan.noise(), &mut signals)
                 .map(|o| (o.result, o.restarts))
         });
+        signals.progress.finish();
         let outcome = match (result, signals.raised) {
             (_, Some(e)) => Err(RunError::Python(e)),
             (Ok(r), None) => Ok(r),
@@ -209,8 +360,9 @@ pub fn run_native<'py>(
     let p = native(problem)
         .ok_or_else(|| PyValueError::new_err("not a problem of the emages suites"))?;
     let options = configuration(variant, config_json)?.seed(seed);
+    let disp = display_every(config_json)?;
     let l = p.num_inequalities();
-    let (_, outcome) = drive(py, p, &options);
+    let (_, outcome) = drive(py, p, &options, disp);
     let (r, runs) = outcome.map_err(|e| match e {
         RunError::Python(e) => e,
         RunError::Strategy(e) => to_py(e),
@@ -240,6 +392,7 @@ pub fn run_callbacks<'py>(
     jac: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let options = configuration(variant, config_json)?.seed(seed);
+    let disp = display_every(config_json)?;
     let problem = callback_problem(
         fun,
         ineq,
@@ -252,7 +405,7 @@ pub fn run_callbacks<'py>(
         margin,
     )?
     .with_jacobian(jac);
-    let (problem, outcome) = drive(py, problem, &options);
+    let (problem, outcome) = drive(py, problem, &options, disp);
     // The callable's own exception first, as it was raised.
     if let Some(e) = problem.take_error() {
         return Err(e);
@@ -399,6 +552,8 @@ pub(crate) fn portfolio_options(
 ) -> PyResult<(usize, PortfolioSettings)> {
     let bad = |e: serde_json::Error| PyValueError::new_err(format!("options: {e}"));
     let mut all: serde_json::Map<String, Value> = serde_json::from_str(config_json).map_err(bad)?;
+    // `disp` is the Python wrapper's (progress lines, `display_every`), not the strategy's.
+    all.remove("disp");
     let budget = match all.remove("budget") {
         None => 20_000 * dim,
         Some(b) => serde_json::from_value(b)

@@ -122,7 +122,7 @@ def test_minimize_on_a_process_pool_gives_the_serial_result():
     with concurrent.futures.ProcessPoolExecutor(max_workers=2) as pool:
         got = serial(executor=pool)
     same(got, expected)
-    assert got.message == expected.message
+    assert got.termination == expected.termination
 
 
 def test_minimize_on_a_dask_cluster_gives_the_serial_result():
@@ -143,8 +143,8 @@ def test_minimize_on_a_dask_cluster_gives_the_serial_result():
 def test_the_callback_sees_every_generation_and_may_stop_the_run():
     seen = []
 
-    def watch(intermediate):
-        seen.append((intermediate.nit, intermediate.fun, intermediate.evaluations))
+    def watch(intermediate_result):
+        seen.append((intermediate_result.nit, intermediate_result.fun, intermediate_result.evaluations))
 
     full = serial(callback=watch, variant="eps-mag-es")
     # One call per generation, after it: nit counts 1, 2, …
@@ -152,12 +152,12 @@ def test_the_callback_sees_every_generation_and_may_stop_the_run():
     assert seen[-1][2] == full.evaluations
     same(full, serial(variant="eps-mag-es"))
 
-    def stop_at_ten(intermediate):
-        if intermediate.nit == 10:
+    def stop_at_ten(intermediate_result):
+        if intermediate_result.nit == 10:
             raise StopIteration
 
     stopped = serial(callback=stop_at_ten, variant="eps-mag-es")
-    assert stopped.nit == 10 and stopped.message == "stopped"
+    assert stopped.nit == 10 and stopped.termination == "stopped"
 
 
 def g_scipy(x):

@@ -94,7 +94,7 @@ def test_a_users_problem_is_solved_and_repeatable():
     assert a.feasible and abs(a.fun - 1.0) < 1e-3, a
     assert np.array_equal(a.x, b.x) and a.history["fun"].tobytes() == b.history["fun"].tobytes()
     # It stops once a restart confirms the best (issue 41), before the budget.
-    assert a.seed == 3 and (a.status, a.message) == (0, "confirmed") and a.evaluations < 40_000
+    assert a.seed == 3 and (a.status, a.termination) == (0, "confirmed") and a.evaluations < 40_000
 
 
 def test_stochastic_ranking_repeats_by_seed_whatever_the_way_in(cec_data):

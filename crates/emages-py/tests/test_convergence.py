@@ -36,24 +36,25 @@ def solve(**kw):
 def test_minimize_stops_once_converged_and_says_why(variant, options):
     for seed in range(3):
         r = solve(variant=variant, seed=seed, options=options or None)
-        assert r.status == 0 and r.message in ("tol_fun", "tol_x", "stagnation", "confirmed"), r
+        assert r.status == 0 and r.termination in ("tol_fun", "tol_x", "stagnation", "confirmed"), r
         assert r.evaluations < 20_000, r
         assert r.success and abs(r.fun + 44.0) < 1e-6, r
         full = solve(variant=variant, seed=seed, options={**emages.NO_CONVERGENCE, **options})
-        assert (full.status, full.message) == (1, "budget")
+        assert (full.status, full.termination) == (1, "budget")
         assert full.evaluations >= 20_000
-        print(f"{variant} seed {seed}: {r.message} after {r.evaluations} evaluations, f = {r.fun!r}")
+        print(f"{variant} seed {seed}: {r.termination} after {r.evaluations} evaluations, f = {r.fun!r}")
 
 
 def test_each_criterion_is_an_option():
     r = solve(seed=1, options={"target": -43.99})
-    assert (r.status, r.message) == (0, "target") and r.fun <= -43.99
+    assert (r.status, r.termination) == (0, "target") and r.fun <= -43.99
     r = solve(seed=1, variant="eps-mag-es", options={**emages.NO_CONVERGENCE, "t_max": 100, "tol_x": 1e-6})
-    assert r.message == "tol_x"
+    assert r.termination == "tol_x"
     r = solve(seed=1, variant="eps-mag-es", options={**emages.NO_CONVERGENCE, "t_max": 100, "stagnation": 5})
-    assert r.message == "stagnation"
+    assert r.termination == "stagnation"
+    # max_generations (scipy's maxiter) is the whole run's number of generations.
     r = solve(seed=1, variant="eps-mag-es", options={"max_generations": 30, **emages.NO_CONVERGENCE})
-    assert (r.status, r.message, r.nit) == (1, "generation limit", 31)
+    assert (r.status, r.termination, r.nit) == (1, "generation limit", 30)
     with pytest.raises(ValueError, match="tol_fun"):
         solve(seed=1, options={"tol_fun": -1.0})
     with pytest.raises(ValueError, match="tolfun"):
@@ -74,5 +75,5 @@ def test_ask_and_tell_ends_once_converged():
 def test_the_variant_string_sets_criteria_too():
     off = solve(seed=3, variant="eps-mag-es-r:tol-fun=0:tol-x=0:stagnation=0")
     to_budget = solve(seed=3, options=emages.NO_CONVERGENCE)
-    assert (off.message, off.fun, off.evaluations) == (to_budget.message, to_budget.fun, to_budget.evaluations)
-    assert solve(seed=3, variant="eps-mag-es-r:target=-43.9").message == "target"
+    assert (off.termination, off.fun, off.evaluations) == (to_budget.termination, to_budget.fun, to_budget.evaluations)
+    assert solve(seed=3, variant="eps-mag-es-r:target=-43.9").termination == "target"

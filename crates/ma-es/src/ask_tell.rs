@@ -460,10 +460,19 @@ impl<N: NoiseSource> AskTell<N> {
             t_max,
             ..config.clone()
         };
-        let run_limits = RunLimits {
+        let mut run_limits = RunLimits {
             budget: run_budget,
             ..seq.limits
         };
+        // The whole run's generation limit: what the earlier runs left of it.
+        if let Some(total) = seq.limits.total_generations {
+            let used: usize = seq.history.iter().map(|r| r.generations).sum();
+            if used >= total {
+                return Ok(None);
+            }
+            // A run with the limit `g` has at most `g + 1` generations.
+            run_limits.max_generations = run_limits.max_generations.min(total - used - 1);
+        }
         let k = seq.history.len() as u64;
         // The run's own λ, μ, σ0 and T, from the parameters the plan resolved (the
         // spec's rules are in `config` already); the first run ranks with the opening

@@ -56,6 +56,12 @@ pub struct Limits {
     /// Generation limit (default `2000 N`): the run stops after generation `g` with
     /// `g ≥ limit` (so after at most `limit + 1` generations).
     pub max_generations: Option<usize>,
+    /// Generation limit of the whole run, over all its restarts (default: none, each
+    /// run of a restart sequence has `max_generations` of its own). The run's
+    /// generations (all runs' together, as `RunResult::generations` counts them) are at
+    /// most this many: a restart sequence starts no run once they reach it, and cuts
+    /// each run to what is left.
+    pub max_total_generations: Option<usize>,
     /// Evaluation counts (strictly ascending) at which to report the best-so-far
     /// (step 14; none by default — a study asks for the CEC's ⌈f · budget⌉, f = 10, 50,
     /// 100 %). A checkpoint is taken after the generation that reaches its count; one at
@@ -71,8 +77,12 @@ pub struct Limits {
 pub struct RunLimits {
     /// Evaluation budget.
     pub budget: usize,
-    /// Generation limit.
+    /// Generation limit (of each run of a restart sequence).
     pub max_generations: usize,
+    /// Generation limit of the whole run, over all its restarts (none: no limit beyond
+    /// each run's).
+    #[serde(default)]
+    pub total_generations: Option<usize>,
 }
 
 impl Limits {
@@ -106,9 +116,20 @@ impl Limits {
                 expected: "must be strictly ascending",
             });
         }
+        if self.max_total_generations == Some(0) {
+            return Err(ConfigError::Invalid {
+                name: "max_total_generations",
+                value: "0".into(),
+                expected: "must be at least 1 generation",
+            });
+        }
+        let per_run = self.max_generations.unwrap_or(2000 * dim);
         Ok(RunLimits {
             budget,
-            max_generations: self.max_generations.unwrap_or(2000 * dim),
+            max_generations: self
+                .max_total_generations
+                .map_or(per_run, |total| per_run.min(total - 1)),
+            total_generations: self.max_total_generations,
         })
     }
 }

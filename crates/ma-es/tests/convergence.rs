@@ -310,3 +310,81 @@ fn a_callers_stop_is_not_a_confirmation() {
     assert!(stopped, "the second run found the first one's best");
     assert_eq!(es.result().termination, Termination::Observer);
 }
+
+/// `Limits::max_total_generations` limits the whole restart sequence: the runs'
+/// generations add up to at most the limit, the last run is cut to what is left and the
+/// sequence ends with the generation limit; each run's own `max_generations` alone lets
+/// the sequence go on to its budget. Without it, nothing changes.
+#[test]
+fn the_whole_runs_generation_limit_spans_the_restarts() {
+    let p = half_plane();
+    let spec: ComponentSpec = "eps-mag-es-r".parse().unwrap();
+    let with = |limits: Limits, seed: u64| {
+        let control = Control {
+            limits,
+            convergence: Convergence::off(),
+        };
+        drive(
+            &p,
+            &Config::default(),
+            &control,
+            &spec,
+            seed,
+            &mut RngNoise::seed_from_u64(seed),
+        )
+        .unwrap()
+    };
+    let mut checked = 0;
+    for seed in 0..4 {
+        let per_run = with(
+            Limits {
+                max_generations: Some(150),
+                ..Limits::budget(80_000)
+            },
+            seed,
+        );
+        assert!(per_run.1.len() > 1, "restarts, each with 150 generations");
+        let total: usize = per_run.1.iter().map(|r| r.generations).sum();
+        assert!(
+            total > 150,
+            "the runs' own limits let the sequence go on: {total}"
+        );
+        for limit in [150, 400] {
+            let (r, runs) = with(
+                Limits {
+                    max_total_generations: Some(limit),
+                    ..Limits::budget(80_000)
+                },
+                seed,
+            );
+            let total: usize = runs.iter().map(|r| r.generations).sum();
+            assert!(total <= limit, "seed {seed}: {total} generations > {limit}");
+            assert!(
+                total + runs.len() >= limit,
+                "seed {seed}: stopped at {total} of {limit}"
+            );
+            assert_eq!(r.termination, Termination::GenerationLimit, "seed {seed}");
+            assert!(r.evaluations < 80_000);
+            checked += 1;
+        }
+        let unlimited = with(Limits::budget(80_000), seed);
+        let explicit = with(
+            Limits {
+                max_total_generations: None,
+                ..Limits::budget(80_000)
+            },
+            seed,
+        );
+        assert_eq!(unlimited.0, explicit.0);
+    }
+    assert!(
+        Limits {
+            max_total_generations: Some(0),
+            ..Limits::default()
+        }
+        .resolve(4)
+        .is_err(),
+        "a limit of 0 generations is an error"
+    );
+    println!("checked {checked} restart sequences under a whole-run generation limit");
+}

@@ -15,10 +15,13 @@ an equality constraint when ``|h(x)| <= equality_margin`` (1e-4 by default, the 
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
+import numbers
 import os
 import secrets
+import warnings
 from typing import Any, Callable, NamedTuple, Optional, Sequence
 
 import numpy as np
@@ -111,7 +114,7 @@ DEFAULT_VARIANT = _emages.RECOMMENDED
 #: budget). For expensive smooth problems, where evaluations count: Rosen–Suzuki is solved
 #: within ~50 evaluations and the run stops after ~350. A black box (Jacobians are not
 #: used); equalities are held to ``equality_margin = 1e-8`` unless it is given. Not yet
-#: through ``executor``, ``callback`` or :class:`AskTell`.
+#: through ``executor`` or ``callback``.
 PORTFOLIO = "portfolio"
 
 #: ``options`` that switch every convergence criterion off: the run goes to its budget
@@ -151,9 +154,15 @@ class OptimizeResult(dict):
         Why the run stopped, as a number: 0 converged (``message`` ``tol_fun``,
         ``tol_x``, ``stagnation``, ``target``, ``confirmed``), 1 at a limit (``budget``,
         ``generation limit``), 2 stopped by the caller (``stopped``: a callback's
-        ``StopIteration``, :meth:`AskTell.stop`).
+        ``StopIteration``, :meth:`AskTell.terminate`).
+    maxcv : float
+        The largest constraint violation at ``x``: ``max(0, max g, max |h|)`` (scipy's
+        name; without the equality margin, so a feasible ``x`` may have ``maxcv`` up to
+        ``equality_margin``).
     message : str
-        Why the run stopped: ``tol_fun`` (the offspring's ``f`` and ``violation``
+        Why the run stopped, as a sentence (scipy's convention).
+    termination : str
+        Why the run stopped, as a code word: ``tol_fun`` (the offspring's ``f`` and ``violation``
         and the last generations' lowest lay within ``tol_fun``), ``tol_x`` (every
         coordinate's step below ``tol_x``), ``stagnation`` (no improvement for the
         stagnation window), ``target`` (a feasible ``fun <= target``), ``confirmed``
@@ -179,9 +188,83 @@ class OptimizeResult(dict):
         except KeyError as e:
             raise AttributeError(name) from e
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        self[name] = value
+
     def __repr__(self) -> str:
-        keys = ("x", "fun", "violation", "feasible", "nfev", "ngev", "nit", "status", "message", "seed")
+        keys = ("x", "fun", "violation", "maxcv", "feasible", "nfev", "ngev", "nit", "status", "message", "seed")
         return "OptimizeResult(" + ", ".join(f"{k}={self.get(k)!r}" for k in keys) + ")"
+
+
+#: ``message`` of each ``termination``: a sentence, as scipy's messages are.
+_MESSAGES = {
+    "tol_fun": "Converged: the objective and the violation changed less than tol_fun.",
+    "tol_x": "Converged: every coordinate's step fell below tol_x.",
+    "stagnation": "Converged: no improvement within the stagnation window.",
+    "target": "Stopped at the target: a feasible point with fun <= target.",
+    "confirmed": "Converged: the best point was found again by a restart.",
+    "budget": "The evaluation budget is spent.",
+    "generation limit": "The generation limit (maxiter) is reached.",
+    "stopped": "Stopped by the caller (a callback's StopIteration or AskTell.terminate).",
+}
+
+
+class _Message(str):
+    """``message``: a sentence. Compared with one of the old code words (``"budget"``,
+    ``"tol_fun"``, …: now ``termination``) it still matches, with a
+    ``DeprecationWarning`` (for one release)."""
+
+    __slots__ = ("termination",)
+
+    def __new__(cls, termination: str):
+        text = _MESSAGES.get(termination, termination)
+        obj = super().__new__(cls, text)
+        obj.termination = termination
+        return obj
+
+    def __eq__(self, other):
+        if isinstance(other, str) and other == self.termination and other != str(self):
+            warnings.warn(
+                f"comparing OptimizeResult.message with the code word {other!r} is deprecated: "
+                f"message is a sentence now; compare termination instead",
+                DeprecationWarning, stacklevel=2)
+            return True
+        return str.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = str.__hash__
+
+    def __reduce__(self):
+        return (_Message, (self.termination,))
+
+
+def _result_class():
+    """The class of the results: :class:`OptimizeResult`, and scipy's
+    ``scipy.optimize.OptimizeResult`` too when scipy is importable (imported at the first
+    result, not with emages)."""
+    global _RESULT
+    if _RESULT is None:
+        try:
+            from scipy.optimize import OptimizeResult as _Scipy
+        except ImportError:  # pragma: no cover - scipy is optional
+            _RESULT = OptimizeResult
+        else:
+            _RESULT = type("OptimizeResult", (OptimizeResult, _Scipy), {
+                "__module__": __name__, "__qualname__": "_ScipyOptimizeResult",
+                "__doc__": OptimizeResult.__doc__})
+    return _RESULT
+
+
+_RESULT = None
+
+
+def __getattr__(name: str):
+    # Unpickling a result made with scipy's base.
+    if name == "_ScipyOptimizeResult":
+        return _result_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _box(bounds, n: int):
@@ -385,15 +468,74 @@ class _Constraints:
         return np.concatenate(g + h).reshape(self.l + self.m, n)
 
 
+class _WithArgs:
+    """``fun(x, *args)`` as ``fun(x)`` (scipy's ``args``), picklable for executors."""
+
+    def __init__(self, fun, args):
+        self.fun, self.args = fun, args
+
+    def __call__(self, x):
+        return self.fun(x, *self.args)
+
+
+def _scipy_options(options, budget, tol):
+    """``options`` with scipy's spellings resolved: ``maxiter`` (and ``max_generations``)
+    the whole run's generations, ``maxfev`` the budget, ``disp`` kept for the progress
+    lines; ``tol`` sets ``tol_fun`` and ``tol_x`` unless they are given. Returns the
+    options and the budget."""
+    config = dict(options or {})
+    if "maxiter" in config and "max_generations" in config:
+        raise ValueError("options: give maxiter or max_generations (the same limit), not both")
+    for key in ("maxiter", "max_generations"):
+        if key in config:
+            value = config.pop(key)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+                raise ValueError(f"options: {key} must be a whole number of generations >= 1, not {value!r}")
+            config["max_total_generations"] = int(value)
+    if "maxfev" in config:
+        maxfev = config.pop("maxfev")
+        if budget is not None and _budget(maxfev) != _budget(budget):
+            raise ValueError(f"options: maxfev={maxfev!r} and budget={budget!r} disagree: give one of them")
+        budget = maxfev
+    if tol is not None:
+        if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not (math.isfinite(tol) and tol >= 0):
+            raise ValueError(f"tol must be a finite number >= 0, not {tol!r}")
+        config.setdefault("tol_fun", float(tol))
+        config.setdefault("tol_x", float(tol))
+    if "disp" in config:
+        d = config["disp"]
+        if not (isinstance(d, bool) or (isinstance(d, numbers.Integral) and d >= 0)):
+            raise ValueError(f"options: disp must be True, False or a number of generations >= 1, not {d!r}")
+        config["disp"] = d if isinstance(d, bool) else int(d)
+    return config, budget
+
+
+def _scipy_callback(callback):
+    """scipy's rule: a callback with a single parameter named ``intermediate_result``
+    gets the :class:`OptimizeResult` of the best so far, any other gets ``xk`` (the best
+    point, a copy)."""
+    if callback is None:
+        return None
+    try:
+        params = list(inspect.signature(callback).parameters)
+    except (TypeError, ValueError):
+        params = []
+    if params == ["intermediate_result"]:
+        return callback
+    return lambda result: callback(np.array(result["x"], dtype=float))
+
+
 def minimize(
     fun: Any,
     x0: Optional[Sequence[float]] = None,
-    sigma0: Optional[float] = None,
+    args: Any = (),
     *,
+    sigma0: Optional[float] = None,
     ineq: Optional[Callable] = None,
     eq: Optional[Callable] = None,
     constraints: Any = (),
     bounds: Any = None,
+    tol: Optional[float] = None,
     budget: Optional[int] = None,
     variant: str = DEFAULT_VARIANT,
     seed: Optional[int] = None,
@@ -419,6 +561,10 @@ def minimize(
         Where to start: the initial population is ``x0 + sigma0 z``, reflected into the
         box. Without it (finite ``bounds`` needed), the population is uniform in the box,
         as the reference algorithm starts.
+    args : tuple, optional
+        Extra arguments of ``fun``: ``fun(x, *args)`` (scipy's ``args``; the constraint
+        callables take none). A number here is taken as ``sigma0``, as before this
+        argument existed, with a ``DeprecationWarning``.
     sigma0 : float, optional
         The initial step size (default 1.0, the reference's).
     ineq, eq : callable, optional
@@ -441,9 +587,13 @@ def minimize(
         too, one point per task.
     bounds : sequence of (low, high) pairs, or scipy.optimize.Bounds, optional
         The box; out-of-box candidates are reflected into it. ``None`` for an open side.
+    tol : float, optional
+        scipy's tolerance: sets ``tol_fun`` and ``tol_x`` (unless ``options`` gives
+        them).
     budget : int, optional
-        Evaluations at most (default ``20000 * N``, the CEC's); the run stops earlier
-        once it has converged (``options``: the convergence criteria).
+        Evaluations at most (default ``20000 * N``, the CEC's; ``options={'maxfev': …}``
+        says the same); the run stops earlier once it has converged (``options``: the
+        convergence criteria).
     variant : str
         :data:`DEFAULT_VARIANT` (``"eps-mag-es-r"``, εMAg-ES-R: restarts and a polishing
         end), the paper's ``"eps-mag-es"`` or another of :data:`VARIANTS` and
@@ -464,7 +614,10 @@ def minimize(
     options : dict, optional
         Any field of the strategy's configuration: ``lambda``, ``mu``, ``theta_p``,
         ``theta_r``, ``t_max``, ``sigma_max``, … (see ``ma_es::Config``); of the run's
-        limits: ``max_generations``, ``checkpoints``; and the convergence criteria
+        limits: ``maxiter`` (or ``max_generations``: the whole run's generations, over
+        all its restarts), ``maxfev`` (the budget), ``checkpoints``; ``disp`` (``True``:
+        a progress line every 100 generations, as pycma's; a number ``k``: every ``k``;
+        lines for the generations 1–3 and the last too); and the convergence criteria
         (``ma_es::control``), on by default: ``tol_fun`` (default ``1e-11``), ``tol_x``
         (``1e-11``), ``stagnation`` (generations without improvement; default
         ``100 + ceil(100 N**1.5 / lambda)``), ``target`` (stop once a feasible
@@ -480,10 +633,11 @@ def minimize(
         the same result as a serial run. The callables must be picklable for a process
         pool (functions defined at a module's top level, not lambdas).
     callback : callable, optional
-        ``callback(intermediate_result)`` after every generation, as scipy calls it: an
-        :class:`OptimizeResult` of the best so far (``x``, ``fun``, ``violation``,
-        ``feasible``, ``nit``, ``evaluations``). Raising ``StopIteration`` in it ends
-        the run cleanly (``message`` is ``stopped``).
+        Called after every generation, by scipy's rule: ``callback(intermediate_result)``
+        (a single parameter of that name) gets an :class:`OptimizeResult` of the best so
+        far (``x``, ``fun``, ``violation``, ``feasible``, ``nit``, ``evaluations``); any
+        other, ``callback(xk)``, the best point. Raising ``StopIteration`` in it ends
+        the run cleanly (``termination`` is ``stopped``).
 
     Returns
     -------
@@ -499,14 +653,30 @@ def minimize(
     """
     if seed is None:
         seed = secrets.randbits(63)
+    if isinstance(args, numbers.Real) and not isinstance(args, bool):
+        warnings.warn("minimize(fun, x0, sigma0): pass sigma0 by keyword (sigma0=…); the third "
+                      "positional argument is scipy's args now", DeprecationWarning, stacklevel=2)
+        if sigma0 is not None:
+            raise ValueError("sigma0 is given twice (third positional argument and keyword)")
+        sigma0, args = args, ()
+    if not isinstance(args, tuple):
+        args = (args,)
+    if args:
+        if not callable(fun) or isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw)):
+            raise ValueError("args are extra arguments of a callable fun; a suite problem takes none")
+        fun = _WithArgs(fun, args)
+    callback = _scipy_callback(callback)
     if variant == PORTFOLIO:
+        if tol is not None:
+            raise ValueError("variant='portfolio' does not take tol: it stops once its local runs "
+                             "confirm the best point (options={'confirmations': …})")
         return _minimize_portfolio(
             fun, x0, sigma0, ineq, eq, constraints, bounds, budget, seed, vectorized,
             1e-8 if equality_margin is None else equality_margin, options, executor, callback,
         )
     if equality_margin is None:
         equality_margin = 1e-4
-    config = dict(options or {})
+    config, budget = _scipy_options(options, budget, tol)
     if budget is not None:
         config["budget"] = _budget(budget)
     if sigma0 is not None:
@@ -560,7 +730,7 @@ def minimize(
                 jac is not None,
             )
             task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m, jac)
-            raw = _drive(core, task, executor, callback, seed)
+            raw = _drive(core, task, executor, callback, seed, _display_every(config.get("disp")))
     return _finished(raw, seed)
 
 
@@ -577,6 +747,12 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
     if not (isinstance(equality_margin, (int, float)) and math.isfinite(equality_margin) and equality_margin >= 0):
         raise ValueError(f"equality_margin must be a finite number >= 0, not {equality_margin!r}")
     config = dict(options or {})
+    for key in ("disp", "maxiter", "max_generations"):
+        if key in config:
+            raise ValueError(f"variant='portfolio' does not take options[{key!r}] (yet): its keys are "
+                             "maxfev, confirmations, es_budget_per_dim, initial_share and max_share")
+    if "maxfev" in config:
+        config, budget = _scipy_options(config, budget, None)
     if budget is not None:
         config["budget"] = _budget(budget)
     if x0 is not None:
@@ -602,15 +778,72 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
     return res
 
 
+def _display_every(disp) -> int:
+    """Every how many generations ``disp`` prints (0: never)."""
+    if disp is None or disp is False:
+        return 0
+    return 100 if disp is True else int(disp)
+
+
+class _Progress:
+    """The progress lines of ``disp`` (the layout of the Rust runs' lines, pycma's):
+    a header, the generations 1–3 and every ``every``-th, and the last."""
+
+    HEADER = f"{'Iter':>7} {'evals':>9} {'best f':>14} {'violation':>10} {'sigma':>9} {'run':>4} {'t[s]':>8}"
+
+    def __init__(self, every: int):
+        import time
+
+        self.every, self.started, self.printed, self.last = every, time.monotonic(), 0, None
+        self._clock = time.monotonic
+
+    def line(self, generation, evaluations, fun, violation, sigma, run=1) -> str:
+        return (f"{generation:>7} {evaluations:>9} {fun:>+14.7e} {violation:>10.3e} {sigma:>9.2e} "
+                f"{run:>4} {self._clock() - self.started:>8.1f}")
+
+    def show(self, text: str) -> None:
+        if self.printed == 0:
+            print(self.HEADER)
+        self.printed += 1
+        print(text)
+
+    def observe(self, generation, *values) -> None:
+        if not self.every:
+            return
+        text = self.line(generation, *values)
+        if generation <= 3 or generation % self.every == 0:
+            self.show(text)
+            self.last = None
+        else:
+            self.last = text
+
+    def finish(self) -> None:
+        if self.every and self.last is not None:
+            self.show(self.last)
+            self.last = None
+
+
 def _finished(raw: dict, seed: int) -> OptimizeResult:
     """The result dict of a run as an :class:`OptimizeResult`: ``success`` means a
     feasible point with a finite objective value."""
-    res = OptimizeResult(raw)
+    res = _result_class()(raw)
     res["seed"] = seed
     res["success"] = bool(res["feasible"] and math.isfinite(res["fun"]))
-    res["message"] = res.pop("termination")
-    res["status"] = _STATUS.get(res["message"], 1)
+    termination = res["termination"]
+    res["message"] = _Message(termination)
+    res["status"] = _STATUS.get(termination, 1)
+    res["maxcv"] = _maxcv(res.get("g"), res.get("h"))
     return res
+
+
+def _maxcv(g, h) -> float:
+    """``max(0, max g, max |h|)``; NaN if a value is NaN."""
+    g = np.empty(0) if g is None else np.asarray(g, dtype=float).ravel()
+    h = np.empty(0) if h is None else np.asarray(h, dtype=float).ravel()
+    values = np.concatenate([np.maximum(g, 0.0), np.abs(h)])
+    if np.isnan(values).any():
+        return math.nan
+    return float(values.max(initial=0.0))
 
 
 #: ``status`` of each ``message``: 0 converged, 1 at a limit, 2 stopped by the caller

@@ -5,27 +5,69 @@ from __future__ import annotations
 import json
 import math
 import secrets
-from typing import Any, NamedTuple, Optional, Sequence
+import warnings
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from . import DEFAULT_VARIANT, PORTFOLIO, OptimizeResult, _box, _budget, _emages, _finished, _inside
+from . import (DEFAULT_VARIANT, PORTFOLIO, OptimizeResult, _box, _budget, _Callables, _callables,
+               _display_every, _emages, _finished, _inside, _Progress, _result_class,
+               _scipy_options, _WithArgs)
 
 
-class Request(NamedTuple):
-    """What the strategy wants evaluated: ``points`` (shape ``(k, N)``, one point per
-    row); ``constraints_only`` — True for the repair's Jacobian probes and Jacobians,
-    which need no ``f``; ``kind`` — ``"population"``, ``"probes"`` (difference
-    probes: their ``g``, ``h``), ``"jacobians"`` (with ``jacobian=True``: the
-    constraints' Jacobians at the points) or ``"repaired"``; and ``evaluations`` — what
-    the run charges for the request (a Jacobian at a point told as repaired in the
-    request before is part of that point's evaluation and costs nothing: the CEC2020
-    rule)."""
+class Request:
+    """What the strategy wants evaluated.
 
-    points: np.ndarray
-    constraints_only: bool
-    kind: str = "population"
-    evaluations: int = 0
+    Attributes
+    ----------
+    points : ndarray
+        Shape ``(k, N)``, one point per row.
+    constraints_only : bool
+        True for the repair's Jacobian probes and Jacobians, which need no ``f``
+        (answer ``f`` with ``None``).
+    kind : str
+        ``"population"``, ``"probes"`` (difference probes: their ``g``, ``h``),
+        ``"jacobians"`` (with ``jacobian=True``: the constraints' Jacobians at the
+        points) or ``"repaired"``.
+    evaluations : int
+        What the run charges for the request (a Jacobian at a point told as repaired in
+        the request before is part of that point's evaluation and costs nothing: the
+        CEC2020 rule).
+
+    Reading it as a tuple (``points, only, kind, cost = req``, ``req[0]``) still works
+    for one release, with a ``DeprecationWarning``.
+    """
+
+    __slots__ = ("points", "constraints_only", "kind", "evaluations")
+
+    def __init__(self, points, constraints_only: bool, kind: str = "population", evaluations: int = 0):
+        self.points, self.constraints_only, self.kind, self.evaluations = points, constraints_only, kind, evaluations
+
+    @property
+    def count(self) -> int:
+        """The number of points, ``k``."""
+        return len(self.points)
+
+    def _tuple(self):
+        warnings.warn("reading a Request as a tuple is deprecated: use its fields (points, "
+                      "constraints_only, kind, evaluations)", DeprecationWarning, stacklevel=3)
+        return (self.points, self.constraints_only, self.kind, self.evaluations)
+
+    def __iter__(self):
+        return iter(self._tuple())
+
+    def __getitem__(self, i):
+        return self._tuple()[i]
+
+    def __len__(self):
+        return 4
+
+    def __repr__(self) -> str:
+        return (f"Request(kind={self.kind!r}, count={self.count}, constraints_only={self.constraints_only}, "
+                f"evaluations={self.evaluations})")
+
+    def __reduce__(self):
+        return (Request, (self.points, self.constraints_only, self.kind, self.evaluations))
 
 
 class AskTell:
@@ -97,6 +139,11 @@ class AskTell:
         if seed is None:
             seed = secrets.randbits(63)
         self.seed = seed
+        self._asked, self._pending, self._dim = False, None, int(dim)
+        self._x0 = None if x0 is None else np.array(x0, dtype=float)
+        options, budget = _scipy_options(options, budget, None)
+        every = _display_every(options.pop("disp", None))
+        self._progress = _Progress(every) if every else None
         if variant == PORTFOLIO:
             self._core = _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, budget, seed,
                                          equality_margin, options, jacobian)
@@ -121,10 +168,18 @@ class AskTell:
             variant, json.dumps(config), seed, bool(jacobian),
         )
 
+    def _next(self):
+        """The pending request (asked of the core once), or ``None`` at the end."""
+        if not self.__dict__.get("_asked", False):
+            q = self._core.ask()
+            self._pending = None if q is None else Request(*q)
+            self._asked = True
+        return self._pending
+
     def ask(self) -> Optional[Request]:
         """The next request, or ``None`` when the run has ended (then :meth:`result`)."""
-        q = self._core.ask()
-        return None if q is None else Request(*q)
+        req = self._next()
+        return req
 
     def tell(self, f, g=None, h=None) -> bool:
         """The values of the last request's points: ``f`` of shape ``(k,)`` (``None``
@@ -132,17 +187,107 @@ class AskTell:
         shape ``(k, n_eq)``; for a ``"jacobians"`` request the Jacobians, ``g`` of
         shape ``(k, n_ineq, N)`` and ``h`` of shape ``(k, n_eq, N)``. Returns whether a
         generation ended with them."""
-        return self._core.tell(f, g, h)
+        ended = self._core.tell(f, g, h)
+        self._asked = False
+        if ended and self.__dict__.get("_progress") is not None:
+            self._progress.observe(*self._status_line())
+        return ended
 
-    def stop(self) -> None:
+    def _status_line(self):
+        generation, evaluations, sigma, fun, violation = self._core.status()
+        return generation, evaluations, fun, violation, sigma
+
+    def stop(self) -> dict:
+        """pycma's query: the termination criteria met, as ``{termination: message}``
+        (e.g. ``{'budget': 'The evaluation budget is spent.'}``), or ``{}`` while the run
+        goes on — ``while not es.stop():`` loops until the end. To end the run yourself,
+        :meth:`terminate`."""
+        if self._next() is not None:
+            return {}
+        res = self.result()
+        return {res.termination: str(res.message)}
+
+    def terminate(self) -> None:
         """Ends the run after the generation told last: the next :meth:`ask` returns
-        ``None``."""
+        ``None`` and ``termination`` is ``stopped``. (Before 0.2 this was ``stop()``.)"""
         self._core.stop()
+        self._asked = False
+
+    @property
+    def sigma(self) -> float:
+        """The current step size σ (the portfolio: its local phase's trust radius)."""
+        return float(self._core.status()[2])
+
+    @property
+    def mean(self) -> Optional[np.ndarray]:
+        """The mean of the current search distribution (pycma's ``mean``; ``x0`` before
+        the first tell, ``None`` then without ``x0``); ``None`` for the portfolio, which
+        has none."""
+        mean = getattr(self._core, "mean", None)
+        if mean is None:
+            return None
+        if self._core.status()[1] == 0:
+            # Before the initial population: x0 (or None: it is drawn in the box).
+            x0 = self.__dict__.get("_x0")
+            return None if x0 is None else np.array(x0, dtype=float)
+        return np.array(mean, dtype=float)
+
+    def disp(self) -> None:
+        """Prints one progress line (pycma's ``disp``): generation, evaluations, the best
+        ``f``, its violation, σ; the first call prints the header too."""
+        if self.__dict__.get("_printer") is None:
+            self._printer = _Progress(1)
+        self._printer.show(self._printer.line(*self._status_line()))
+
+    def optimize(self, fun, ineq=None, eq=None, *, constraints=(), vectorized: bool = False, args=(),
+                 jac=None, callback=None) -> "AskTell":
+        """Runs to the end with ``fun`` (and the constraint callables), as pycma's
+        ``optimize``: the callables as :func:`minimize` takes them (``args`` for ``fun``;
+        a ``jac`` when the run was made with ``jacobian=True``); ``callback(es)`` after
+        every generation (raise ``StopIteration`` to end). Returns ``self``; then
+        :meth:`result`."""
+        if not isinstance(args, tuple):
+            args = (args,)
+        if args:
+            fun = _WithArgs(fun, args)
+        dim = self._dim
+        probe = np.zeros(dim)
+        ineq, eq, joint, l, m, found = _callables(fun, ineq, eq, constraints, vectorized, probe)
+        task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m, jac if jac is not None else found)
+        while (req := self.ask()) is not None:
+            rows = list(req.points)
+            if req.kind == "jacobians":
+                J = np.array([task.jacobian(x) for x in rows], dtype=float).reshape(len(rows), l + m, dim)
+                self.tell(None, J[:, :l] if l else None, J[:, l:] if m else None)
+                continue
+            values = [task(x, req.constraints_only) for x in rows]
+            f = np.array([v[0] for v in values], dtype=float)
+            g = np.array([v[1] for v in values], dtype=float).reshape(len(rows), l)
+            h = np.array([v[2] for v in values], dtype=float).reshape(len(rows), m)
+            ended = self.tell(None if req.constraints_only else f, g if l else None, h if m else None)
+            if ended and callback is not None:
+                try:
+                    callback(self)
+                except StopIteration:
+                    self.terminate()
+        return self
 
     def result(self) -> OptimizeResult:
         """The result (as :func:`minimize`'s): the final one once :meth:`ask` returned
-        ``None``, else the best so far."""
-        return _finished(self._core.result(), self.seed)
+        ``None``, else the best so far; before anything was told, a result with
+        ``x=None``, ``fun`` and ``violation`` NaN and ``nfev == 0``."""
+        if self._core.status()[1] == 0:
+            res = _result_class()(
+                x=None, fun=math.nan, violation=math.nan, feasible=False, success=False, nit=0,
+                nfev=0, ngev=0, njev=0, evaluations=0, maxcv=math.nan, status=1,
+                termination="running", message="Nothing evaluated yet: ask() and tell() first.",
+                seed=self.seed,
+            )
+            return res
+        res = _finished(self._core.result(), self.seed)
+        if self.__dict__.get("_progress") is not None and self._next() is None:
+            self._progress.finish()
+        return res
 
 
 def _start(x0, dim, lb, ub) -> list:
@@ -184,11 +329,12 @@ def _restore_core(state: bytes):
     return _emages._AskTell._from_bytes(state)
 
 
-def _drive(core, task, executor, callback, seed: int) -> dict:
+def _drive(core, task, executor, callback, seed: int, disp: int = 0) -> dict:
     """Runs ``core`` to its end, evaluating each request with ``task`` (through
     ``executor.map`` if given, one point per task; a Jacobian request with
     ``task.jacobian``), calling ``callback`` after every generation; returns the result
     dict."""
+    progress = _Progress(disp) if disp else None
     while (q := core.ask()) is not None:
         points, constraints_only, kind, _ = q
         only = [constraints_only] * len(points)
@@ -207,6 +353,9 @@ def _drive(core, task, executor, callback, seed: int) -> dict:
         g = np.array([v[1] for v in values], dtype=float).reshape(len(rows), task.l)
         h = np.array([v[2] for v in values], dtype=float).reshape(len(rows), task.m)
         ended = core.tell(None if constraints_only else f, g if task.l else None, h if task.m else None)
+        if ended and progress is not None:
+            generation, evaluations, sigma, fun, violation = core.status()
+            progress.observe(generation, evaluations, fun, violation, sigma)
         if not (ended and callback is not None):
             continue
         generation, evaluations, _, fun, violation = core.status()
@@ -221,4 +370,6 @@ def _drive(core, task, executor, callback, seed: int) -> dict:
                 callback(intermediate)
             except StopIteration:
                 core.stop()
+    if progress is not None:
+        progress.finish()
     return core.result()

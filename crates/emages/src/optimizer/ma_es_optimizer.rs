@@ -200,6 +200,7 @@ impl Optimizer for MaEsOptimizer {
             max_generations: self.max_generations,
             checkpoints: task.checkpoints.to_vec(),
             record_dynamics: task.record_trace,
+            ..Limits::default()
         };
         let plan = self.options(limits, task.seed).build_for(&task.problem)?;
         let components = match &self.components {

@@ -61,6 +61,7 @@ impl Header {
                 .map(|f| (f * self.budget as f64).ceil() as usize)
                 .collect(),
             record_dynamics: false,
+            max_total_generations: None,
         }
     }
 }
