@@ -71,9 +71,8 @@ def test_the_budget_is_a_cap():
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"executor": object()}, "executor"),
-        ({"callback": print}, "callback"),
         ({"sigma0": 0.5}, "sigma0"),
+        ({"options": {"maxiter": 5}}, "maxiter"),
         ({"options": {"tol_fun": 1e-9}}, "unknown field"),
         ({"options": {"initial_share": 2.0}}, "initial_share"),
         ({"equality_margin": -1.0}, "equality_margin"),
@@ -139,3 +138,31 @@ def test_portfolio_ask_and_tell_errors_and_stop():
     assert es.ask() is None and es.result().termination == "stopped"
     with pytest.raises(ValueError, match="jacobian"):
         emages.AskTell(4, n_ineq=3, bounds=[(-10, 10)] * 4, variant=emages.PORTFOLIO, jacobian=True)
+
+
+def test_an_executor_a_callback_and_disp_give_the_same_run(capsys):
+    """Through an executor (one point per task), with a callback after every iteration
+    and with progress lines, the portfolio makes the run it makes without them."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    kw = dict(bounds=[(-10, 10)] * 4, variant=emages.PORTFOLIO, seed=2, budget=3000)
+    ref = emages.minimize(rosen_suzuki, np.zeros(4), **kw)
+    seen = []
+
+    def watch(intermediate_result):
+        seen.append((intermediate_result.nit, intermediate_result.fun))
+
+    with ThreadPoolExecutor(2) as pool:
+        res = emages.minimize(rosen_suzuki, np.zeros(4), executor=pool, callback=watch,
+                              options={"disp": 1}, **kw)
+    assert np.array_equal(res.x, ref.x) and (res.fun, res.nfev, res.termination) == (ref.fun, ref.nfev, ref.termination)
+    assert seen and seen[-1][1] == pytest.approx(ref.fun, abs=1e-9)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split()[0] == "Iter" and len(out) > 3
+
+    def stop_early(intermediate_result):
+        if intermediate_result.nit >= 3:
+            raise StopIteration
+
+    early = emages.minimize(rosen_suzuki, np.zeros(4), callback=stop_early, **kw)
+    assert early.termination == "stopped" and early.nfev < ref.nfev

@@ -113,8 +113,7 @@ DEFAULT_VARIANT = _emages.RECOMMENDED
 #: phase in a row end at the best point (``options={'confirmations': 0}``: to the
 #: budget). For expensive smooth problems, where evaluations count: Rosen–Suzuki is solved
 #: within ~50 evaluations and the run stops after ~350. A black box (Jacobians are not
-#: used); equalities are held to ``equality_margin = 1e-8`` unless it is given. Not yet
-#: through ``executor`` or ``callback``.
+#: used); equalities are held to ``equality_margin = 1e-8`` unless it is given.
 PORTFOLIO = "portfolio"
 
 #: ``options`` that switch every convergence criterion off: the run goes to its budget
@@ -737,9 +736,8 @@ def minimize(
 def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, seed, vectorized,
                         equality_margin, options, executor, callback) -> OptimizeResult:
     """:func:`minimize` with ``variant=PORTFOLIO``."""
-    for name, value in (("executor", executor), ("callback", callback), ("sigma0", sigma0)):
-        if value is not None:
-            raise ValueError(f"variant='portfolio' does not take {name} (yet): leave it out or use an ES variant")
+    if sigma0 is not None:
+        raise ValueError("variant='portfolio' does not take sigma0 (yet): leave it out or use an ES variant")
     if isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw)):
         raise ValueError("variant='portfolio' runs on callables; the suites' problems run it through the Rust harness")
     if not callable(fun):
@@ -747,12 +745,12 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
     if not (isinstance(equality_margin, (int, float)) and math.isfinite(equality_margin) and equality_margin >= 0):
         raise ValueError(f"equality_margin must be a finite number >= 0, not {equality_margin!r}")
     config = dict(options or {})
-    for key in ("disp", "maxiter", "max_generations"):
+    for key in ("maxiter", "max_generations"):
         if key in config:
             raise ValueError(f"variant='portfolio' does not take options[{key!r}] (yet): its keys are "
-                             "maxfev, confirmations, es_budget_per_dim, initial_share and max_share")
-    if "maxfev" in config:
-        config, budget = _scipy_options(config, budget, None)
+                             "maxfev, disp, confirmations, es_budget_per_dim, initial_share and max_share")
+    config, budget = _scipy_options(config, budget, None)
+    disp = _display_every(config.pop("disp", None))
     if budget is not None:
         config["budget"] = _budget(budget)
     if x0 is not None:
@@ -769,10 +767,21 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
         _inside(x0, lb, ub)
     probe = x0 if x0 is not None else np.where(np.isfinite(lb) & np.isfinite(ub), (lb + ub) / 2, 0.0)
     ineq, eq, joint, l, m, _ = _callables(fun, ineq, eq, constraints, vectorized, probe)  # a black box
-    raw = _emages._run_portfolio(
-        fun, ineq, eq, joint, bool(vectorized), lb.tolist(), ub.tolist(), l, m,
-        float(equality_margin), json.dumps(config), seed, None if x0 is None else x0.tolist(),
-    )
+    start = None if x0 is None else x0.tolist()
+    if executor is None and callback is None and not disp:
+        raw = _emages._run_portfolio(
+            fun, ineq, eq, joint, bool(vectorized), lb.tolist(), ub.tolist(), l, m,
+            float(equality_margin), json.dumps(config), seed, start,
+        )
+    else:
+        # By ask and tell (the same run): each request through the executor, one point
+        # per task; the callback after every iteration; the progress lines.
+        from ._asktell import _drive
+
+        core = _emages._PortfolioAskTell(lb.tolist(), ub.tolist(), l, m, float(equality_margin),
+                                         json.dumps(config), seed, start)
+        task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m)
+        raw = _drive(core, task, executor, callback, seed, disp)
     res = _finished(raw, seed)
     res["equality_margin"] = float(equality_margin)
     return res
