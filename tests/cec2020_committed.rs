@@ -363,3 +363,64 @@ fn the_test_score_of_the_frozen_lm_strategy_is_its_committed_runs() {
         println!("{file}: rebuilt from {groups} committed groups; {quoted} places quoted");
     }
 }
+
+/// Issue 55's CEC2020 test of the frozen portfolio (`portfolio-share0`, black box),
+/// unfinished: its entry rebuilt from the committed dimension groups
+/// (`results/strategy-design/round4/test-cec2020-bb`), scored with the eight published
+/// entries and εMAg-ES-R's black-box test entry on the 44 problems complete, is the
+/// committed interim ranking, and the design log quotes every place of it.
+#[test]
+fn the_interim_cec2020_score_of_the_portfolio_is_its_committed_runs() {
+    let study = root().join("results/strategy-design/round4/test-cec2020-bb");
+    let out = tempfile::tempdir().unwrap();
+    let mut groups = 0;
+    for group in std::fs::read_dir(&study).unwrap().filter_map(Result::ok) {
+        let runs = group.path().join("runs.jsonl.gz");
+        if group.file_name().to_string_lossy().starts_with('D') && runs.is_file() {
+            let to = out.path().join(group.file_name());
+            std::fs::create_dir_all(&to).unwrap();
+            std::fs::copy(&runs, to.join("runs.jsonl.gz")).unwrap();
+            groups += 1;
+        }
+    }
+    assert_eq!(groups, 16, "the committed dimension groups D002 … D059");
+    let os = std::ffi::OsStr::new;
+    cec2020_rw(&[
+        os("--entry"),
+        os("--with"),
+        os("portfolio-share0"),
+        os("--name"),
+        os("portfolio-share0"),
+        os("--allow-incomplete"),
+        os("--out"),
+        out.path().as_os_str(),
+    ]);
+    let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
+    let markdown = out.path().join("ranking.md");
+    cec2020_rw(&[
+        os("--score"),
+        entrants.as_os_str(),
+        root()
+            .join("results/strategy-design/test-sets/cec2020/entry")
+            .as_os_str(),
+        out.path().join("entry").as_os_str(),
+        os("--name"),
+        os("portfolio-share0"),
+        os("--versus"),
+        os("epsMAgES-R,SASS"),
+        os("--subset"),
+        os("1-33,44-54"),
+        os("--markdown"),
+        markdown.as_os_str(),
+    ]);
+    let committed = std::fs::read_to_string(study.join("interim-ranking-44-problems.md")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&markdown).unwrap().trim_end(),
+        committed.trim_end(),
+        "interim-ranking-44-problems.md"
+    );
+    let log = std::fs::read_to_string(root().join("docs/strategy-design.md")).unwrap();
+    let quoted = assert_places_quoted(&committed, &log, "interim-ranking-44-problems.md");
+    assert_eq!(quoted, 10);
+    println!("interim-ranking-44-problems.md: rebuilt from {groups} committed groups; {quoted} places quoted");
+}
