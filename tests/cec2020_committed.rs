@@ -383,7 +383,11 @@ fn the_interim_cec2020_score_of_the_portfolio_is_its_committed_runs() {
             groups += 1;
         }
     }
-    assert_eq!(groups, 16, "the committed dimension groups D002 … D059");
+    // D002 … D059 (the 44 problems scored) and any group finished since.
+    for g in ["D002", "D030", "D059"] {
+        assert!(study.join(g).join("runs.jsonl.gz").is_file(), "{g}");
+    }
+    assert!(groups >= 16, "the committed dimension groups: {groups}");
     let os = std::ffi::OsStr::new;
     cec2020_rw(&[
         os("--entry"),
