@@ -216,14 +216,9 @@ fn assert_places_quoted(committed: &str, log: &str, file: &str) -> usize {
     quoted
 }
 
-/// εMAg-ES-RLM's entry rebuilt from the compressed dimension groups of `study` (there
-/// must be `groups` of them) into a temporary folder, checked against the committed
-/// `study/entry` files; the folder, the rebuilt entry's folder and the group count.
-fn rebuild_rlm_entry(
-    study: &std::path::Path,
-    groups: usize,
-    allow_incomplete: bool,
-) -> (tempfile::TempDir, PathBuf, usize) {
+/// The compressed dimension groups of `study` (`D*/runs.jsonl.gz`) copied into a
+/// temporary folder, as a study's `--out` holds them; the folder and how many.
+fn copy_groups(study: &std::path::Path) -> (tempfile::TempDir, usize) {
     let out = tempfile::tempdir().unwrap();
     let mut copied = 0;
     for group in std::fs::read_dir(study).unwrap().filter_map(Result::ok) {
@@ -235,6 +230,18 @@ fn rebuild_rlm_entry(
             copied += 1;
         }
     }
+    (out, copied)
+}
+
+/// εMAg-ES-RLM's entry rebuilt from the compressed dimension groups of `study` (there
+/// must be `groups` of them) into a temporary folder, checked against the committed
+/// `study/entry` files; the folder, the rebuilt entry's folder and the group count.
+fn rebuild_rlm_entry(
+    study: &std::path::Path,
+    groups: usize,
+    allow_incomplete: bool,
+) -> (tempfile::TempDir, PathBuf, usize) {
+    let (out, copied) = copy_groups(study);
     assert_eq!(copied, groups, "{}: compressed groups", study.display());
     let os = std::ffi::OsStr::new;
     let mut args = vec![
@@ -372,17 +379,7 @@ fn the_test_score_of_the_frozen_lm_strategy_is_its_committed_runs() {
 #[test]
 fn the_interim_cec2020_score_of_the_portfolio_is_its_committed_runs() {
     let study = root().join("results/strategy-design/round4/test-cec2020-bb");
-    let out = tempfile::tempdir().unwrap();
-    let mut groups = 0;
-    for group in std::fs::read_dir(&study).unwrap().filter_map(Result::ok) {
-        let runs = group.path().join("runs.jsonl.gz");
-        if group.file_name().to_string_lossy().starts_with('D') && runs.is_file() {
-            let to = out.path().join(group.file_name());
-            std::fs::create_dir_all(&to).unwrap();
-            std::fs::copy(&runs, to.join("runs.jsonl.gz")).unwrap();
-            groups += 1;
-        }
-    }
+    let (out, groups) = copy_groups(&study);
     // D002 … D059 (the 44 problems scored) and any group finished since.
     for g in ["D002", "D030", "D059"] {
         assert!(study.join(g).join("runs.jsonl.gz").is_file(), "{g}");

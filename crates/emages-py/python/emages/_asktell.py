@@ -255,16 +255,7 @@ class AskTell:
         ineq, eq, joint, l, m, found = _callables(fun, ineq, eq, constraints, vectorized, probe)
         task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m, jac if jac is not None else found)
         while (req := self.ask()) is not None:
-            rows = list(req.points)
-            if req.kind == "jacobians":
-                J = np.array([task.jacobian(x) for x in rows], dtype=float).reshape(len(rows), l + m, dim)
-                self.tell(None, J[:, :l] if l else None, J[:, l:] if m else None)
-                continue
-            values = [task(x, req.constraints_only) for x in rows]
-            f = np.array([v[0] for v in values], dtype=float)
-            g = np.array([v[1] for v in values], dtype=float).reshape(len(rows), l)
-            h = np.array([v[2] for v in values], dtype=float).reshape(len(rows), m)
-            ended = self.tell(None if req.constraints_only else f, g if l else None, h if m else None)
+            ended = self.tell(*_answer(task, req.points, req.constraints_only, req.kind, None))
             if ended and callback is not None:
                 try:
                     callback(self)
@@ -329,6 +320,23 @@ def _restore_core(state: bytes):
     return _emages._AskTell._from_bytes(state)
 
 
+def _answer(task, points, constraints_only: bool, kind: str, executor):
+    """The arguments of ``tell`` for a request: its points evaluated with ``task`` (one
+    point per call, through ``executor.map`` if given, in order), ``(f, g, h)`` — ``f``
+    ``None`` for a ``constraints_only`` request, the Jacobians for a ``"jacobians"`` one."""
+    rows = list(points)
+    mapped = map if executor is None else executor.map
+    if kind == "jacobians":
+        jac = np.array(list(mapped(task.jacobian, rows)), dtype=float)
+        jac = jac.reshape(len(rows), task.l + task.m, len(rows[0]))
+        return None, jac[:, : task.l] if task.l else None, jac[:, task.l :] if task.m else None
+    values = list(mapped(task, rows, [constraints_only] * len(rows)))
+    f = np.array([v[0] for v in values], dtype=float)
+    g = np.array([v[1] for v in values], dtype=float).reshape(len(rows), task.l)
+    h = np.array([v[2] for v in values], dtype=float).reshape(len(rows), task.m)
+    return None if constraints_only else f, g if task.l else None, h if task.m else None
+
+
 def _drive(core, task, executor, callback, seed: int, disp: int = 0) -> dict:
     """Runs ``core`` to its end, evaluating each request with ``task`` (through
     ``executor.map`` if given, one point per task; a Jacobian request with
@@ -337,22 +345,9 @@ def _drive(core, task, executor, callback, seed: int, disp: int = 0) -> dict:
     progress = _Progress(disp) if disp else None
     while (q := core.ask()) is not None:
         points, constraints_only, kind, _ = q
-        only = [constraints_only] * len(points)
-        rows = list(points)
+        ended = core.tell(*_answer(task, points, constraints_only, kind, executor))
         if kind == "jacobians":
-            mapped = map if executor is None else executor.map
-            jac = np.array(list(mapped(task.jacobian, rows)), dtype=float)
-            jac = jac.reshape(len(rows), task.l + task.m, len(rows[0]))
-            core.tell(None, jac[:, : task.l] if task.l else None, jac[:, task.l :] if task.m else None)
             continue
-        if executor is None:
-            values = [task(x, c) for x, c in zip(rows, only)]
-        else:
-            values = list(executor.map(task, rows, only))
-        f = np.array([v[0] for v in values], dtype=float)
-        g = np.array([v[1] for v in values], dtype=float).reshape(len(rows), task.l)
-        h = np.array([v[2] for v in values], dtype=float).reshape(len(rows), task.m)
-        ended = core.tell(None if constraints_only else f, g if task.l else None, h if task.m else None)
         if ended and progress is not None:
             generation, evaluations, sigma, fun, violation = core.status()
             progress.observe(generation, evaluations, fun, violation, sigma)
