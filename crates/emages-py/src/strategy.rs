@@ -72,6 +72,15 @@ pub fn configuration(variant: &str, config_json: &str) -> PyResult<Options> {
         .convergence(convergence))
 }
 
+/// A run's [`Options`] with its seed, and how often it prints progress lines
+/// ([`display_every`]): what `_run_native` and `_run_callbacks` take from the wrapper.
+fn run_options(variant: &str, config_json: &str, seed: u64) -> PyResult<(Options, usize)> {
+    Ok((
+        configuration(variant, config_json)?.seed(seed),
+        display_every(config_json)?,
+    ))
+}
+
 /// Every how many generations `disp` prints a progress line (0: never), from the
 /// options' `"disp"`: `true` every 100 (pycma's `verb_disp`), `false` or absent never, a
 /// whole number `k ≥ 1` every `k`.
@@ -359,8 +368,7 @@ pub fn run_native<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let p = native(problem)
         .ok_or_else(|| PyValueError::new_err("not a problem of the emages suites"))?;
-    let options = configuration(variant, config_json)?.seed(seed);
-    let disp = display_every(config_json)?;
+    let (options, disp) = run_options(variant, config_json, seed)?;
     let l = p.num_inequalities();
     let (_, outcome) = drive(py, p, &options, disp);
     let (r, runs) = outcome.map_err(|e| match e {
@@ -391,8 +399,7 @@ pub fn run_callbacks<'py>(
     seed: u64,
     jac: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let options = configuration(variant, config_json)?.seed(seed);
-    let disp = display_every(config_json)?;
+    let (options, disp) = run_options(variant, config_json, seed)?;
     let problem = callback_problem(
         fun,
         ineq,

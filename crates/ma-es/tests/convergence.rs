@@ -26,12 +26,24 @@ fn run(
     convergence: Convergence,
     seed: u64,
 ) -> (RunResult, Vec<RestartRecord>) {
+    let limits = Limits {
+        record_dynamics: true,
+        ..Limits::budget(80_000)
+    };
+    run_limited(problem, spec, limits, convergence, seed)
+}
+
+/// `spec` on `problem` under `limits` and `convergence`, the noise seeded by `seed`.
+fn run_limited(
+    problem: &impl ConstrainedProblem,
+    spec: &str,
+    limits: Limits,
+    convergence: Convergence,
+    seed: u64,
+) -> (RunResult, Vec<RestartRecord>) {
     let spec: ComponentSpec = spec.parse().unwrap();
     let control = Control {
-        limits: Limits {
-            record_dynamics: true,
-            ..Limits::budget(80_000)
-        },
+        limits,
         convergence,
     };
     drive(
@@ -318,21 +330,8 @@ fn a_callers_stop_is_not_a_confirmation() {
 #[test]
 fn the_whole_runs_generation_limit_spans_the_restarts() {
     let p = half_plane();
-    let spec: ComponentSpec = "eps-mag-es-r".parse().unwrap();
     let with = |limits: Limits, seed: u64| {
-        let control = Control {
-            limits,
-            convergence: Convergence::off(),
-        };
-        drive(
-            &p,
-            &Config::default(),
-            &control,
-            &spec,
-            seed,
-            &mut RngNoise::seed_from_u64(seed),
-        )
-        .unwrap()
+        run_limited(&p, "eps-mag-es-r", limits, Convergence::off(), seed)
     };
     let mut checked = 0;
     for seed in 0..4 {
