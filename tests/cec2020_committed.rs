@@ -371,6 +371,241 @@ fn the_test_score_of_the_frozen_lm_strategy_is_its_committed_runs() {
     }
 }
 
+/// Issue 55's CEC2020 test of the frozen portfolio (`portfolio-share0`, black box): its
+/// entry rebuilt from the 24 committed dimension groups
+/// (`results/strategy-design/round4/test-cec2020-bb`, all 57 problems), scored with the
+/// eight published entries and εMAg-ES-R's black-box test entry, is the committed
+/// ranking on the 47 problems that can be scored (RC34–RC43 cannot: every run's best
+/// point has a NaN violation) and the interim one on the 44 of the first session; the
+/// design log quotes every place of both.
+#[test]
+fn the_cec2020_score_of_the_portfolio_is_its_committed_runs() {
+    let study = root().join("results/strategy-design/round4/test-cec2020-bb");
+    let (out, groups) = copy_groups(&study);
+    assert_eq!(groups, 24, "the committed dimension groups");
+    let os = std::ffi::OsStr::new;
+    cec2020_rw(&[
+        os("--entry"),
+        os("--with"),
+        os("portfolio-share0"),
+        os("--name"),
+        os("portfolio-share0"),
+        os("--out"),
+        out.path().as_os_str(),
+    ]);
+    let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
+    let log = std::fs::read_to_string(root().join("docs/strategy-design.md")).unwrap();
+    for (file, subset) in [
+        ("ranking-47-problems.md", "1-33,44-57"),
+        ("interim-ranking-44-problems.md", "1-33,44-54"),
+    ] {
+        let markdown = out.path().join(file);
+        cec2020_rw(&[
+            os("--score"),
+            entrants.as_os_str(),
+            root()
+                .join("results/strategy-design/test-sets/cec2020/entry")
+                .as_os_str(),
+            out.path().join("entry").as_os_str(),
+            os("--name"),
+            os("portfolio-share0"),
+            os("--versus"),
+            os("epsMAgES-R,SASS"),
+            os("--subset"),
+            os(subset),
+            os("--markdown"),
+            markdown.as_os_str(),
+        ]);
+        let committed = std::fs::read_to_string(study.join(file)).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&markdown).unwrap().trim_end(),
+            committed.trim_end(),
+            "{file}"
+        );
+        let quoted = assert_places_quoted(&committed, &log, file);
+        assert_eq!(quoted, 10, "{file}");
+        println!("{file}: rebuilt from {groups} committed groups; {quoted} places quoted");
+    }
+}
+
+/// Asserts that `log` quotes every place of the ranking table in `committed` as a row
+/// that starts with the place, names the algorithm and ends with its total; the number
+/// of places.
+fn assert_places_quoted(committed: &str, log: &str, file: &str) -> usize {
+    let mut quoted = 0;
+    for row in committed.lines().filter(|l| l.starts_with("| ")) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        if cells.len() == 8 && cells[1].parse::<usize>().is_ok() {
+            let (place, total) = (format!("| {} | ", cells[1]), format!(" | {} |", cells[6]));
+            assert!(
+                log.lines()
+                    .any(|l| l.starts_with(&place) && l.contains(cells[2]) && l.ends_with(&total)),
+                "the design log lacks place {} ({}) with total {} ({file})",
+                cells[1],
+                cells[2],
+                cells[6]
+            );
+            quoted += 1;
+        }
+    }
+    quoted
+}
+
+/// The compressed dimension groups of `study` (`D*/runs.jsonl.gz`) copied into a
+/// temporary folder, as a study's `--out` holds them; the folder and how many.
+fn copy_groups(study: &std::path::Path) -> (tempfile::TempDir, usize) {
+    let out = tempfile::tempdir().unwrap();
+    let mut copied = 0;
+    for group in std::fs::read_dir(study).unwrap().filter_map(Result::ok) {
+        let runs = group.path().join("runs.jsonl.gz");
+        if group.file_name().to_string_lossy().starts_with('D') && runs.is_file() {
+            let to = out.path().join(group.file_name());
+            std::fs::create_dir_all(&to).unwrap();
+            std::fs::copy(&runs, to.join("runs.jsonl.gz")).unwrap();
+            copied += 1;
+        }
+    }
+    (out, copied)
+}
+
+/// εMAg-ES-RLM's entry rebuilt from the compressed dimension groups of `study` (there
+/// must be `groups` of them) into a temporary folder, checked against the committed
+/// `study/entry` files; the folder, the rebuilt entry's folder and the group count.
+fn rebuild_rlm_entry(
+    study: &std::path::Path,
+    groups: usize,
+    allow_incomplete: bool,
+) -> (tempfile::TempDir, PathBuf, usize) {
+    let (out, copied) = copy_groups(study);
+    assert_eq!(copied, groups, "{}: compressed groups", study.display());
+    let os = std::ffi::OsStr::new;
+    let mut args = vec![
+        os("--entry"),
+        os("--variant"),
+        os("eps-mag-es-rlm"),
+        os("--jacobian"),
+        os("exact"),
+        os("--name"),
+        os("epsMAgES-RLM-exact"),
+        os("--out"),
+        out.path().as_os_str(),
+    ];
+    if allow_incomplete {
+        args.push(os("--allow-incomplete"));
+    }
+    cec2020_rw(&args);
+    let mine = out.path().join("entry");
+    for file in ["epsMAgES-RLM-exact.f.csv", "epsMAgES-RLM-exact.cv.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(mine.join(file)).unwrap(),
+            std::fs::read_to_string(study.join("entry").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    (out, mine, copied)
+}
+
+/// The score of εMAg-ES-RLM's entry in `mine` with the eight published entries and
+/// εMAg-ES-R-exact's (`--name epsMAgES-RLM-exact`), with the further arguments `more`.
+fn score_rlm(mine: &std::path::Path, more: &[&str]) -> String {
+    let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
+    let r_exact = root().join("results/strategy-design/round3/r-exact-cec2020/entry");
+    let mut args = vec![
+        std::ffi::OsStr::new("--score"),
+        entrants.as_os_str(),
+        r_exact.as_os_str(),
+        mine.as_os_str(),
+        "--name".as_ref(),
+        "epsMAgES-RLM-exact".as_ref(),
+    ];
+    args.extend(more.iter().map(std::ffi::OsStr::new));
+    cec2020_rw(&args)
+}
+
+/// The odd CEC2020 problems the training of εMAg-ES-RLM scored at the freeze
+/// (docs/strategy-design.md, entry 21): every odd one but RC35, whose group was still
+/// running then (it is in the entry since).
+const RLM_TRAINING_SUBSET: &str =
+    "1,3,5,7,9,11,13,15,17,19,21,23,25,27,29,31,33,37,39,41,43,45,47,49,51,53,55,57";
+
+/// The CEC2020 training score of εMAg-ES-RLM (docs/strategy-design.md, entry 21): its
+/// entry rebuilt from the committed runs of the odd problems
+/// (`results/strategy-design/round3/lm-f1p20-box-best-exact-odd`, the compressed groups
+/// only) is the committed one; scored on those problems with the eight published
+/// entries and εMAg-ES-R-exact's it is the committed `ranking-odd.md`; and the design
+/// log quotes every total.
+#[test]
+fn the_training_score_of_the_frozen_lm_strategy_is_its_committed_runs() {
+    let study = root().join("results/strategy-design/round3/lm-f1p20-box-best-exact-odd");
+    // The compressed groups D003 … D153.
+    let (_out, mine, groups) = rebuild_rlm_entry(&study, 15, true);
+    let computed = score_rlm(
+        &mine,
+        &[
+            "--versus",
+            "epsMAgES-R-exact,SASS",
+            "--subset",
+            RLM_TRAINING_SUBSET,
+        ],
+    );
+    let committed = std::fs::read_to_string(study.join("ranking-odd.md")).unwrap();
+    assert_eq!(computed.trim_end(), committed.trim_end(), "ranking-odd.md");
+    let log = std::fs::read_to_string(root().join("docs/strategy-design.md")).unwrap();
+    let quoted = assert_places_quoted(&committed, &log, "ranking-odd.md");
+    assert_eq!(quoted, 10);
+    println!("ranking-odd.md: rebuilt from {groups} committed groups; {quoted} totals quoted");
+}
+
+/// The even CEC2020 problems, the separate test of entry 23.
+const EVEN: &str =
+    "2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56";
+
+/// The CEC2020 test of εMAg-ES-RLM (docs/strategy-design.md, entry 23): its entry,
+/// rebuilt from the committed runs (`results/strategy-design/test-sets/round3/cec2020-exact`,
+/// all 57 problems × 25 runs, no run missing), is the committed one; scored with the
+/// eight published entries and εMAg-ES-R-exact's it is the committed `ranking.md` (all
+/// 57 problems) and `ranking-even.md` (the even ones), each with the problems' shares;
+/// and the design log quotes every place of both.
+#[test]
+fn the_test_score_of_the_frozen_lm_strategy_is_its_committed_runs() {
+    let study = root().join("results/strategy-design/test-sets/round3/cec2020-exact");
+    // The groups D002 … D158; no --allow-incomplete: a missing run fails here.
+    let (_out, mine, groups) = rebuild_rlm_entry(&study, 24, false);
+    let log = std::fs::read_to_string(root().join("docs/strategy-design.md")).unwrap();
+    for (file, subset) in [("ranking.md", None), ("ranking-even.md", Some(EVEN))] {
+        let mut args = vec![
+            "--versus",
+            "SASS,epsMAgES-R-exact,COLSHADE,sCMAgES,BiPop",
+            "--shares",
+        ];
+        if let Some(s) = subset {
+            args.extend(["--subset", s]);
+        }
+        let computed = score_rlm(&mine, &args);
+        let committed = std::fs::read_to_string(study.join(file)).unwrap();
+        assert_eq!(computed.trim_end(), committed.trim_end(), "{file}");
+        let quoted = assert_places_quoted(&committed, &log, file);
+        assert_eq!(quoted, 10, "{file}");
+        // the shares add up to the ranking's totals
+        let total = |name: &str| {
+            committed
+                .lines()
+                .find(|l| l.starts_with("| ") && l.split('|').nth(2).map(str::trim) == Some(name))
+                .and_then(|l| l.split('|').nth(6))
+                .map(|c| c.trim().to_string())
+                .unwrap()
+        };
+        let shares_total = committed
+            .lines()
+            .find(|l| l.starts_with("| total |"))
+            .unwrap();
+        let cells: Vec<&str> = shares_total.split('|').map(str::trim).collect();
+        assert_eq!(cells[4], total("epsMAgES-RLM-exact"), "{file}");
+        assert_eq!(cells[5], total("SASS"), "{file}");
+        println!("{file}: rebuilt from {groups} committed groups; {quoted} places quoted");
+    }
+}
+
 /// Issue 55's CEC2020 test of the frozen portfolio (`portfolio-share0`, black box),
 /// unfinished: its entry rebuilt from the committed dimension groups
 /// (`results/strategy-design/round4/test-cec2020-bb`), scored with the eight published
