@@ -7,7 +7,8 @@
 //! continues exactly.
 
 use crate::error::to_py;
-use crate::strategy::{configuration, result_dict};
+use crate::settings::PyOptions;
+use crate::strategy::{result_dict, run_options};
 use constraint_handling::problem::{JacobianSource, ProblemShape};
 use ma_es::ask_tell::AskTell;
 use ma_es::noise::RngNoise;
@@ -51,11 +52,11 @@ impl PyAskTell {
         n_eq: usize,
         margin: f64,
         variant: &str,
-        config_json: &str,
+        options: PyRef<'_, PyOptions>,
         seed: u64,
         jacobian: bool,
     ) -> PyResult<Self> {
-        let options = configuration(variant, config_json)?.seed(seed);
+        let (options, _) = run_options(variant, &options, seed)?;
         let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
         shape.equality_margin = margin;
         if jacobian {

@@ -10,6 +10,7 @@ mod convert;
 mod error;
 mod portfolio;
 mod problems;
+mod settings;
 mod stats;
 mod strategy;
 
@@ -36,6 +37,8 @@ fn _emages(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<problems::PyCec2017>()?;
     m.add_class::<problems::PyBbob>()?;
     m.add_class::<problems::PyCec2020>()?;
+    m.add_class::<settings::PyOptions>()?;
+    m.add_class::<settings::PyPortfolioOptions>()?;
     m.add_class::<asktell::PyAskTell>()?;
     m.add_class::<portfolio::PyPortfolioAskTell>()?;
     m.add_function(wrap_pyfunction!(strategy::run_native, m)?)?;

@@ -6,6 +6,7 @@
 
 use crate::asktell::{told_constraints, values};
 use crate::error::to_py;
+use crate::settings::PyPortfolioOptions;
 use crate::strategy::{portfolio_options, portfolio_result};
 use constraint_handling::problem::ProblemShape;
 use ma_es::portfolio::Portfolio;
@@ -40,18 +41,18 @@ pub struct PyPortfolioAskTell {
 impl PyPortfolioAskTell {
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (lower, upper, n_ineq, n_eq, margin, config_json, seed, x0=None))]
+    #[pyo3(signature = (lower, upper, n_ineq, n_eq, margin, options, seed, x0=None))]
     fn new(
         lower: Vec<f64>,
         upper: Vec<f64>,
         n_ineq: usize,
         n_eq: usize,
         margin: f64,
-        config_json: &str,
+        options: PyRef<'_, PyPortfolioOptions>,
         seed: u64,
         x0: Option<Vec<f64>>,
     ) -> PyResult<Self> {
-        let (budget, settings) = portfolio_options(config_json, lower.len())?;
+        let (budget, settings) = portfolio_options(&options, lower.len());
         let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
         shape.equality_margin = margin;
         let mut run = Portfolio::new(shape, settings, seed).map_err(to_py)?;

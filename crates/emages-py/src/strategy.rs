@@ -6,6 +6,7 @@
 use crate::callback::{Callables, CallbackProblem};
 use crate::error::to_py;
 use crate::problems::native;
+use crate::settings::{PyOptions, PyPortfolioOptions};
 use constraint_handling::problem::ProblemShape;
 use constraint_handling::ConstrainedProblem;
 use ma_es::control::{Convergence, Limits};
@@ -21,86 +22,17 @@ use serde_json::Value;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-/// The strategy's configuration from the Python wrapper: the component spec (a preset
-/// name or `PRESET:KEY=VALUE…`), and the options as one JSON object whose keys are the
-/// fields of the [`Config`] (the strategy's constants), of the [`Limits`] (budget,
-/// generation limit, checkpoints, dynamics) and of the [`Convergence`] criteria (on
-/// by default, as in `minimize`). Unknown keys are errors.
-pub fn configuration(variant: &str, config_json: &str) -> PyResult<Options> {
+/// A run's [`Options`] with its seed, and how often it prints progress lines (0:
+/// never): what `_run_native` and `_run_callbacks` take from the wrapper — the strategy
+/// `variant` (a preset name or `PRESET:KEY=VALUE…`) and the typed `emages.Options`.
+pub(crate) fn run_options(
+    variant: &str,
+    options: &PyOptions,
+    seed: u64,
+) -> PyResult<(Options, usize)> {
     let spec: ComponentSpec = variant.parse().map_err(to_py)?;
-    let bad = |e: serde_json::Error| PyValueError::new_err(format!("options: {e}"));
-    let mut all: serde_json::Map<String, Value> = serde_json::from_str(config_json).map_err(bad)?;
-    // `disp` is the Python wrapper's (progress lines, `display_every`), not the strategy's.
-    all.remove("disp");
-    let to_value = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
-    let limit_keys = to_value(serde_json::to_value(Limits::default()));
-    let convergence_keys = to_value(serde_json::to_value(Convergence::default()));
-    let config_keys = to_value(serde_json::to_value(Config::default()));
-    let known: Vec<&String> = [&limit_keys, &convergence_keys, &config_keys]
-        .iter()
-        .filter_map(|v| v.as_object())
-        .flat_map(serde_json::Map::keys)
-        .collect();
-    if let Some(unknown) = all.keys().find(|k| !known.contains(k)) {
-        let mut names: Vec<&str> = known.iter().map(|k| k.as_str()).collect();
-        names.sort_unstable();
-        return Err(PyValueError::new_err(format!(
-            "options: unknown key {unknown:?}; the keys are scipy's maxiter, maxfev and disp, and {}",
-            names.join(", ")
-        )));
-    }
-    // The keys each part knows are its serialised fields.
-    let mut part = |keys: Value| -> Value {
-        let keys = keys
-            .as_object()
-            .map(|o| o.keys().cloned().collect::<Vec<_>>());
-        Value::Object(
-            keys.unwrap_or_default()
-                .into_iter()
-                .filter_map(|k| all.remove_entry(&k))
-                .collect(),
-        )
-    };
-    let limits = part(limit_keys);
-    let convergence = part(convergence_keys);
-    let limits: Limits = serde_json::from_value(limits).map_err(bad)?;
-    let convergence: Convergence = serde_json::from_value(convergence).map_err(bad)?;
-    let config: Config = serde_json::from_value(Value::Object(all)).map_err(bad)?;
-    Ok(Options::new(spec)
-        .config(config)
-        .limits(limits)
-        .convergence(convergence))
-}
-
-/// A run's [`Options`] with its seed, and how often it prints progress lines
-/// ([`display_every`]): what `_run_native` and `_run_callbacks` take from the wrapper.
-fn run_options(variant: &str, config_json: &str, seed: u64) -> PyResult<(Options, usize)> {
-    Ok((
-        configuration(variant, config_json)?.seed(seed),
-        display_every(config_json)?,
-    ))
-}
-
-/// Every how many generations `disp` prints a progress line (0: never), from the
-/// options' `"disp"`: `true` every 100 (pycma's `verb_disp`), `false` or absent never, a
-/// whole number `k ≥ 1` every `k`.
-///
-/// # Errors
-/// Any other value.
-pub fn display_every(config_json: &str) -> PyResult<usize> {
-    let all: serde_json::Map<String, Value> = serde_json::from_str(config_json)
-        .map_err(|e| PyValueError::new_err(format!("options: {e}")))?;
-    match all.get("disp") {
-        None | Some(Value::Bool(false) | Value::Null) => Ok(0),
-        Some(Value::Bool(true)) => Ok(100),
-        Some(Value::Number(n)) if n.as_u64().is_some_and(|k| k >= 1) => {
-            Ok(usize::try_from(n.as_u64().unwrap_or(1)).unwrap_or(usize::MAX))
-        }
-        Some(Value::Number(n)) if n.as_u64() == Some(0) => Ok(0),
-        Some(other) => Err(PyValueError::new_err(format!(
-            "options: disp must be True, False or a number of generations >= 1, not {other}"
-        ))),
-    }
+    let settings = &options.given.value;
+    Ok((settings.options(spec).seed(seed), settings.disp.0))
 }
 
 /// `x` as Python's `{:.{digits}e}` writes it (`-3.7313312e+01`; `+` before a
@@ -363,12 +295,12 @@ pub fn run_native<'py>(
     py: Python<'py>,
     problem: &Bound<'py, PyAny>,
     variant: &str,
-    config_json: &str,
+    options: PyRef<'_, PyOptions>,
     seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let p = native(problem)
         .ok_or_else(|| PyValueError::new_err("not a problem of the emages suites"))?;
-    let (options, disp) = run_options(variant, config_json, seed)?;
+    let (options, disp) = run_options(variant, &options, seed)?;
     let l = p.num_inequalities();
     let (_, outcome) = drive(py, p, &options, disp);
     let (r, runs) = outcome.map_err(|e| match e {
@@ -380,7 +312,7 @@ pub fn run_native<'py>(
 
 /// Runs the strategy on a problem of Python callables.
 #[pyfunction]
-#[pyo3(name = "_run_callbacks", signature = (fun, ineq, eq, joint, vectorized, lower, upper, n_ineq, n_eq, margin, variant, config_json, seed, jac=None))]
+#[pyo3(name = "_run_callbacks", signature = (fun, ineq, eq, joint, vectorized, lower, upper, n_ineq, n_eq, margin, variant, options, seed, jac=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run_callbacks<'py>(
     py: Python<'py>,
@@ -395,11 +327,11 @@ pub fn run_callbacks<'py>(
     n_eq: usize,
     margin: f64,
     variant: &str,
-    config_json: &str,
+    options: PyRef<'_, PyOptions>,
     seed: u64,
     jac: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (options, disp) = run_options(variant, config_json, seed)?;
+    let (options, disp) = run_options(variant, &options, seed)?;
     let problem = callback_problem(
         fun,
         ineq,
@@ -461,9 +393,8 @@ fn callback_problem(
 }
 
 /// Runs the portfolio (`variant="portfolio"`, [`ma_es::portfolio`]) on Python
-/// callables, the GIL released between calls. `config_json` holds `budget` (default
-/// `20000 · N`) and any field of [`PortfolioSettings`] (`confirmations`,
-/// `es_budget_per_dim`, `initial_share`, `max_share`); unknown keys are errors. `x0`
+/// callables, the GIL released between calls, with the typed `emages.PortfolioOptions`
+/// (`budget`, default `20000 · N`, and the fields of [`PortfolioSettings`]). `x0`
 /// is the first start (default: the box's centre).
 #[pyfunction]
 #[pyo3(name = "_run_portfolio")]
@@ -480,11 +411,11 @@ pub fn run_portfolio<'py>(
     n_ineq: usize,
     n_eq: usize,
     margin: f64,
-    config_json: &str,
+    options: PyRef<'_, PyPortfolioOptions>,
     seed: u64,
     x0: Option<Vec<f64>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (budget, settings) = portfolio_options(config_json, lower.len())?;
+    let (budget, settings) = portfolio_options(&options, lower.len());
     let problem = callback_problem(
         fun,
         ineq,
@@ -551,21 +482,12 @@ pub(crate) fn portfolio_result<'py>(
     Ok(d)
 }
 
-/// The portfolio's options from `config_json`: `budget` (default `20000 · N`) and the
-/// fields of [`PortfolioSettings`]; unknown keys are errors.
+/// The portfolio's budget (default `20000 · N`) and settings from the typed
+/// `emages.PortfolioOptions`.
 pub(crate) fn portfolio_options(
-    config_json: &str,
+    options: &PyPortfolioOptions,
     dim: usize,
-) -> PyResult<(usize, PortfolioSettings)> {
-    let bad = |e: serde_json::Error| PyValueError::new_err(format!("options: {e}"));
-    let mut all: serde_json::Map<String, Value> = serde_json::from_str(config_json).map_err(bad)?;
-    // `disp` is the Python wrapper's (progress lines, `display_every`), not the strategy's.
-    all.remove("disp");
-    let budget = match all.remove("budget") {
-        None => 20_000 * dim,
-        Some(b) => serde_json::from_value(b)
-            .map_err(|e| PyValueError::new_err(format!("budget: {e} (a number of evaluations)")))?,
-    };
-    let settings = serde_json::from_value(Value::Object(all)).map_err(bad)?;
-    Ok((budget, settings))
+) -> (usize, PortfolioSettings) {
+    let run = &options.given.value;
+    (run.budget.unwrap_or(20_000 * dim), run.settings.clone())
 }
