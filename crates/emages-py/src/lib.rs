@@ -41,6 +41,7 @@ fn _emages(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<settings::PyPortfolioOptions>()?;
     m.add_class::<asktell::PyAskTell>()?;
     m.add_class::<portfolio::PyPortfolioAskTell>()?;
+    m.add_function(wrap_pyfunction!(settings::serialised_fields, m)?)?;
     m.add_function(wrap_pyfunction!(strategy::run_native, m)?)?;
     m.add_function(wrap_pyfunction!(strategy::run_callbacks, m)?)?;
     m.add_function(wrap_pyfunction!(strategy::run_portfolio, m)?)?;

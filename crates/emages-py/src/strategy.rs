@@ -9,16 +9,14 @@ use crate::problems::native;
 use crate::settings::{PyOptions, PyPortfolioOptions};
 use constraint_handling::problem::ProblemShape;
 use constraint_handling::ConstrainedProblem;
-use ma_es::control::{Convergence, Limits};
 use ma_es::observer::{GenerationReport, Observer};
 use ma_es::portfolio::{Portfolio, PortfolioBest, PortfolioSettings};
 use ma_es::restarts::RestartRecord;
-use ma_es::{ComponentSpec, Config, MaEsError, Options, RunResult, Termination};
+use ma_es::{ComponentSpec, MaEsError, Options, RunResult, Termination};
 use numpy::IntoPyArray;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use serde_json::Value;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 

@@ -73,7 +73,7 @@ def test_the_budget_is_a_cap():
     [
         ({"sigma0": 0.5}, "sigma0"),
         ({"options": {"maxiter": 5}}, "maxiter"),
-        ({"options": {"tol_fun": 1e-9}}, "unknown field"),
+        ({"options": {"tol_fun": 1e-9}}, r"unknown key \"tol_fun\"; the keys are budget, confirmations"),
         ({"options": {"initial_share": 2.0}}, "initial_share"),
         ({"equality_margin": -1.0}, "equality_margin"),
         ({"budget": -5}, "budget"),

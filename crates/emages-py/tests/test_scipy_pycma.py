@@ -64,9 +64,9 @@ def test_maxiter_limits_the_whole_run_over_its_restarts(key):
     assert sum(r["generations"] for r in res.restarts) == res.nit
     assert res.termination == "generation limit" and res.status == 1
     assert "generation limit" in res.message
-    with pytest.raises(ValueError, match="not both"):
+    with pytest.raises(ValueError, match="maxiter and max_generations are the same setting: give one"):
         sphere_in_half_plane(options={"maxiter": 3, "max_generations": 3})
-    with pytest.raises(ValueError, match="whole number"):
+    with pytest.raises(ValueError, match=f"{key} must be a whole number >= 1"):
         sphere_in_half_plane(options={key: 0})
 
 

@@ -16,9 +16,9 @@ an equality constraint when ``|h(x)| <= equality_margin`` (1e-4 by default, the 
 from __future__ import annotations
 
 import inspect
-import json
 import math
 import numbers
+from collections.abc import Mapping
 import os
 import secrets
 import warnings
@@ -85,6 +85,8 @@ __all__ = [
     "DEFAULT_VARIANT",
     "NO_CONVERGENCE",
     "PORTFOLIO",
+    "Options",
+    "PortfolioOptions",
 ]
 
 #: The paper's seven variants (any of them, or ``PRESET:KEY=VALUE…`` with components
@@ -120,6 +122,20 @@ PORTFOLIO = "portfolio"
 #: (or generation limit), as the suites' protocols run (``ma_es::control``). Merge it
 #: with other options: ``options={**emages.NO_CONVERGENCE, "t_max": 100}``.
 NO_CONVERGENCE = {"tol_fun": 0.0, "tol_x": 0.0, "stagnation": 0}
+
+#: A run's settings, typed field by field: ``Options(budget=…, tol_fun=…, lambda_=…)``
+#: (``options=`` of :func:`minimize` and :class:`AskTell` takes one, or a dict of the
+#: same keys). Each value is checked as it is given, the error naming the key;
+#: ``Options.keys()`` lists the keys, ``opts.replace(**fields)`` gives a changed copy,
+#: ``opts.to_dict()`` every value. Rust's ``ma_es::Options`` without the variant and
+#: the seed: ``Config``'s fields, ``Limits``' (``max_generations`` — scipy's
+#: ``maxiter`` — for the whole run), ``Convergence``'s, and ``disp``.
+Options = _emages.Options
+
+#: The portfolio's settings (``variant=PORTFOLIO``), typed as :class:`Options`:
+#: ``budget``, ``disp``, ``confirmations``, ``es_budget_per_dim``, ``initial_share``,
+#: ``max_share``, ``es`` (the ES of each round) and the local phase's ``sqp_…``.
+PortfolioOptions = _emages.PortfolioOptions
 
 
 class OptimizeResult(dict):
@@ -477,36 +493,36 @@ class _WithArgs:
         return self.fun(x, *self.args)
 
 
-def _scipy_options(options, budget, tol):
-    """``options`` with scipy's spellings resolved: ``maxiter`` (and ``max_generations``)
-    the whole run's generations, ``maxfev`` the budget, ``disp`` kept for the progress
-    lines; ``tol`` sets ``tol_fun`` and ``tol_x`` unless they are given. Returns the
-    options and the budget."""
-    config = dict(options or {})
-    if "maxiter" in config and "max_generations" in config:
-        raise ValueError("options: give maxiter or max_generations (the same limit), not both")
-    for key in ("maxiter", "max_generations"):
-        if key in config:
-            value = config.pop(key)
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-                raise ValueError(f"options: {key} must be a whole number of generations >= 1, not {value!r}")
-            config["max_total_generations"] = int(value)
-    if "maxfev" in config:
-        maxfev = config.pop("maxfev")
-        if budget is not None and _budget(maxfev) != _budget(budget):
-            raise ValueError(f"options: maxfev={maxfev!r} and budget={budget!r} disagree: give one of them")
-        budget = maxfev
+def _typed_options(options, budget, tol, cls=None):
+    """``options`` (a dict of settings, a typed :class:`Options` or
+    :class:`PortfolioOptions`, or ``None``) as the typed ``cls``, with scipy's spellings
+    (``maxiter``, ``maxfev``) resolved by the class; ``budget`` sets the budget (it must
+    agree with a ``maxfev`` given), ``tol`` sets ``tol_fun`` and ``tol_x`` unless they
+    are given."""
+    cls = Options if cls is None else cls
+    if options is None:
+        opts = cls()
+    elif isinstance(options, cls):
+        opts = options
+    elif isinstance(options, (Options, PortfolioOptions)):
+        raise ValueError(f"options: a {type(options).__name__} is not for this variant: "
+                         f"give an emages.{cls.__name__} or a dict")
+    elif isinstance(options, Mapping):
+        if not all(isinstance(k, str) for k in options):
+            raise ValueError(f"options: keys are strings, not {[k for k in options if not isinstance(k, str)]!r}")
+        opts = cls(**options)
+    else:
+        raise ValueError(f"options must be a dict or an emages.{cls.__name__}, not {type(options).__name__}")
+    if budget is not None:
+        b = _budget(budget)
+        if opts.is_given("budget") and opts.budget != b:
+            raise ValueError(f"options: maxfev={opts.budget!r} and budget={budget!r} disagree: give one of them")
+        opts = opts.replace(budget=b)
     if tol is not None:
         if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not (math.isfinite(tol) and tol >= 0):
             raise ValueError(f"tol must be a finite number >= 0, not {tol!r}")
-        config.setdefault("tol_fun", float(tol))
-        config.setdefault("tol_x", float(tol))
-    if "disp" in config:
-        d = config["disp"]
-        if not (isinstance(d, bool) or (isinstance(d, numbers.Integral) and d >= 0)):
-            raise ValueError(f"options: disp must be True, False or a number of generations >= 1, not {d!r}")
-        config["disp"] = d if isinstance(d, bool) else int(d)
-    return config, budget
+        opts = opts.replace(**{k: float(tol) for k in ("tol_fun", "tol_x") if not opts.is_given(k)})
+    return opts
 
 
 def _scipy_callback(callback):
@@ -540,7 +556,7 @@ def minimize(
     seed: Optional[int] = None,
     vectorized: bool = False,
     equality_margin: Optional[float] = None,
-    options: Optional[dict] = None,
+    options: Any = None,
     history: bool = True,
     executor: Any = None,
     callback: Optional[Callable] = None,
@@ -610,8 +626,9 @@ def minimize(
         δ: an equality is satisfied when ``|h| <= δ`` (``feasible``, ``success`` and the
         run's order of points use it). Default ``1e-4`` (the CEC's) for the ES
         variants, ``1e-8`` for :data:`PORTFOLIO`.
-    options : dict, optional
-        Any field of the strategy's configuration: ``lambda``, ``mu``, ``theta_p``,
+    options : dict or Options, optional
+        The run's settings: an :class:`Options`, or a dict of its keys (each value checked
+        as it is given, the error naming the key). Any field of the strategy's configuration: ``lambda``, ``mu``, ``theta_p``,
         ``theta_r``, ``t_max``, ``sigma_max``, … (see ``ma_es::Config``); of the run's
         limits: ``maxiter`` (or ``max_generations``: the whole run's generations, over
         all its restarts), ``maxfev`` (the budget), ``checkpoints``; ``disp`` (``True``:
@@ -675,14 +692,12 @@ def minimize(
         )
     if equality_margin is None:
         equality_margin = 1e-4
-    config, budget = _scipy_options(options, budget, tol)
-    if budget is not None:
-        config["budget"] = _budget(budget)
+    opts = _typed_options(options, budget, tol)
     if sigma0 is not None:
         if not (isinstance(sigma0, (int, float)) and math.isfinite(sigma0) and sigma0 > 0):
             raise ValueError(f"sigma0 must be a finite positive number, not {sigma0!r}")
-        config["sigma0"] = float(sigma0)
-    config["record_dynamics"] = bool(history)
+        opts = opts.replace(sigma0=float(sigma0))
+    opts = opts.replace(record_dynamics=bool(history))
 
     native = isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw))
     if native:
@@ -699,13 +714,12 @@ def minimize(
             raise ValueError(f"x0 must be a 1-d array of {n} numbers, not of shape {x0.shape}")
         if not np.isfinite(x0).all():
             raise ValueError("x0 must be finite")
-        config["initial_mean"] = x0.tolist()
-    config_json = json.dumps(config)
+        opts = opts.replace(initial_mean=x0.tolist())
 
     if native:
         if bounds is not None or ineq is not None or eq is not None or _given(constraints):
             raise ValueError("a suite problem brings its own bounds and constraints")
-        raw = _emages._run_native(fun, variant, config_json, seed)
+        raw = _emages._run_native(fun, variant, opts, seed)
     else:
         if not callable(fun):
             raise TypeError("fun must be callable (or a Cec2017/BbobConstrained/Cec2020Rw problem)")
@@ -719,17 +733,17 @@ def minimize(
         if executor is None and callback is None:
             raw = _emages._run_callbacks(
                 fun, ineq, eq, joint, bool(vectorized), lb.tolist(), ub.tolist(), l, m,
-                float(equality_margin), variant, config_json, seed, jac,
+                float(equality_margin), variant, opts, seed, jac,
             )
         else:
             from ._asktell import _drive
 
             core = _emages._AskTell(
-                lb.tolist(), ub.tolist(), l, m, float(equality_margin), variant, config_json, seed,
+                lb.tolist(), ub.tolist(), l, m, float(equality_margin), variant, opts, seed,
                 jac is not None,
             )
             task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m, jac)
-            raw = _drive(core, task, executor, callback, seed, _display_every(config.get("disp")))
+            raw = _drive(core, task, executor, callback, seed, opts.disp)
     return _finished(raw, seed)
 
 
@@ -744,15 +758,8 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
         raise TypeError("fun must be callable")
     if not (isinstance(equality_margin, (int, float)) and math.isfinite(equality_margin) and equality_margin >= 0):
         raise ValueError(f"equality_margin must be a finite number >= 0, not {equality_margin!r}")
-    config = dict(options or {})
-    for key in ("maxiter", "max_generations"):
-        if key in config:
-            raise ValueError(f"variant='portfolio' does not take options[{key!r}] (yet): its keys are "
-                             "maxfev, disp, confirmations, es_budget_per_dim, initial_share and max_share")
-    config, budget = _scipy_options(config, budget, None)
-    disp = _display_every(config.pop("disp", None))
-    if budget is not None:
-        config["budget"] = _budget(budget)
+    opts = _typed_options(options, budget, None, PortfolioOptions)
+    disp = opts.disp
     if x0 is not None:
         x0 = np.asarray(x0, dtype=float)
         if x0.ndim != 1 or not np.isfinite(x0).all():
@@ -771,7 +778,7 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
     if executor is None and callback is None and not disp:
         raw = _emages._run_portfolio(
             fun, ineq, eq, joint, bool(vectorized), lb.tolist(), ub.tolist(), l, m,
-            float(equality_margin), json.dumps(config), seed, start,
+            float(equality_margin), opts, seed, start,
         )
     else:
         # By ask and tell (the same run): each request through the executor, one point
@@ -779,19 +786,12 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
         from ._asktell import _drive
 
         core = _emages._PortfolioAskTell(lb.tolist(), ub.tolist(), l, m, float(equality_margin),
-                                         json.dumps(config), seed, start)
+                                         opts, seed, start)
         task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m)
         raw = _drive(core, task, executor, callback, seed, disp)
     res = _finished(raw, seed)
     res["equality_margin"] = float(equality_margin)
     return res
-
-
-def _display_every(disp) -> int:
-    """Every how many generations ``disp`` prints (0: never)."""
-    if disp is None or disp is False:
-        return 0
-    return 100 if disp is True else int(disp)
 
 
 class _Progress:

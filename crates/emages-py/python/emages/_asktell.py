@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import secrets
 import warnings
@@ -10,9 +9,9 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from . import (DEFAULT_VARIANT, PORTFOLIO, OptimizeResult, _box, _budget, _Callables, _callables,
-               _display_every, _emages, _finished, _inside, _Progress, _result_class,
-               _scipy_options, _WithArgs)
+from . import (DEFAULT_VARIANT, PORTFOLIO, OptimizeResult, _box, _Callables, _callables,
+               _emages, _finished, _inside, _Progress, _result_class,
+               _typed_options, _WithArgs, PortfolioOptions)
 
 
 class Request:
@@ -132,7 +131,7 @@ class AskTell:
         variant: str = DEFAULT_VARIANT,
         seed: Optional[int] = None,
         equality_margin: Optional[float] = None,
-        options: Optional[dict] = None,
+        options: Any = None,
         history: bool = True,
         jacobian: bool = False,
     ):
@@ -141,31 +140,29 @@ class AskTell:
         self.seed = seed
         self._asked, self._pending, self._dim = False, None, int(dim)
         self._x0 = None if x0 is None else np.array(x0, dtype=float)
-        options, budget = _scipy_options(options, budget, None)
-        every = _display_every(options.pop("disp", None))
-        self._progress = _Progress(every) if every else None
         if variant == PORTFOLIO:
-            self._core = _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, budget, seed,
-                                         equality_margin, options, jacobian)
+            opts = _typed_options(options, budget, None, PortfolioOptions)
+            self._progress = _Progress(opts.disp) if opts.disp else None
+            self._core = _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, seed,
+                                         equality_margin, opts, jacobian)
             return
+        opts = _typed_options(options, budget, None)
+        self._progress = _Progress(opts.disp) if opts.disp else None
         if equality_margin is None:
             equality_margin = 1e-4
-        config = dict(options or {})
-        if budget is not None:
-            config["budget"] = _budget(budget)
         if sigma0 is not None:
             if not (isinstance(sigma0, (int, float)) and math.isfinite(sigma0) and sigma0 > 0):
                 raise ValueError(f"sigma0 must be a finite positive number, not {sigma0!r}")
-            config["sigma0"] = float(sigma0)
-        config["record_dynamics"] = bool(history)
+            opts = opts.replace(sigma0=float(sigma0))
+        opts = opts.replace(record_dynamics=bool(history))
         lb, ub = _box(bounds, int(dim))
         if x0 is not None:
-            config["initial_mean"] = _start(x0, dim, lb, ub)
+            opts = opts.replace(initial_mean=_start(x0, dim, lb, ub))
         elif not (np.isfinite(lb).all() and np.isfinite(ub).all()):
             raise ValueError("without x0, the initial population is uniform in the box: give finite bounds")
         self._core = _emages._AskTell(
             lb.tolist(), ub.tolist(), int(n_ineq), int(n_eq), float(equality_margin),
-            variant, json.dumps(config), seed, bool(jacobian),
+            variant, opts, seed, bool(jacobian),
         )
 
     def _next(self):
@@ -290,7 +287,7 @@ def _start(x0, dim, lb, ub) -> list:
     return x0.tolist()
 
 
-def _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, budget, seed, equality_margin, options, jacobian):
+def _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, seed, equality_margin, opts, jacobian):
     """The compiled half of ``AskTell(variant=PORTFOLIO)``: every request is a
     ``"population"`` of points wanting ``f``, ``g`` and ``h``."""
     for name, value in (("sigma0", sigma0), ("jacobian", jacobian or None)):
@@ -299,14 +296,11 @@ def _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, budget, seed, equalit
     margin = 1e-8 if equality_margin is None else equality_margin
     if not (isinstance(margin, (int, float)) and math.isfinite(margin) and margin >= 0):
         raise ValueError(f"equality_margin must be a finite number >= 0, not {margin!r}")
-    config = dict(options or {})
-    if budget is not None:
-        config["budget"] = _budget(budget)
     lb, ub = _box(bounds, int(dim))
     if x0 is not None:
         x0 = _start(x0, dim, lb, ub)
     return _emages._PortfolioAskTell(
-        lb.tolist(), ub.tolist(), int(n_ineq), int(n_eq), float(margin), json.dumps(config), seed, x0,
+        lb.tolist(), ub.tolist(), int(n_ineq), int(n_eq), float(margin), opts, seed, x0,
     )
 
 

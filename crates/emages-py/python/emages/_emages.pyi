@@ -1,7 +1,7 @@
 """Type stubs of the compiled core (``emages._emages``); the public API is re-exported
 by ``emages`` (see its docstrings)."""
 
-from typing import Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -87,6 +87,117 @@ class Cec2020Rw(_Problem):
     def best_known(self) -> float:
         """The guidelines' best-known feasible objective value."""
 
+_BackCalculation = Union[str, Dict[str, Union[str, float]]]
+
+class Options:
+    """A run's settings, typed field by field (see ``emages.Options``). Each keyword is
+    checked as it is given; ``lambda`` is also spelled ``lambda_`` (a Python keyword)
+    and ``popsize`` (pycma's), ``budget`` ``maxfev`` and ``max_generations`` ``maxiter``
+    (scipy's)."""
+    def __init__(
+        self,
+        *,
+        budget: Optional[int] = ...,
+        maxfev: Optional[int] = ...,
+        max_generations: Optional[int] = ...,
+        maxiter: Optional[int] = ...,
+        max_generations_per_run: Optional[int] = ...,
+        checkpoints: Sequence[int] = ...,
+        record_dynamics: bool = ...,
+        tol_fun: float = ...,
+        tol_x: float = ...,
+        target: Optional[float] = ...,
+        stagnation: Optional[int] = ...,
+        disp: Union[bool, int, None] = ...,
+        sigma0: float = ...,
+        initial_mean: Optional[Sequence[float]] = ...,
+        lambda_: Optional[int] = ...,
+        popsize: Optional[int] = ...,
+        mu: Optional[int] = ...,
+        weights: Optional[Sequence[float]] = ...,
+        c_sigma: Optional[float] = ...,
+        c1: Optional[float] = ...,
+        c_mu: Optional[float] = ...,
+        sigma_max: float = ...,
+        t_max: int = ...,
+        theta_t: float = ...,
+        gamma_min: float = ...,
+        theta_p: float = ...,
+        theta_r: int = ...,
+        eta: float = ...,
+        pinv_tolerance: float = ...,
+        back_calculation: _BackCalculation = ...,
+    ) -> None: ...
+    budget: Optional[int]
+    max_generations: Optional[int]
+    max_generations_per_run: Optional[int]
+    checkpoints: List[int]
+    record_dynamics: bool
+    tol_fun: float
+    tol_x: float
+    target: Optional[float]
+    stagnation: Optional[int]
+    disp: int
+    sigma0: float
+    initial_mean: Optional[List[float]]
+    lambda_: Optional[int]
+    mu: Optional[int]
+    weights: Optional[List[float]]
+    c_sigma: Optional[float]
+    c1: Optional[float]
+    c_mu: Optional[float]
+    sigma_max: float
+    t_max: int
+    theta_t: float
+    gamma_min: float
+    theta_p: float
+    theta_r: int
+    eta: float
+    pinv_tolerance: float
+    back_calculation: _BackCalculation
+    def replace(self, **fields: Any) -> Options: ...
+    def is_given(self, key: str) -> bool: ...
+    def to_dict(self, given: bool = False) -> Dict[str, Any]: ...
+    @staticmethod
+    def keys() -> List[str]: ...
+
+class PortfolioOptions:
+    """The portfolio's settings, typed field by field (see ``emages.PortfolioOptions``)."""
+    def __init__(
+        self,
+        *,
+        budget: Optional[int] = ...,
+        maxfev: Optional[int] = ...,
+        disp: Union[bool, int, None] = ...,
+        confirmations: int = ...,
+        es_budget_per_dim: int = ...,
+        initial_share: float = ...,
+        max_share: float = ...,
+        es: str = ...,
+        sqp_initial_step: Optional[float] = ...,
+        sqp_difference_step: float = ...,
+        sqp_margin: float = ...,
+        sqp_step_tolerance: float = ...,
+        sqp_relaxation_weight: float = ...,
+    ) -> None: ...
+    budget: Optional[int]
+    disp: int
+    confirmations: int
+    es_budget_per_dim: int
+    initial_share: float
+    max_share: float
+    es: str
+    sqp_initial_step: Optional[float]
+    sqp_difference_step: float
+    sqp_margin: float
+    sqp_step_tolerance: float
+    sqp_relaxation_weight: float
+    def replace(self, **fields: Any) -> PortfolioOptions: ...
+    def is_given(self, key: str) -> bool: ...
+    def to_dict(self, given: bool = False) -> Dict[str, Any]: ...
+    @staticmethod
+    def keys() -> List[str]: ...
+
 class _AskTell:
     def __init__(
         self,
@@ -96,7 +207,7 @@ class _AskTell:
         n_eq: int,
         margin: float,
         variant: str,
-        config_json: str,
+        options: Options,
         seed: int,
         jacobian: bool,
     ) -> None: ...
@@ -111,7 +222,7 @@ class _AskTell:
     @property
     def dim(self) -> int: ...
 
-def _run_native(problem: _Problem, variant: str, config_json: str, seed: int) -> dict: ...
+def _run_native(problem: _Problem, variant: str, options: Options, seed: int) -> dict: ...
 def _run_callbacks(
     fun: object,
     ineq: Optional[object],
@@ -124,7 +235,7 @@ def _run_callbacks(
     n_eq: int,
     margin: float,
     variant: str,
-    config_json: str,
+    options: Options,
     seed: int,
     jac: Optional[object] = None,
 ) -> dict: ...
