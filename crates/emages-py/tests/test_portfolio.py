@@ -166,3 +166,4 @@ def test_an_executor_a_callback_and_disp_give_the_same_run(capsys):
 
     early = emages.minimize(rosen_suzuki, np.zeros(4), callback=stop_early, **kw)
     assert early.termination == "stopped" and early.nfev < ref.nfev
+

@@ -67,6 +67,14 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
+/// Whether `candidate` replaces `best` in the portfolio's record:
+/// [`improves_best_so_far`], and with `nan_last` also whenever `best`'s violation is NaN
+/// and `candidate`'s is a number ([`PortfolioSettings::nan_last`]).
+fn improves_record(candidate: &Fitness, best: &Fitness, nan_last: bool) -> bool {
+    (nan_last && best.violation.is_nan() && !candidate.violation.is_nan())
+        || improves_best_so_far(candidate, best)
+}
+
 /// What a [`Portfolio`] is made of.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -86,6 +94,14 @@ pub struct PortfolioSettings {
     /// point ([`Portfolio::confirmations`]); 0: never stop, run to the budget (the
     /// studies' protocol, [`PortfolioSettings::to_the_end`]). 5 by default.
     pub confirmations: usize,
+    /// Whether a point whose violation is a number replaces a best-so-far whose
+    /// violation is NaN (on by default). Off, the reference's rule alone
+    /// ([`improves_best_so_far`]: `NaN < ν̄` is false) keeps a NaN first point to the
+    /// end: the frozen `portfolio-share0` ran so, and did so on all ten CEC2020
+    /// power-system problems, RC34–RC43, whose constraints are NaN at the box centre
+    /// (docs/strategy-design.md, section 28). A best can only be NaN if the first point
+    /// was, so no other run depends on this setting.
+    pub nan_last: bool,
 }
 
 impl PortfolioSettings {
@@ -109,6 +125,7 @@ impl Default for PortfolioSettings {
             initial_share: 0.25,
             max_share: 0.5,
             confirmations: 5,
+            nan_last: true,
         }
     }
 }
@@ -511,7 +528,7 @@ impl Portfolio {
                 .as_ref()
                 .map(|(_, b)| b)
                 .or(self.best.as_ref().map(|b| &b.fitness));
-            if best.is_none_or(|b| improves_best_so_far(&fitness, b)) {
+            if best.is_none_or(|b| improves_record(&fitness, b, self.settings.nan_last)) {
                 improved = Some((j, fitness));
             }
         }

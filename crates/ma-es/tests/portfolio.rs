@@ -255,3 +255,50 @@ fn the_first_start_can_be_given() {
     let e = run.with_start(&[0.0, f64::NAN]).err().expect("refused");
     assert!(e.to_string().contains("2 finite numbers"), "{e}");
 }
+
+/// A problem whose constraint is NaN at the box centre, the portfolio's first point (as
+/// CEC2020's power-system problems are): the record leaves that point for the first one
+/// with a violation that is a number, and the run ends feasible near the optimum
+/// `(0.6, 0)`. With `nan_last` off (the frozen `portfolio-share0`) the NaN point stays.
+#[test]
+fn a_nan_first_point_does_not_stay_the_best() {
+    // g = 0.6 − x₀ ≤ 0, NaN near x₀ = 1, the box centre's first coordinate.
+    let problem = FnProblem::new(
+        vec![0.0, -1.0],
+        vec![2.0, 1.0],
+        1,
+        0,
+        |x: &[f64], c: &mut [f64]| {
+            c[0] = if (x[0] - 1.0).abs() < 0.05 {
+                f64::NAN
+            } else {
+                0.6 - x[0]
+            };
+            Ok(x[0] * x[0] + x[1] * x[1])
+        },
+    )
+    .unwrap();
+    let mut run = Portfolio::for_problem(&problem, PortfolioSettings::default(), 5).unwrap();
+    let best = run.run(&problem, 5_000).unwrap();
+    assert!(best.found_at > 1, "found at {}", best.found_at);
+    assert_eq!(best.fitness.violation, 0.0, "{:?}", best.fitness);
+    assert!(
+        (best.fitness.objective - 0.36).abs() < 1e-6,
+        "{:?}",
+        best.fitness
+    );
+    let frozen = PortfolioSettings {
+        nan_last: false,
+        ..PortfolioSettings::default()
+    };
+    let mut run_frozen = Portfolio::for_problem(&problem, frozen, 5).unwrap();
+    let kept = run_frozen.run(&problem, 5_000).unwrap();
+    assert_eq!(kept.found_at, 1);
+    assert!(kept.fitness.violation.is_nan());
+    println!(
+        "NaN at the centre: best f = {} found at evaluation {} of {}",
+        best.fitness.objective,
+        best.found_at,
+        run.evaluations()
+    );
+}
