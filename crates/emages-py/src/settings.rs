@@ -481,155 +481,106 @@ fn field_name<S>(given: &str, field: &'static Field<S>) -> &'static str {
         .unwrap_or(field.key)
 }
 
-/// The settings of a run of the ES: `emages.Options(**fields)`, each field checked as
-/// it is given. `minimize` and `AskTell` build one from their `options` (a dict or an
-/// `Options`), then set `budget`, `sigma0`, `initial_mean` and `record_dynamics` from
-/// their own arguments.
-#[pyclass(name = "Options", module = "emages", frozen)]
-#[derive(Clone)]
-pub struct PyOptions {
-    pub(crate) given: Given<RunSettings>,
+/// A Python class over a settings table: the struct (`given`) and its methods —
+/// `Class(**fields)`, `replace`, `is_given`, `to_dict`, `keys`, attribute access, `repr`,
+/// `==` and pickling (`__getnewargs_ex__`: the fields given).
+macro_rules! settings_class {
+    ($(#[$doc:meta])* $class:ident, $name:literal, $s:ty, $table:expr, [$($extra:literal),*]) => {
+        $(#[$doc])*
+        #[pyclass(name = $name, module = "emages", frozen)]
+        #[derive(Clone)]
+        pub struct $class {
+            pub(crate) given: Given<$s>,
+        }
+
+        #[pymethods]
+        impl $class {
+            #[new]
+            #[pyo3(signature = (**fields))]
+            fn new(fields: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+                Ok(Self {
+                    given: Given::new($table, $name).with(fields)?,
+                })
+            }
+
+            /// A copy with `fields` set.
+            #[pyo3(signature = (**fields))]
+            fn replace(&self, fields: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+                Ok(Self {
+                    given: self.given.with(fields)?,
+                })
+            }
+
+            /// Whether `key` (or one of its spellings) was given.
+            fn is_given(&self, key: &str) -> PyResult<bool> {
+                let field = self.given.field(key).ok_or_else(|| {
+                    PyValueError::new_err(format!("{} has no setting {key:?}", $name))
+                })?;
+                Ok(self.given.keys.contains(&field.key))
+            }
+
+            /// Every setting by key (`given=True`: only those given).
+            #[pyo3(signature = (given = false))]
+            fn to_dict<'py>(&self, py: Python<'py>, given: bool) -> PyResult<Bound<'py, PyDict>> {
+                self.given.to_dict(py, given)
+            }
+
+            /// The keys, in the documentation's order (without the other spellings).
+            #[staticmethod]
+            fn keys() -> Vec<&'static str> {
+                $table.iter().map(|f| f.key).collect()
+            }
+
+            fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+                self.given.get(py, name)
+            }
+
+            fn __dir__(&self) -> Vec<&'static str> {
+                let mut names: Vec<&str> = $table.iter().map(|f| f.key).collect();
+                names.extend([$($extra,)* "replace", "is_given", "to_dict", "keys"]);
+                names
+            }
+
+            fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+                self.given.repr(py)
+            }
+
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+                other
+                    .cast::<Self>()
+                    .is_ok_and(|o| o.get().given.value == self.given.value)
+            }
+
+            fn __getnewargs_ex__<'py>(
+                &self,
+                py: Python<'py>,
+            ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
+                Ok((PyTuple::empty(py), self.given.to_dict(py, true)?))
+            }
+        }
+    };
 }
 
-#[pymethods]
-impl PyOptions {
-    #[new]
-    #[pyo3(signature = (**fields))]
-    fn new(fields: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        Ok(Self {
-            given: Given::new(OPTIONS, "Options").with(fields)?,
-        })
-    }
+settings_class!(
+    /// The settings of a run of the ES: `emages.Options(**fields)`, each field checked as
+    /// it is given. `minimize` and `AskTell` build one from their `options` (a dict or an
+    /// `Options`), then set `budget`, `sigma0`, `initial_mean` and `record_dynamics` from
+    /// their own arguments.
+    PyOptions,
+    "Options",
+    RunSettings,
+    OPTIONS,
+    ["lambda_"]
+);
 
-    /// A copy with `fields` set.
-    #[pyo3(signature = (**fields))]
-    fn replace(&self, fields: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        Ok(Self {
-            given: self.given.with(fields)?,
-        })
-    }
-
-    /// Whether `key` (or one of its spellings) was given.
-    fn is_given(&self, key: &str) -> PyResult<bool> {
-        let field = self
-            .given
-            .field(key)
-            .ok_or_else(|| PyValueError::new_err(format!("Options has no setting {key:?}")))?;
-        Ok(self.given.keys.contains(&field.key))
-    }
-
-    /// Every setting by key (`given=True`: only those given).
-    #[pyo3(signature = (given = false))]
-    fn to_dict<'py>(&self, py: Python<'py>, given: bool) -> PyResult<Bound<'py, PyDict>> {
-        self.given.to_dict(py, given)
-    }
-
-    /// The keys, in the documentation's order (without the other spellings).
-    #[staticmethod]
-    fn keys() -> Vec<&'static str> {
-        OPTIONS.iter().map(|f| f.key).collect()
-    }
-
-    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        self.given.get(py, name)
-    }
-
-    fn __dir__(&self) -> Vec<&'static str> {
-        let mut names: Vec<&str> = OPTIONS.iter().map(|f| f.key).collect();
-        names.extend(["lambda_", "replace", "is_given", "to_dict", "keys"]);
-        names
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        self.given.repr(py)
-    }
-
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<Self>()
-            .is_ok_and(|o| o.get().given.value == self.given.value)
-    }
-
-    fn __getnewargs_ex__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
-        Ok((PyTuple::empty(py), self.given.to_dict(py, true)?))
-    }
-}
-
-/// The settings of a portfolio run: `emages.PortfolioOptions(**fields)`.
-#[pyclass(name = "PortfolioOptions", module = "emages", frozen)]
-#[derive(Clone)]
-pub struct PyPortfolioOptions {
-    pub(crate) given: Given<PortfolioRun>,
-}
-
-#[pymethods]
-impl PyPortfolioOptions {
-    #[new]
-    #[pyo3(signature = (**fields))]
-    fn new(fields: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        Ok(Self {
-            given: Given::new(PORTFOLIO_OPTIONS, "PortfolioOptions").with(fields)?,
-        })
-    }
-
-    /// A copy with `fields` set.
-    #[pyo3(signature = (**fields))]
-    fn replace(&self, fields: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        Ok(Self {
-            given: self.given.with(fields)?,
-        })
-    }
-
-    /// Whether `key` (or one of its spellings) was given.
-    fn is_given(&self, key: &str) -> PyResult<bool> {
-        let field = self.given.field(key).ok_or_else(|| {
-            PyValueError::new_err(format!("PortfolioOptions has no setting {key:?}"))
-        })?;
-        Ok(self.given.keys.contains(&field.key))
-    }
-
-    /// Every setting by key (`given=True`: only those given).
-    #[pyo3(signature = (given = false))]
-    fn to_dict<'py>(&self, py: Python<'py>, given: bool) -> PyResult<Bound<'py, PyDict>> {
-        self.given.to_dict(py, given)
-    }
-
-    /// The keys, in the documentation's order (without the other spellings).
-    #[staticmethod]
-    fn keys() -> Vec<&'static str> {
-        PORTFOLIO_OPTIONS.iter().map(|f| f.key).collect()
-    }
-
-    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        self.given.get(py, name)
-    }
-
-    fn __dir__(&self) -> Vec<&'static str> {
-        let mut names: Vec<&str> = PORTFOLIO_OPTIONS.iter().map(|f| f.key).collect();
-        names.extend(["replace", "is_given", "to_dict", "keys"]);
-        names
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        self.given.repr(py)
-    }
-
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<Self>()
-            .is_ok_and(|o| o.get().given.value == self.given.value)
-    }
-
-    fn __getnewargs_ex__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
-        Ok((PyTuple::empty(py), self.given.to_dict(py, true)?))
-    }
-}
+settings_class!(
+    /// The settings of a portfolio run: `emages.PortfolioOptions(**fields)`.
+    PyPortfolioOptions,
+    "PortfolioOptions",
+    PortfolioRun,
+    PORTFOLIO_OPTIONS,
+    []
+);
 
 /// The serialised field names of Rust's settings, by part (`config`, `limits`,
 /// `convergence`, `portfolio`, `sqp`): the pytest suite checks that every one has its
