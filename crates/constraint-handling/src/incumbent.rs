@@ -12,7 +12,7 @@
 //!   when the run ends ([`Incumbent::finish`]), with the final best-so-far and
 //!   evaluation count, and so are those the run never reached.
 
-use crate::ordering::improves_best_so_far;
+use crate::ordering::{improves_best_so_far, improves_best_so_far_nan_last};
 use crate::quality::{Checkpoint, Fitness, Snapshot};
 
 /// The best-so-far and the checkpoints of one run.
@@ -63,6 +63,16 @@ impl Incumbent {
         self.best
             .as_ref()
             .is_none_or(|b| improves_best_so_far(candidate, &b.fitness))
+    }
+
+    /// [`Self::improves`] with NaN violations ordered last
+    /// ([`improves_best_so_far_nan_last`]): a candidate whose `ν̄` is a number also
+    /// replaces a best-so-far whose `ν̄` is NaN.
+    #[must_use]
+    pub fn improves_nan_last(&self, candidate: &Fitness) -> bool {
+        self.best
+            .as_ref()
+            .is_none_or(|b| improves_best_so_far_nan_last(candidate, &b.fitness))
     }
 
     /// Makes `best` the best-so-far, unconditionally (after [`Self::improves`], when

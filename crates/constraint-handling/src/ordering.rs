@@ -145,6 +145,26 @@ pub fn improves_best_so_far(candidate: &Fitness, best: &Fitness) -> bool {
     (vc == 0.0 && vb == 0.0 && fc < fb) || (vc == vb && fc < fb) || vc < vb
 }
 
+/// [`improves_best_so_far`] with NaN violations ordered last: a candidate whose `ν̄` is a
+/// number also replaces a best whose `ν̄` is NaN (which the reference's rule keeps, as
+/// `ν̄_c < NaN` is false). Problems that return NaN constraint values at some points
+/// (CEC2020's power systems at the box centre) then keep no NaN best once a number
+/// was seen; where no violation is NaN the two rules agree.
+///
+/// ```
+/// use constraint_handling::ordering::{improves_best_so_far, improves_best_so_far_nan_last, Fitness};
+/// let nan = Fitness::new(1.0, f64::NAN);
+/// let number = Fitness::new(9.0, 3.0);
+/// assert!(!improves_best_so_far(&number, &nan)); // the reference's rule keeps NaN
+/// assert!(improves_best_so_far_nan_last(&number, &nan));
+/// assert!(!improves_best_so_far_nan_last(&nan, &number));
+/// ```
+#[must_use]
+pub fn improves_best_so_far_nan_last(candidate: &Fitness, best: &Fitness) -> bool {
+    (best.violation.is_nan() && !candidate.violation.is_nan())
+        || improves_best_so_far(candidate, best)
+}
+
 /// Errors of the ranking functions.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RankingError {

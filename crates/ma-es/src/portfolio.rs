@@ -57,7 +57,7 @@ use crate::noise::RngNoise;
 use crate::plan::Options;
 use crate::request::Told;
 use crate::spec::ComponentSpec;
-use constraint_handling::ordering::improves_best_so_far;
+use constraint_handling::ordering::{improves_best_so_far, improves_best_so_far_nan_last};
 use constraint_handling::problem::{JacobianSource, ProblemShape};
 use constraint_handling::{ConstrainedProblem, Fitness};
 use local_phase::sqp::{Sqp, SqpError, SqpSettings};
@@ -68,11 +68,14 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
 /// Whether `candidate` replaces `best` in the portfolio's record:
-/// [`improves_best_so_far`], and with `nan_last` also whenever `best`'s violation is NaN
-/// and `candidate`'s is a number ([`PortfolioSettings::nan_last`]).
+/// [`improves_best_so_far`], or with `nan_last` [`improves_best_so_far_nan_last`]
+/// ([`PortfolioSettings::nan_last`]).
 fn improves_record(candidate: &Fitness, best: &Fitness, nan_last: bool) -> bool {
-    (nan_last && best.violation.is_nan() && !candidate.violation.is_nan())
-        || improves_best_so_far(candidate, best)
+    if nan_last {
+        improves_best_so_far_nan_last(candidate, best)
+    } else {
+        improves_best_so_far(candidate, best)
+    }
 }
 
 /// What a [`Portfolio`] is made of.

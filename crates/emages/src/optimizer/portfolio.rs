@@ -50,6 +50,13 @@ pub struct PortfolioOptimizer {
     /// A share of each round's budget for restarts of the local phase, moving towards
     /// the part that progressed (`portfolio-share`); replaces `restart_while_improving`.
     pub sqp_share: Option<SqpShare>,
+    /// Whether the run's record orders NaN violations last
+    /// ([`constraint_handling::ordering::improves_best_so_far_nan_last`]), in the
+    /// portfolio's own record (`portfolio-share0`'s [`PortfolioSettings::nan_last`]) and
+    /// in the harness's ([`Tracker::nan_last`]). Off, as frozen: a NaN first point stays
+    /// the best (`portfolio-share0` on CEC2020's RC34–RC43). `portfolio-share0-nan` has
+    /// it on.
+    pub nan_last: bool,
 }
 
 /// The local phase's share of a round (`portfolio-share`): round `r` restarts the local
@@ -91,6 +98,7 @@ impl Default for PortfolioOptimizer {
             es_budget_per_dim: 2000,
             restart_while_improving: false,
             sqp_share: None,
+            nan_last: false,
         }
     }
 }
@@ -193,13 +201,13 @@ impl PortfolioOptimizer {
             initial_share: share.initial,
             max_share: share.max,
             confirmations: 0,
-            // As frozen (`4a7897a`): the committed test runs repeat.
-            nan_last: false,
+            // Off as frozen (`4a7897a`): the committed test runs repeat.
+            nan_last: self.nan_last,
         };
         let (n, k) = (shape.dim(), shape.num_constraints());
         let mut run = Portfolio::new(shape, settings, task.seed)
             .map_err(|e| StudyError::Invalid(e.to_string()))?;
-        let tracker = Tracker::new(task);
+        let tracker = Tracker::new(task).nan_last(self.nan_last);
         let mut batch = Batch::new(n, k);
         while let Some(points) = run.ask().map_err(|e| StudyError::Other(e.to_string()))? {
             if points.ncols() > tracker.remaining() {
@@ -221,7 +229,7 @@ impl PortfolioOptimizer {
         let shape = black_box_shape(task)?;
         let n = shape.dim();
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(task.seed);
-        let tracker = Tracker::new(task);
+        let tracker = Tracker::new(task).nan_last(self.nan_last);
         let mut iterations = 0;
         let mut start = centre(&shape);
         let mut w = share.initial;
@@ -279,7 +287,7 @@ impl Optimizer for PortfolioOptimizer {
         let shape = black_box_shape(task)?;
         let n = shape.dim();
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(task.seed);
-        let tracker = Tracker::new(task);
+        let tracker = Tracker::new(task).nan_last(self.nan_last);
         let mut iterations = 0;
         let mut start = centre(&shape);
         for r in 0u32.. {
@@ -342,6 +350,75 @@ mod tests {
         let out = optimizer.run(&Task::new(&p, budget, 11)).unwrap();
         let points = seen.into_inner().unwrap();
         (points, out)
+    }
+
+    /// `portfolio-share0` as frozen and with NaN violations ordered last.
+    fn share0(nan_last: bool) -> PortfolioOptimizer {
+        PortfolioOptimizer {
+            es_budget_per_dim: 100,
+            sqp_share: Some(SqpShare {
+                max: 0.5,
+                zero_after_es: true,
+                ..SqpShare::default()
+            }),
+            nan_last,
+            ..PortfolioOptimizer::default()
+        }
+    }
+
+    /// A problem whose constraint is NaN at the box centre, the first point evaluated
+    /// (as on CEC2020's RC34–RC43): as frozen the harness's record keeps that point to
+    /// the end; with `nan_last` the run ends feasible at the optimum `(0.6, 0)`, and the
+    /// checkpoints after the first numeric point hold numbers.
+    #[test]
+    fn nan_last_leaves_a_nan_centre_for_the_first_number() {
+        let p = FnProblem::new(vec![0.0, -1.0], vec![2.0, 1.0], 1, 0, |x, c| {
+            c[0] = if (x[0] - 1.0).abs() < 0.05 {
+                f64::NAN
+            } else {
+                0.6 - x[0]
+            };
+            Ok(x[0] * x[0] + x[1] * x[1])
+        })
+        .unwrap();
+        let checkpoints = [100, 1000, 5000];
+        let task = Task::new(&p, 5000, 3).with_checkpoints(&checkpoints);
+        let frozen = share0(false).run(&task).unwrap();
+        assert_eq!(frozen.best.found_at, Some(1));
+        assert!(frozen.best.fitness.violation.is_nan());
+        let fixed = share0(true).run(&task).unwrap();
+        let found = fixed.best.found_at.expect("found");
+        assert!(found > 1, "found at {found}");
+        assert_eq!(
+            fixed.best.fitness.violation, 0.0,
+            "{:?}",
+            fixed.best.fitness
+        );
+        assert!(
+            (fixed.best.fitness.objective - 0.36).abs() < 1e-6,
+            "{:?}",
+            fixed.best
+        );
+        assert_eq!(fixed.checkpoints.len(), 3);
+        assert!(fixed
+            .checkpoints
+            .iter()
+            .all(|c| !c.best.fitness.violation.is_nan()));
+        assert_eq!(fixed.evaluations, frozen.evaluations);
+        println!("NaN centre: feasible f = 0.36 found at evaluation {found} of 5000");
+    }
+
+    /// Where no violation is NaN, `nan_last` changes nothing: the same points, bit for
+    /// bit, and the same outcome (so `portfolio-share0`'s committed runs on such problems
+    /// are `portfolio-share0-nan`'s too).
+    #[test]
+    fn nan_last_changes_nothing_without_nan() {
+        let (frozen, out_frozen) = points_of(&share0(false), 4000);
+        let (fixed, out_fixed) = points_of(&share0(true), 4000);
+        assert!(out_frozen.iterations > 0);
+        assert_eq!(frozen, fixed);
+        assert_eq!(out_frozen.best, out_fixed.best);
+        assert_eq!(out_frozen.evaluations, out_fixed.evaluations);
     }
 
     /// The budget only cuts: with budgets B and 10·B a run evaluates the same first

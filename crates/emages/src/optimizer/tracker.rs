@@ -25,6 +25,7 @@ pub struct Tracker<'t> {
     incumbent: RefCell<Incumbent>,
     trace: RefCell<Option<Vec<TracePoint>>>,
     deferred: RefCell<Option<StudyError>>,
+    nan_last: bool,
 }
 
 impl<'t> Tracker<'t> {
@@ -38,6 +39,19 @@ impl<'t> Tracker<'t> {
             incumbent: RefCell::new(Incumbent::new(task.checkpoints)),
             trace: RefCell::new(task.record_trace.then(Vec::new)),
             deferred: RefCell::new(None),
+            nan_last: false,
+        }
+    }
+
+    /// This tracker with NaN violations ordered last in its best-so-far
+    /// ([`constraint_handling::ordering::improves_best_so_far_nan_last`]) when `on`: a
+    /// point whose `ν̄` is a number replaces a best whose `ν̄` is NaN. Off (the
+    /// default), the reference's rule keeps a NaN first point to the end.
+    #[must_use]
+    pub fn nan_last(self, on: bool) -> Self {
+        Self {
+            nan_last: on,
+            ..self
         }
     }
 
@@ -90,7 +104,12 @@ impl<'t> Tracker<'t> {
         let evaluations = self.evaluations.get() + 1;
         self.evaluations.set(evaluations);
         let mut incumbent = self.incumbent.borrow_mut();
-        if incumbent.improves(&fitness) {
+        let better = if self.nan_last {
+            incumbent.improves_nan_last(&fitness)
+        } else {
+            incumbent.improves(&fitness)
+        };
+        if better {
             incumbent.replace(Snapshot {
                 fitness,
                 counts: problem.constraint_counts(constraints),

@@ -82,19 +82,22 @@ impl StudyConfig {
 impl StudyConfig {
     /// The names [`StudyConfig::other`] knows: the harness's optimizers that are not
     /// MA-ES specs.
-    pub const OTHERS: [&'static str; 5] = [
+    pub const OTHERS: [&'static str; 6] = [
         "sqp-restarts",
         "portfolio",
         "portfolio+",
         "portfolio-share",
         "portfolio-share0",
+        "portfolio-share0-nan",
     ];
 
     /// The configuration of an optimizer that is not an MA-ES spec, by name (labelled
     /// so): `sqp-restarts` ([`crate::optimizer::LocalPhaseOptimizer`]), `portfolio`
     /// ([`crate::optimizer::PortfolioOptimizer`]) with its default settings,
-    /// `portfolio+` (its local phase restarted while it improves) or `portfolio@B`
-    /// (its first ES run's budget `B · N`).
+    /// `portfolio+` (its local phase restarted while it improves), `portfolio@B`
+    /// (its first ES run's budget `B · N`), `portfolio-share0` (frozen at `4a7897a`)
+    /// and `portfolio-share0-nan` (the same with NaN violations ordered last in the
+    /// run's record).
     ///
     /// # Errors
     /// [`StudyError::Invalid`] for another name.
@@ -122,7 +125,7 @@ impl StudyConfig {
                     ..crate::optimizer::PortfolioOptimizer::default()
                 },
             )),
-            "portfolio-share0" => Ok(Self::custom(
+            "portfolio-share0" | "portfolio-share0-nan" => Ok(Self::custom(
                 name,
                 crate::optimizer::PortfolioOptimizer {
                     sqp_share: Some(crate::optimizer::SqpShare {
@@ -130,6 +133,7 @@ impl StudyConfig {
                         zero_after_es: true,
                         ..Default::default()
                     }),
+                    nan_last: name == "portfolio-share0-nan",
                     ..crate::optimizer::PortfolioOptimizer::default()
                 },
             )),
