@@ -54,8 +54,8 @@ pub struct PortfolioOptimizer {
     /// ([`constraint_handling::ordering::improves_best_so_far_nan_last`]), in the
     /// portfolio's own record (`portfolio-share0`'s [`PortfolioSettings::nan_last`]) and
     /// in the harness's ([`Tracker::nan_last`]). Off, as frozen: a NaN first point stays
-    /// the best (`portfolio-share0` on CEC2020's RC34–RC43). `portfolio-share0-nan` has
-    /// it on.
+    /// the best (`portfolio-share0` on CEC2020's RC34–RC43). `portfolio-share0:nan-last`
+    /// has it on.
     pub nan_last: bool,
 }
 
@@ -410,7 +410,7 @@ mod tests {
 
     /// Where no violation is NaN, `nan_last` changes nothing: the same points, bit for
     /// bit, and the same outcome (so `portfolio-share0`'s committed runs on such problems
-    /// are `portfolio-share0-nan`'s too).
+    /// are `portfolio-share0:nan-last`'s too).
     #[test]
     fn nan_last_changes_nothing_without_nan() {
         let (frozen, out_frozen) = points_of(&share0(false), 4000);

@@ -88,7 +88,7 @@ impl StudyConfig {
         "portfolio+",
         "portfolio-share",
         "portfolio-share0",
-        "portfolio-share0-nan",
+        "portfolio-share0:nan-last",
     ];
 
     /// The configuration of an optimizer that is not an MA-ES spec, by name (labelled
@@ -96,8 +96,8 @@ impl StudyConfig {
     /// ([`crate::optimizer::PortfolioOptimizer`]) with its default settings,
     /// `portfolio+` (its local phase restarted while it improves), `portfolio@B`
     /// (its first ES run's budget `B · N`), `portfolio-share0` (frozen at `4a7897a`)
-    /// and `portfolio-share0-nan` (the same with NaN violations ordered last in the
-    /// run's record).
+    /// and `portfolio-share0:nan-last` (the same with NaN violations ordered last in
+    /// the run's record; its runs have the frozen one's seeds, [`run_seed`]).
     ///
     /// # Errors
     /// [`StudyError::Invalid`] for another name.
@@ -125,7 +125,7 @@ impl StudyConfig {
                     ..crate::optimizer::PortfolioOptimizer::default()
                 },
             )),
-            "portfolio-share0" | "portfolio-share0-nan" => Ok(Self::custom(
+            "portfolio-share0" | "portfolio-share0:nan-last" => Ok(Self::custom(
                 name,
                 crate::optimizer::PortfolioOptimizer {
                     sqp_share: Some(crate::optimizer::SqpShare {
@@ -133,7 +133,7 @@ impl StudyConfig {
                         zero_after_es: true,
                         ..Default::default()
                     }),
-                    nan_last: name == "portfolio-share0-nan",
+                    nan_last: name == "portfolio-share0:nan-last",
                     ..crate::optimizer::PortfolioOptimizer::default()
                 },
             )),
@@ -342,7 +342,10 @@ fn mix(mut z: u64) -> u64 {
 /// A `:lm-solve=…` component of the label is left out: it chooses how the
 /// Levenberg–Marquardt step's linear system is solved, not the algorithm, so the runs
 /// of both solves pair up seed for seed, and the studies run before the reduced solve
-/// replay bit for bit with `lm-solve=full`.
+/// replay bit for bit with `lm-solve=full`. So is `:nan-last` (NaN violations ordered
+/// last in a portfolio's record, `portfolio-share0:nan-last`): it changes a run only
+/// where the first point's violation is NaN, so elsewhere the runs with and without it
+/// are the same runs.
 ///
 /// ```
 /// use emages::study::run_seed;
@@ -352,6 +355,9 @@ fn mix(mut z: u64) -> u64 {
 /// let lm = "eps-mag-es:repair=levenberg-marquardt:restarts=bipop@Tscaled";
 /// let full = "eps-mag-es:repair=levenberg-marquardt:lm-solve=full:restarts=bipop@Tscaled";
 /// assert_eq!(run_seed(1, lm, 3, 10, 0), run_seed(1, full, 3, 10, 0));
+/// let frozen = "portfolio-share0";
+/// assert_eq!(run_seed(1, frozen, 3, 10, 0), run_seed(1, "portfolio-share0:nan-last", 3, 10, 0));
+/// assert_ne!(run_seed(1, frozen, 3, 10, 0), run_seed(1, "portfolio-share0:nan-lastly", 3, 10, 0));
 /// ```
 #[must_use]
 pub fn run_seed(base: u64, label: &str, problem: usize, dim: usize, run: usize) -> u64 {
@@ -368,17 +374,31 @@ pub fn run_seed(base: u64, label: &str, problem: usize, dim: usize, run: usize) 
     s
 }
 
-/// The label without its `:lm-solve=…` components ([`run_seed`]).
-fn seed_label(label: &str) -> std::borrow::Cow<'_, str> {
-    const KEY: &str = ":lm-solve=";
-    let Some(start) = label.find(KEY) else {
-        return label.into();
-    };
-    let rest = &label[start + KEY.len()..];
-    let end = rest.find([':', '@', '+']).unwrap_or(rest.len());
-    let mut out = label[..start].to_owned();
-    out.push_str(&seed_label(&rest[end..]));
-    out.into()
+/// The label without its `:lm-solve=…` and `:nan-last` components ([`run_seed`]).
+fn seed_label(label: &str) -> String {
+    let label = without_component(label, ":lm-solve=", true);
+    without_component(&label, ":nan-last", false)
+}
+
+/// `label` without its components `key` (with a value up to the next `:`, `@` or `+`
+/// when `valued`; else only where `key` ends there or at the label's end).
+fn without_component(label: &str, key: &str, valued: bool) -> String {
+    let mut out = String::with_capacity(label.len());
+    let mut rest = label;
+    while let Some(start) = rest.find(key) {
+        let after = &rest[start + key.len()..];
+        let end = after.find([':', '@', '+']).unwrap_or(after.len());
+        if !valued && end != 0 {
+            // Another component that begins with `key` (`:nan-lastly`): kept.
+            out.push_str(&rest[..start + key.len()]);
+            rest = after;
+            continue;
+        }
+        out.push_str(&rest[..start]);
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The files of a study (or of one shard) in `out`.
