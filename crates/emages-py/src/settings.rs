@@ -344,6 +344,7 @@ pub(crate) const PORTFOLIO_OPTIONS: &[Field<PortfolioRun>] = &[
     field!(PortfolioRun, "initial_share", settings.initial_share),
     field!(PortfolioRun, "max_share", settings.max_share),
     field!(PortfolioRun, "es", settings.es),
+    field!(PortfolioRun, "sigma0", settings.sigma0),
     field!(PortfolioRun, "sqp_initial_step", settings.sqp.initial_step),
     field!(
         PortfolioRun,

@@ -48,6 +48,7 @@ PORTFOLIO_VALUES = {
     "initial_share": 0.5,
     "max_share": 0.75,
     "es": "eps-mag-es:restarts=ipop",
+    "sigma0": 0.3,
     "sqp_initial_step": 0.1,
     "sqp_difference_step": 1e-7,
     "sqp_margin": 1e-8,

@@ -71,7 +71,9 @@ def test_the_budget_is_a_cap():
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"sigma0": 0.5}, "sigma0"),
+        ({"sigma0": -0.5}, "sigma0 must be a finite positive number"),
+        ({"sigma0": float("nan")}, "sigma0 must be a finite positive number"),
+        ({"options": {"sigma0": "1"}}, "sigma0"),
         ({"options": {"maxiter": 5}}, "maxiter"),
         ({"options": {"tol_fun": 1e-9}}, r"unknown key \"tol_fun\"; the keys are budget, confirmations"),
         ({"options": {"initial_share": 2.0}}, "initial_share"),
@@ -83,6 +85,46 @@ def test_bad_input_is_one_clear_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         emages.minimize(rosen_suzuki, np.zeros(4), bounds=[(-10, 10)] * 4,
                         variant=emages.PORTFOLIO, seed=1, **kwargs)
+
+
+def rastrigin_on_a_circle(x):
+    """Multimodal, with an equality: the run reaches its ES rounds."""
+    f = float(np.sum(x * x - 3.0 * np.cos(2.0 * x)))
+    return f, [x[0] ** 2 + x[1] ** 2 - 4.0], [x[0] + x[1] + x[2] - 1.0]
+
+
+def test_sigma0_is_the_step_size_of_the_es_rounds():
+    def run(**kwargs):
+        seen = []
+
+        def recorded(x):
+            seen.append(np.array(x))
+            return rastrigin_on_a_circle(x)
+
+        res = emages.minimize(recorded, bounds=[(-5, 5)] * 3, variant=emages.PORTFOLIO,
+                              seed=3, budget=4000, **kwargs)
+        res["points"] = np.array(seen)
+        return res
+
+    small = run(sigma0=0.05, options={"confirmations": 0, "es_budget_per_dim": 100})
+    same = run(options={"confirmations": 0, "es_budget_per_dim": 100, "sigma0": 0.05})
+    default = run(options={"confirmations": 0, "es_budget_per_dim": 100})
+    one = run(sigma0=1.0, options={"confirmations": 0, "es_budget_per_dim": 100})
+    assert small.nfev == same.nfev
+    assert np.array_equal(small.points, same.points)
+    assert np.array_equal(default.points, one.points)  # 1 is the ES's default
+    # The ES rounds ran with another step size: the same local phase first, then other points.
+    k = next(i for i, (a, b) in enumerate(zip(small.points, default.points)) if not np.array_equal(a, b))
+    assert 100 < k < 4000
+    es = emages.AskTell(3, n_ineq=1, n_eq=1, bounds=[(-5, 5)] * 3, variant=emages.PORTFOLIO, seed=3,
+                        budget=4000, sigma0=0.05,
+                        options={"confirmations": 0, "es_budget_per_dim": 100})
+    while (req := es.ask()) is not None:
+        values = [rastrigin_on_a_circle(x) for x in req.points]
+        es.tell(np.array([v[0] for v in values]), np.array([v[1] for v in values]),
+                np.array([v[2] for v in values]))
+    res = es.result()
+    assert np.array_equal(res.x, small.x) and res.fun == small.fun and res.nfev == small.nfev
 
 
 def drive(es, fun=rosen_suzuki, stop_after=None):

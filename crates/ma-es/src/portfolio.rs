@@ -105,6 +105,9 @@ pub struct PortfolioSettings {
     /// (docs/strategy-design.md, section 28). A best can only be NaN if the first point
     /// was, so no other run depends on this setting.
     pub nan_last: bool,
+    /// `σ0` of each round's ES run (its [`Config::sigma0`](crate::Config); `None`: the
+    /// ES's default, 1). The runs start uniformly in the box, as the reference does.
+    pub sigma0: Option<f64>,
 }
 
 impl PortfolioSettings {
@@ -129,6 +132,7 @@ impl Default for PortfolioSettings {
             max_share: 0.5,
             confirmations: 5,
             nan_last: true,
+            sigma0: None,
         }
     }
 }
@@ -242,6 +246,13 @@ impl Portfolio {
             return Err(MaEsError::Portfolio(
                 "es_budget_per_dim must be positive".into(),
             ));
+        }
+        if let Some(sigma0) = settings.sigma0 {
+            if !(sigma0.is_finite() && sigma0 > 0.0) {
+                return Err(MaEsError::Portfolio(format!(
+                    "sigma0 must be a finite positive number, not {sigma0}"
+                )));
+            }
         }
         for (name, w) in [
             ("initial_share", settings.initial_share),
@@ -411,7 +422,7 @@ impl Portfolio {
                         continue;
                     }
                     self.after_restarts = best;
-                    let options = Options::new(self.settings.es)
+                    let mut options = Options::new(self.settings.es)
                         .budget(Self::es_budget(
                             &self.settings,
                             self.shape.dim(),
@@ -419,6 +430,13 @@ impl Portfolio {
                         ))
                         .seed(round_seed(self.seed, u64::from(self.round)))
                         .to_the_end();
+                    if let Some(sigma0) = self.settings.sigma0 {
+                        let config = crate::Config {
+                            sigma0,
+                            ..options.constants().clone()
+                        };
+                        options = options.config(config);
+                    }
                     let es = options.build(&self.shape)?.ask_tell()?;
                     self.phase = Phase::Es { es: Box::new(es) };
                 }

@@ -161,6 +161,20 @@ fn bad_tells_and_settings_are_errors() {
             },
             "max_share",
         ),
+        (
+            PortfolioSettings {
+                sigma0: Some(0.0),
+                ..PortfolioSettings::default()
+            },
+            "sigma0",
+        ),
+        (
+            PortfolioSettings {
+                sigma0: Some(f64::INFINITY),
+                ..PortfolioSettings::default()
+            },
+            "sigma0",
+        ),
     ] {
         let e = Portfolio::new(shape.clone(), settings, 1)
             .err()
@@ -300,5 +314,56 @@ fn a_nan_first_point_does_not_stay_the_best() {
         best.fitness.objective,
         best.found_at,
         run.evaluations()
+    );
+}
+
+/// The step size of the first ES round's first generation, and the points evaluated up
+/// to it (bit patterns), of a run with these settings.
+fn first_es_generation(settings: PortfolioSettings) -> (f64, Vec<u64>) {
+    static SEEN: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+    SEEN.lock().unwrap().clear();
+    let problem = rastrigin_on_a_circle(&SEEN);
+    let mut run = Portfolio::for_problem(&problem, settings, 7).unwrap();
+    let lambda = 4 * 3; // εMAg-ES-R's λ = 4N: no batch of the local phase is as wide
+    let mut c = vec![0.0; 2];
+    loop {
+        let points = run.ask().unwrap().expect("runs on").to_owned();
+        if points.ncols() == lambda {
+            return (run.step_size(), SEEN.lock().unwrap().clone());
+        }
+        let mut objectives = Vec::new();
+        let mut constraints = Array2::zeros((2, points.ncols()).f());
+        for (j, x) in points.columns().into_iter().enumerate() {
+            objectives.push(problem.evaluate(x.as_slice().unwrap(), &mut c).unwrap());
+            constraints.column_mut(j).assign(&ndarray::aview1(&c));
+        }
+        run.tell(&objectives, constraints.view()).unwrap();
+    }
+}
+
+/// `sigma0` is the ES rounds' initial step size; the local phase before them is the
+/// same, point for point, and `sigma0: None` is the ES's default, 1.
+#[test]
+fn sigma0_sets_the_es_rounds_step_size() {
+    let base = PortfolioSettings {
+        es_budget_per_dim: 100,
+        ..PortfolioSettings::default()
+    };
+    let (sigma_default, before_default) = first_es_generation(base.clone());
+    let (sigma_one, before_one) = first_es_generation(PortfolioSettings {
+        sigma0: Some(1.0),
+        ..base.clone()
+    });
+    let (sigma_small, before_small) = first_es_generation(PortfolioSettings {
+        sigma0: Some(0.05),
+        ..base
+    });
+    assert_eq!((sigma_default, sigma_one, sigma_small), (1.0, 1.0, 0.05));
+    assert!(!before_default.is_empty());
+    assert_eq!(before_default, before_one);
+    assert_eq!(before_default, before_small);
+    println!(
+        "sigma0: the first ES generation after {} evaluations of the local phase",
+        before_default.len() / 3
     );
 }

@@ -581,7 +581,8 @@ def minimize(
         callables take none). A number here is taken as ``sigma0``, as before this
         argument existed, with a ``DeprecationWarning``.
     sigma0 : float, optional
-        The initial step size (default 1.0, the reference's).
+        The initial step size (default 1.0, the reference's); with :data:`PORTFOLIO`,
+        that of its ES rounds (``options={'sigma0': …}`` says the same).
     ineq, eq : callable, optional
         ``g(x)`` (satisfied when ``<= 0``) and ``h(x)`` (satisfied when
         ``|h| <= equality_margin``), each returning one value per constraint (vectorised:
@@ -694,9 +695,7 @@ def minimize(
         equality_margin = 1e-4
     opts = _typed_options(options, budget, tol)
     if sigma0 is not None:
-        if not (isinstance(sigma0, (int, float)) and math.isfinite(sigma0) and sigma0 > 0):
-            raise ValueError(f"sigma0 must be a finite positive number, not {sigma0!r}")
-        opts = opts.replace(sigma0=float(sigma0))
+        opts = opts.replace(sigma0=_sigma0(sigma0))
     opts = opts.replace(record_dynamics=bool(history))
 
     native = isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw))
@@ -747,11 +746,16 @@ def minimize(
     return _finished(raw, seed)
 
 
+def _sigma0(sigma0) -> float:
+    """``sigma0`` checked: a finite positive number."""
+    if isinstance(sigma0, bool) or not (isinstance(sigma0, (int, float)) and math.isfinite(sigma0) and sigma0 > 0):
+        raise ValueError(f"sigma0 must be a finite positive number, not {sigma0!r}")
+    return float(sigma0)
+
+
 def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, seed, vectorized,
                         equality_margin, options, executor, callback) -> OptimizeResult:
     """:func:`minimize` with ``variant=PORTFOLIO``."""
-    if sigma0 is not None:
-        raise ValueError("variant='portfolio' does not take sigma0 (yet): leave it out or use an ES variant")
     if isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw)):
         raise ValueError("variant='portfolio' runs on callables; the suites' problems run it through the Rust harness")
     if not callable(fun):
@@ -759,6 +763,8 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
     if not (isinstance(equality_margin, (int, float)) and math.isfinite(equality_margin) and equality_margin >= 0):
         raise ValueError(f"equality_margin must be a finite number >= 0, not {equality_margin!r}")
     opts = _typed_options(options, budget, None, PortfolioOptions)
+    if sigma0 is not None:
+        opts = opts.replace(sigma0=_sigma0(sigma0))
     disp = opts.disp
     if x0 is not None:
         x0 = np.asarray(x0, dtype=float)

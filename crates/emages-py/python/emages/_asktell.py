@@ -11,7 +11,7 @@ import numpy as np
 
 from . import (DEFAULT_VARIANT, PORTFOLIO, OptimizeResult, _box, _Callables, _callables,
                _emages, _finished, _inside, _Progress, _result_class,
-               _typed_options, _WithArgs, PortfolioOptions)
+               _sigma0, _typed_options, _WithArgs, PortfolioOptions)
 
 
 class Request:
@@ -151,9 +151,7 @@ class AskTell:
         if equality_margin is None:
             equality_margin = 1e-4
         if sigma0 is not None:
-            if not (isinstance(sigma0, (int, float)) and math.isfinite(sigma0) and sigma0 > 0):
-                raise ValueError(f"sigma0 must be a finite positive number, not {sigma0!r}")
-            opts = opts.replace(sigma0=float(sigma0))
+            opts = opts.replace(sigma0=_sigma0(sigma0))
         opts = opts.replace(record_dynamics=bool(history))
         lb, ub = _box(bounds, int(dim))
         if x0 is not None:
@@ -290,9 +288,10 @@ def _start(x0, dim, lb, ub) -> list:
 def _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, seed, equality_margin, opts, jacobian):
     """The compiled half of ``AskTell(variant=PORTFOLIO)``: every request is a
     ``"population"`` of points wanting ``f``, ``g`` and ``h``."""
-    for name, value in (("sigma0", sigma0), ("jacobian", jacobian or None)):
-        if value is not None:
-            raise ValueError(f"variant='portfolio' does not take {name}: leave it out or use an ES variant")
+    if jacobian:
+        raise ValueError("variant='portfolio' does not take jacobian: leave it out or use an ES variant")
+    if sigma0 is not None:
+        opts = opts.replace(sigma0=_sigma0(sigma0))
     margin = 1e-8 if equality_margin is None else equality_margin
     if not (isinstance(margin, (int, float)) and math.isfinite(margin) and margin >= 0):
         raise ValueError(f"equality_margin must be a finite number >= 0, not {margin!r}")

@@ -174,6 +174,7 @@ class PortfolioOptions:
         initial_share: float = ...,
         max_share: float = ...,
         es: str = ...,
+        sigma0: Optional[float] = ...,
         sqp_initial_step: Optional[float] = ...,
         sqp_difference_step: float = ...,
         sqp_margin: float = ...,
@@ -187,6 +188,7 @@ class PortfolioOptions:
     initial_share: float
     max_share: float
     es: str
+    sigma0: Optional[float]
     sqp_initial_step: Optional[float]
     sqp_difference_step: float
     sqp_margin: float

@@ -203,6 +203,7 @@ impl PortfolioOptimizer {
             confirmations: 0,
             // Off as frozen (`4a7897a`): the committed test runs repeat.
             nan_last: self.nan_last,
+            sigma0: None,
         };
         let (n, k) = (shape.dim(), shape.num_constraints());
         let mut run = Portfolio::new(shape, settings, task.seed)
