@@ -45,6 +45,7 @@ fn _emages(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(strategy::run_native, m)?)?;
     m.add_function(wrap_pyfunction!(strategy::run_callbacks, m)?)?;
     m.add_function(wrap_pyfunction!(strategy::run_portfolio, m)?)?;
+    m.add_function(wrap_pyfunction!(strategy::run_portfolio_native, m)?)?;
     m.add_function(wrap_pyfunction!(strategy::run_seed, m)?)?;
     m.add_function(wrap_pyfunction!(stats::signrank, m)?)?;
     m.add_function(wrap_pyfunction!(stats::ranksum, m)?)?;

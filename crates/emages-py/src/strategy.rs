@@ -446,6 +446,40 @@ pub fn run_portfolio<'py>(
     portfolio_result(py, &run, &best, n_ineq, problem.evaluations(), termination)
 }
 
+/// Runs the portfolio on one of the suites' problems, entirely in Rust (its own
+/// equality margin, as the ES variants run it), with the typed `emages.PortfolioOptions`;
+/// `x0` is the first start (default: the box's centre).
+#[pyfunction]
+#[pyo3(name = "_run_portfolio_native")]
+pub fn run_portfolio_native<'py>(
+    py: Python<'py>,
+    problem: &Bound<'py, PyAny>,
+    options: PyRef<'_, PyPortfolioOptions>,
+    seed: u64,
+    x0: Option<Vec<f64>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let p = native(problem)
+        .ok_or_else(|| PyValueError::new_err("not a problem of the emages suites"))?;
+    let (budget, settings) = portfolio_options(&options, p.dim());
+    let mut run = Portfolio::for_problem(p.as_ref(), settings, seed).map_err(to_py)?;
+    if let Some(x0) = x0 {
+        run = run.with_start(&x0).map_err(to_py)?;
+    }
+    let l = p.num_inequalities();
+    let (run, outcome) = py.detach(move || {
+        let outcome = run.run(p.as_ref(), budget);
+        (run, outcome)
+    });
+    let best = outcome.map_err(to_py)?;
+    let termination = if run.stopped() {
+        Termination::Confirmed
+    } else {
+        Termination::Budget
+    };
+    let evaluations = run.evaluations();
+    portfolio_result(py, &run, &best, l, (evaluations, evaluations), termination)
+}
+
 /// A portfolio run's result as a dict (as [`result_dict`]'s, without the ES's fields):
 /// `(nfev, ngev)` the evaluation counts.
 pub(crate) fn portfolio_result<'py>(

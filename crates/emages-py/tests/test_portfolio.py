@@ -209,3 +209,43 @@ def test_an_executor_a_callback_and_disp_give_the_same_run(capsys):
     early = emages.minimize(rosen_suzuki, np.zeros(4), callback=stop_early, **kw)
     assert early.termination == "stopped" and early.nfev < ref.nfev
 
+
+
+def test_a_suite_problem_runs_in_rust_as_its_callables_would():
+    """The native path is the same run as the problem's own ``evaluate`` through
+    callables, with the problem's margin: the same point, bit for bit."""
+    p = emages.BbobConstrained(13, 3, instance=2)  # the linear slope with one constraint
+    native = emages.minimize(p, variant=emages.PORTFOLIO, seed=4, budget=3000)
+
+    def joint(x):
+        f, g, _, _ = p.evaluate(x)
+        return f, g
+
+    through = emages.minimize(joint, bounds=list(zip(p.lower, p.upper)), variant=emages.PORTFOLIO,
+                              seed=4, budget=3000, equality_margin=p.equality_margin)
+    assert native.nfev == through.nfev and native.nfev <= 3000
+    assert np.array_equal(native.x, through.x) and native.fun == through.fun
+    assert native.equality_margin == p.equality_margin
+    assert native.termination in ("confirmed", "budget")
+    started = emages.minimize(p, x0=p.lower * 0.5, variant=emages.PORTFOLIO, seed=4, budget=3000)
+    assert started.nfev <= 3000 and not np.array_equal(started.x, p.lower * 0.5)
+    for kwargs, message in (({"executor": object()}, "executor is for callables"),
+                            ({"equality_margin": 1e-8}, "equality_margin is for callables"),
+                            ({"bounds": [(0, 1)] * 3}, "brings its own bounds"),
+                            ({"x0": [0.0, 0.0]}, "x0 must be 3 finite numbers")):
+        with pytest.raises(ValueError, match=message):
+            emages.minimize(p, variant=emages.PORTFOLIO, seed=4, budget=300, **kwargs)
+
+
+def test_tol_is_the_local_phase_step_tolerance():
+    kwargs = dict(bounds=[(-10, 10)] * 4, variant=emages.PORTFOLIO, seed=2)
+    by_tol = emages.minimize(rosen_suzuki, np.zeros(4), tol=1e-5, **kwargs)
+    by_key = emages.minimize(rosen_suzuki, np.zeros(4), options={"sqp_step_tolerance": 1e-5}, **kwargs)
+    default = emages.minimize(rosen_suzuki, np.zeros(4), **kwargs)
+    assert by_tol.nfev == by_key.nfev and np.array_equal(by_tol.x, by_key.x)
+    assert by_tol.nfev != default.nfev or not np.array_equal(by_tol.x, default.x)
+    # The option, where given, wins over tol.
+    both = emages.minimize(rosen_suzuki, np.zeros(4), tol=1e-3, options={"sqp_step_tolerance": 1e-5}, **kwargs)
+    assert both.nfev == by_key.nfev and np.array_equal(both.x, by_key.x)
+    with pytest.raises(ValueError, match="tol must be a finite positive number"):
+        emages.minimize(rosen_suzuki, np.zeros(4), tol=-1.0, **kwargs)

@@ -684,12 +684,9 @@ def minimize(
         fun = _WithArgs(fun, args)
     callback = _scipy_callback(callback)
     if variant == PORTFOLIO:
-        if tol is not None:
-            raise ValueError("variant='portfolio' does not take tol: it stops once its local runs "
-                             "confirm the best point (options={'confirmations': …})")
         return _minimize_portfolio(
-            fun, x0, sigma0, ineq, eq, constraints, bounds, budget, seed, vectorized,
-            1e-8 if equality_margin is None else equality_margin, options, executor, callback,
+            fun, x0, sigma0, ineq, eq, constraints, bounds, budget, tol, seed, vectorized,
+            equality_margin, options, executor, callback,
         )
     if equality_margin is None:
         equality_margin = 1e-4
@@ -753,18 +750,27 @@ def _sigma0(sigma0) -> float:
     return float(sigma0)
 
 
-def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, seed, vectorized,
+def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, tol, seed, vectorized,
                         equality_margin, options, executor, callback) -> OptimizeResult:
     """:func:`minimize` with ``variant=PORTFOLIO``."""
-    if isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw)):
-        raise ValueError("variant='portfolio' runs on callables; the suites' problems run it through the Rust harness")
-    if not callable(fun):
-        raise TypeError("fun must be callable")
-    if not (isinstance(equality_margin, (int, float)) and math.isfinite(equality_margin) and equality_margin >= 0):
-        raise ValueError(f"equality_margin must be a finite number >= 0, not {equality_margin!r}")
     opts = _typed_options(options, budget, None, PortfolioOptions)
     if sigma0 is not None:
         opts = opts.replace(sigma0=_sigma0(sigma0))
+    if tol is not None:
+        if isinstance(tol, bool) or not (isinstance(tol, (int, float)) and math.isfinite(tol) and tol > 0):
+            raise ValueError(f"tol must be a finite positive number, not {tol!r}")
+        if not opts.is_given("sqp_step_tolerance"):
+            # The local phase's end: a step below tol · max(1, ‖x‖∞) (COBYLA's rhoend-like).
+            opts = opts.replace(sqp_step_tolerance=float(tol))
+    if isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw)):
+        return _minimize_portfolio_native(fun, x0, ineq, eq, constraints, bounds, seed, vectorized,
+                                          equality_margin, opts, executor, callback)
+    if not callable(fun):
+        raise TypeError("fun must be callable")
+    if equality_margin is None:
+        equality_margin = 1e-8
+    if not (isinstance(equality_margin, (int, float)) and math.isfinite(equality_margin) and equality_margin >= 0):
+        raise ValueError(f"equality_margin must be a finite number >= 0, not {equality_margin!r}")
     disp = opts.disp
     if x0 is not None:
         x0 = np.asarray(x0, dtype=float)
@@ -797,6 +803,31 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
         raw = _drive(core, task, executor, callback, seed, disp)
     res = _finished(raw, seed)
     res["equality_margin"] = float(equality_margin)
+    return res
+
+
+def _minimize_portfolio_native(problem, x0, ineq, eq, constraints, bounds, seed, vectorized,
+                               equality_margin, opts, executor, callback) -> OptimizeResult:
+    """:func:`minimize` with ``variant=PORTFOLIO`` on a problem of the suites: in Rust,
+    with the problem's own equality margin."""
+    if bounds is not None or ineq is not None or eq is not None or _given(constraints):
+        raise ValueError("a suite problem brings its own bounds and constraints")
+    for name, given in (("equality_margin", equality_margin is not None), ("executor", executor is not None),
+                        ("callback", callback is not None), ("vectorized", bool(vectorized)),
+                        ("options disp", bool(opts.disp))):
+        if given:
+            raise ValueError(f"variant='portfolio' on a suite problem runs in Rust: {name} is for callables "
+                             "(the problem's own margin holds)")
+    start = None
+    if x0 is not None:
+        lb, ub = np.asarray(problem.lower, dtype=float), np.asarray(problem.upper, dtype=float)
+        start = np.asarray(x0, dtype=float)
+        if start.ndim != 1 or start.size != problem.dim or not np.isfinite(start).all():
+            raise ValueError(f"x0 must be {problem.dim} finite numbers, not {x0!r}")
+        _inside(start, lb, ub)
+        start = start.tolist()
+    res = _finished(_emages._run_portfolio_native(problem, opts, seed, start), seed)
+    res["equality_margin"] = float(problem.equality_margin)
     return res
 
 
