@@ -362,6 +362,11 @@ pub(crate) const PORTFOLIO_OPTIONS: &[Field<PortfolioRun>] = &[
         "sqp_relaxation_weight",
         settings.sqp.relaxation_weight
     ),
+    field!(
+        PortfolioRun,
+        "sqp_curvature_steering",
+        settings.sqp.curvature_steering
+    ),
 ];
 
 /// A table's settings with the keys given explicitly, in the order given.

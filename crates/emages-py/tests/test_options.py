@@ -54,6 +54,7 @@ PORTFOLIO_VALUES = {
     "sqp_margin": 1e-8,
     "sqp_step_tolerance": 1e-9,
     "sqp_relaxation_weight": 1e5,
+    "sqp_curvature_steering": False,
 }
 
 

@@ -249,3 +249,22 @@ def test_tol_is_the_local_phase_step_tolerance():
     assert both.nfev == by_key.nfev and np.array_equal(both.x, by_key.x)
     with pytest.raises(ValueError, match="tol must be a finite positive number"):
         emages.minimize(rosen_suzuki, np.zeros(4), tol=-1.0, **kwargs)
+
+
+def test_an_unbounded_start_where_the_gradient_vanishes_is_solved():
+    """Σ xᵢ² s.t. Σ xᵢ ≥ 5 from 0 without bounds (the first step's bound is 1): solved
+    and stopped with the local phase's curvature steering (the default); the frozen
+    rule (``sqp_curvature_steering=False``) stays infeasible to the budget."""
+    def sphere(x):
+        return float(np.sum(x * x))
+
+    def ineq(x):
+        return [5.0 - float(np.sum(x))]
+
+    for seed in range(5):
+        res = emages.minimize(sphere, np.zeros(5), ineq=ineq, variant=emages.PORTFOLIO, seed=seed, budget=3000)
+        assert res.success and res.termination == "confirmed" and abs(res.fun - 5.0) < 1e-6, res
+        assert res.nfev < 1000
+    frozen = emages.minimize(sphere, np.zeros(5), ineq=ineq, variant=emages.PORTFOLIO, seed=0, budget=3000,
+                             options={"sqp_curvature_steering": False})
+    assert not frozen.feasible and frozen.nfev > 2900

@@ -45,6 +45,32 @@ pub struct SqpSettings {
     pub step_tolerance: f64,
     /// The weight `ρ` of the relaxation, relative to the model's scale.
     pub relaxation_weight: f64,
+    /// Whether the steering of the merit's weights counts the model's curvature
+    /// (Nocedal and Wright, eq. 18.36): where the iterate violates constraints, the
+    /// weights are raised until `∇fᵀd + ½ dᵀBd − (1 − δ) Σ μ v < 0`, not only
+    /// `∇fᵀd − (1 − δ) Σ μ v`. Without it (`false`, as frozen in `portfolio-share0`) an
+    /// infeasible iterate where `∇f = 0` (`Σ xᵢ²` from 0 under `Σ xᵢ ≥ 5`) keeps zero
+    /// weights: every step towards feasibility raises the merit, the line search takes
+    /// steps of `10⁻⁸` and the bound halves each iteration. On by default; a saved run
+    /// of an earlier version (without the field) reads as `false`.
+    #[serde(default = "frozen_steering")]
+    pub curvature_steering: bool,
+}
+
+/// The steering of the versions before [`SqpSettings::curvature_steering`].
+fn frozen_steering() -> bool {
+    false
+}
+
+impl SqpSettings {
+    /// The settings of the frozen `portfolio-share0` (`curvature_steering` off).
+    #[must_use]
+    pub fn frozen() -> Self {
+        Self {
+            curvature_steering: false,
+            ..Self::default()
+        }
+    }
 }
 
 impl Default for SqpSettings {
@@ -55,6 +81,7 @@ impl Default for SqpSettings {
             margin: 1e-9,
             step_tolerance: 1e-10,
             relaxation_weight: 1e6,
+            curvature_steering: true,
         }
     }
 }
@@ -575,6 +602,17 @@ impl Sqp {
         self.hess_fresh = false;
     }
 
+    /// `dᵀBd` of the step.
+    fn step_curvature(&self) -> f64 {
+        let n = self.shape.dim();
+        (0..n)
+            .map(|i| {
+                let row = &self.hess[i * n..(i + 1) * n];
+                self.step[i] * row.iter().zip(&self.step).map(|(b, d)| b * d).sum::<f64>()
+            })
+            .sum()
+    }
+
     fn reset_hessian(&mut self) {
         let n = self.shape.dim();
         self.hess.fill(0.0);
@@ -631,11 +669,17 @@ impl Sqp {
             }
         }
         // Steering: where the iterate violates constraints, weights large enough that
-        // the step lowers the merit, D ≤ −(∇fᵀd − (1 − δ) Σ μ v) when that is positive.
+        // the step lowers the merit, D ≤ −(∇fᵀd (+ ½ dᵀBd) − (1 − δ) Σ μ v) when that is
+        // positive (the curvature term with `curvature_steering`).
         let linear: f64 = self.grad.iter().zip(&self.step).map(|(g, d)| g * d).sum();
         let violated = self.penalty_with(&self.c, |_| 1.0);
         let mut penalty = self.penalty(&self.c);
-        let excess = linear - (1.0 - delta) * penalty;
+        let curvature = if self.settings.curvature_steering {
+            0.5 * self.step_curvature().max(0.0)
+        } else {
+            0.0
+        };
+        let excess = linear + curvature - (1.0 - delta) * penalty;
         if excess >= 0.0 && violated > 0.0 && delta < 1.0 {
             let kappa = 2.0 * excess / ((1.0 - delta) * violated) * (1.0 + 1e-12);
             self.weights.iter_mut().for_each(|w| *w += kappa);

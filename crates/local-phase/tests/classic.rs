@@ -174,3 +174,52 @@ fn bad_input_is_an_error() {
     assert!(err.contains("constraints of shape [2, 1]"), "{err}");
     assert!(sqp.tell(&[0.0, 1.0], Array2::zeros((1, 1)).view()).is_err());
 }
+
+/// `Σ xᵢ²` subject to `Σ xᵢ ≥ 5` (n = 5, f* = 5 at `xᵢ = 1`) from 0, where `∇f = 0`:
+/// with a first bound `Δ = 1` (an unbounded box's), the linearised constraint is
+/// inconsistent by the back-off. Steering with the model's curvature
+/// (`curvature_steering`, the default) solves it in a few iterations; the frozen rule
+/// keeps zero weights, so every step raises the merit and the bound halves each
+/// iteration, and after 200 evaluations the best is still infeasible.
+#[test]
+fn an_infeasible_start_where_the_gradient_vanishes_is_left() {
+    let problem = constraint_handling::FnProblem::new(
+        vec![f64::NEG_INFINITY; 5],
+        vec![f64::INFINITY; 5],
+        1,
+        0,
+        |x: &[f64], c: &mut [f64]| {
+            c[0] = 5.0 - x.iter().sum::<f64>();
+            Ok(x.iter().map(|v| v * v).sum())
+        },
+    )
+    .unwrap();
+    let mut checked = 0;
+    for initial_step in [None, Some(1.0), Some(0.3), Some(5.0)] {
+        let settings = SqpSettings {
+            initial_step,
+            ..SqpSettings::default()
+        };
+        let mut sqp = Sqp::for_problem(&problem, &[0.0; 5], settings.clone()).unwrap();
+        sqp.run(&problem, 200).unwrap();
+        let best = sqp.best().unwrap();
+        assert_eq!(sqp.stopped(), Some(SqpStop::Converged), "{initial_step:?}");
+        assert_eq!(best.violation, 0.0, "{initial_step:?}: {best:?}");
+        assert!((best.f - 5.0).abs() < 1e-6, "{initial_step:?}: {best:?}");
+        println!(
+            "Δ₀ = {initial_step:?}: f = {:.9} after {} evaluations",
+            best.f,
+            sqp.evaluations()
+        );
+        checked += 1;
+    }
+    let frozen = SqpSettings {
+        initial_step: Some(1.0),
+        ..SqpSettings::frozen()
+    };
+    let mut sqp = Sqp::for_problem(&problem, &[0.0; 5], frozen).unwrap();
+    sqp.run(&problem, 200).unwrap();
+    assert!(sqp.best().unwrap().violation > 0.0);
+    assert!(sqp.step_bound() < 1e-3, "{}", sqp.step_bound());
+    assert_eq!(checked, 4);
+}

@@ -180,6 +180,7 @@ class PortfolioOptions:
         sqp_margin: float = ...,
         sqp_step_tolerance: float = ...,
         sqp_relaxation_weight: float = ...,
+        sqp_curvature_steering: bool = ...,
     ) -> None: ...
     budget: Optional[int]
     disp: int
@@ -194,6 +195,7 @@ class PortfolioOptions:
     sqp_margin: float
     sqp_step_tolerance: float
     sqp_relaxation_weight: float
+    sqp_curvature_steering: bool
     def replace(self, **fields: Any) -> PortfolioOptions: ...
     def is_given(self, key: str) -> bool: ...
     def to_dict(self, given: bool = False) -> Dict[str, Any]: ...

@@ -32,10 +32,19 @@ use rand::{Rng, SeedableRng};
 /// assert!(out.evaluations <= 400 && out.restarts.is_empty());
 /// assert!((out.best.objective() + 2.0).abs() < 1e-6 && out.best.violation() == 0.0);
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct LocalPhaseOptimizer {
-    /// The settings of each run.
+    /// The settings of each run ([`SqpSettings::frozen`] by default: the training
+    /// studies' `sqp-restarts`).
     pub settings: SqpSettings,
+}
+
+impl Default for LocalPhaseOptimizer {
+    fn default() -> Self {
+        Self {
+            settings: SqpSettings::frozen(),
+        }
+    }
 }
 
 impl Optimizer for LocalPhaseOptimizer {

@@ -38,7 +38,8 @@ use rand::SeedableRng;
 /// `kind` is `portfolio` (`portfolio+` with `restart_while_improving`).
 #[derive(Clone, Debug)]
 pub struct PortfolioOptimizer {
-    /// The local phase's settings.
+    /// The local phase's settings ([`SqpSettings::frozen`] by default, as the studies
+    /// ran; `portfolio-share0:nan-last:curvature` turns `curvature_steering` on).
     pub sqp: SqpSettings,
     /// The ES of step 2.
     pub es: ComponentSpec,
@@ -93,7 +94,8 @@ impl Default for SqpShare {
 impl Default for PortfolioOptimizer {
     fn default() -> Self {
         Self {
-            sqp: SqpSettings::default(),
+            // As the training and test studies ran (`curvature_steering` off).
+            sqp: SqpSettings::frozen(),
             es: ComponentSpec::recommended(),
             es_budget_per_dim: 2000,
             restart_while_improving: false,

@@ -82,13 +82,14 @@ impl StudyConfig {
 impl StudyConfig {
     /// The names [`StudyConfig::other`] knows: the harness's optimizers that are not
     /// MA-ES specs.
-    pub const OTHERS: [&'static str; 6] = [
+    pub const OTHERS: [&'static str; 7] = [
         "sqp-restarts",
         "portfolio",
         "portfolio+",
         "portfolio-share",
         "portfolio-share0",
         "portfolio-share0:nan-last",
+        "portfolio-share0:nan-last:curvature",
     ];
 
     /// The configuration of an optimizer that is not an MA-ES spec, by name (labelled
@@ -96,8 +97,11 @@ impl StudyConfig {
     /// ([`crate::optimizer::PortfolioOptimizer`]) with its default settings,
     /// `portfolio+` (its local phase restarted while it improves), `portfolio@B`
     /// (its first ES run's budget `B · N`), `portfolio-share0` (frozen at `4a7897a`)
-    /// and `portfolio-share0:nan-last` (the same with NaN violations ordered last in
-    /// the run's record; its runs have the frozen one's seeds, [`run_seed`]).
+    /// `portfolio-share0:nan-last` (the same with NaN violations ordered last in
+    /// the run's record; its runs have the frozen one's seeds, [`run_seed`]) and
+    /// `portfolio-share0:nan-last:curvature` (also the local phase's steering with the
+    /// model's curvature, [`local_phase::sqp::SqpSettings::curvature_steering`]: another
+    /// algorithm, with seeds of its own).
     ///
     /// # Errors
     /// [`StudyError::Invalid`] for another name.
@@ -125,7 +129,9 @@ impl StudyConfig {
                     ..crate::optimizer::PortfolioOptimizer::default()
                 },
             )),
-            "portfolio-share0" | "portfolio-share0:nan-last" => Ok(Self::custom(
+            "portfolio-share0"
+            | "portfolio-share0:nan-last"
+            | "portfolio-share0:nan-last:curvature" => Ok(Self::custom(
                 name,
                 crate::optimizer::PortfolioOptimizer {
                     sqp_share: Some(crate::optimizer::SqpShare {
@@ -133,7 +139,11 @@ impl StudyConfig {
                         zero_after_es: true,
                         ..Default::default()
                     }),
-                    nan_last: name == "portfolio-share0:nan-last",
+                    nan_last: name != "portfolio-share0",
+                    sqp: local_phase::sqp::SqpSettings {
+                        curvature_steering: name.ends_with(":curvature"),
+                        ..local_phase::sqp::SqpSettings::frozen()
+                    },
                     ..crate::optimizer::PortfolioOptimizer::default()
                 },
             )),
