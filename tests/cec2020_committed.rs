@@ -427,3 +427,80 @@ fn the_cec2020_score_of_the_portfolio_is_its_committed_runs() {
         println!("{file}: rebuilt from {groups} committed groups; {quoted} places quoted");
     }
 }
+
+/// Issue 55's NaN fix, `portfolio-share0:nan-last` (black box): its runs are the frozen
+/// candidate's wherever the first point's violation is a number (the same seeds,
+/// `run_seed` leaves `:nan-last` out), so its entry is built from the frozen runs of the
+/// 17 groups without a power-system problem, relabelled, and its own runs of RC34–RC43
+/// (the 7 groups of `results/strategy-design/round4/test-cec2020-bb-nan-last`). Scored
+/// on all 57 problems with the eight published entries and εMAg-ES-R's black-box test
+/// entry, it is the committed ranking, and the design log quotes every place.
+#[test]
+fn the_cec2020_score_of_the_nan_last_portfolio_is_its_committed_runs() {
+    use std::io::Read;
+    let frozen = root().join("results/strategy-design/round4/test-cec2020-bb");
+    let study = root().join("results/strategy-design/round4/test-cec2020-bb-nan-last");
+    let out = tempfile::tempdir().unwrap();
+    let (mut own, mut relabelled, mut runs) = (0, 0, 0);
+    for group in std::fs::read_dir(&frozen).unwrap().filter_map(Result::ok) {
+        let name = group.file_name();
+        if !name.to_string_lossy().starts_with('D') {
+            continue;
+        }
+        let mine = study.join(&name).join("runs.jsonl.gz");
+        let from = if mine.is_file() {
+            own += 1;
+            mine
+        } else {
+            relabelled += 1;
+            group.path().join("runs.jsonl.gz")
+        };
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(&from).unwrap())
+            .read_to_string(&mut text)
+            .unwrap();
+        let text = text.replace(
+            "\"config\":\"portfolio-share0\",",
+            "\"config\":\"portfolio-share0:nan-last\",",
+        );
+        runs += text.lines().filter(|l| !l.trim().is_empty()).count();
+        std::fs::create_dir_all(out.path().join(&name)).unwrap();
+        std::fs::write(out.path().join(&name).join("runs.jsonl"), text).unwrap();
+    }
+    assert_eq!((own, relabelled, runs), (7, 17, 57 * 25));
+    let os = std::ffi::OsStr::new;
+    cec2020_rw(&[
+        os("--entry"),
+        os("--with"),
+        os("portfolio-share0:nan-last"),
+        os("--name"),
+        os("portfolio-share0-nan-last"),
+        os("--out"),
+        out.path().as_os_str(),
+    ]);
+    let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
+    let markdown = out.path().join("ranking-57-problems.md");
+    cec2020_rw(&[
+        os("--score"),
+        entrants.as_os_str(),
+        root()
+            .join("results/strategy-design/test-sets/cec2020/entry")
+            .as_os_str(),
+        out.path().join("entry").as_os_str(),
+        os("--name"),
+        os("portfolio-share0-nan-last"),
+        os("--versus"),
+        os("epsMAgES-R,SASS"),
+        os("--markdown"),
+        markdown.as_os_str(),
+    ]);
+    let committed = std::fs::read_to_string(study.join("ranking-57-problems.md")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&markdown).unwrap().trim_end(),
+        committed.trim_end()
+    );
+    let log = std::fs::read_to_string(root().join("docs/strategy-design.md")).unwrap();
+    let quoted = assert_places_quoted(&committed, &log, "ranking-57-problems.md");
+    assert_eq!(quoted, 10);
+    println!("ranking-57-problems.md: {own} own and {relabelled} relabelled groups, {runs} runs; {quoted} places quoted");
+}

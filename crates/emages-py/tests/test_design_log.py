@@ -259,3 +259,76 @@ def test_the_round4_bbob_test_tables_as_the_log_says(tmp_path):
             checked += 1
     assert checked >= 13, checked
     print(f"recounted {checked} figures of section 26's bbob test tables from their COCO archives")
+
+
+def test_the_curvature_candidates_bbob_test_tables_as_the_log_says(tmp_path):
+    """Section 29: every figure of the bbob-constrained test tables of
+    ``portfolio-share0:nan-last:curvature`` (instances 16–30) is recounted from the COCO
+    archives — on all 810 problems of a dimension, and on the problems of the peers'
+    finished shards (every function and instance the three ran)."""
+    import re
+    import tarfile
+
+    summary = summary_module()
+    log = (ROOT / "docs" / "strategy-design.md").read_text()
+    start = log.index("## 29. ")
+    section = log[start:log.index("\n## ", start + 1)]
+    results = ROOT / "results" / "strategy-design" / "round4"
+    archives = {"curvature": [results / "test-bbob" / "portfolio-share0-nan-last-curvature_instances-16-30.tar.xz"],
+                "portfolio-share0": [results / "test-bbob" / "portfolio-share0_instances-16-30.tar.xz"]}
+    peers = results / "peers-bbob-test"
+
+    def unpack(name, paths):
+        folder = tmp_path / name
+        if not folder.exists():
+            for path in paths:
+                with tarfile.open(path) as tar:
+                    tar.extractall(folder, filter="data")
+        return folder
+
+    def folder(name, d, shards=None):
+        if name in archives:
+            return unpack(name, archives[name]) / f"D{d}"
+        peer = {"restarted COBYLA": "COBYLA", "AL-CMA-ES": "AL-CMA-ES"}[name]
+        if shards is None:
+            return unpack(f"{peer}{d}", [peers / f"{peer}_D{d}.tar.xz"])
+        return unpack(f"{peer}{d}-{len(shards)}", [peers / f"{peer}_D{d}-batch{i}of{shards[0]}.tar.xz"
+                                                   for i in shards[1]])
+
+    def figures(runs, d):
+        per_f = [runs[(d, f)] for f in range(1, 55) if runs.get((d, f))]
+        return " / ".join(
+            f"{sum(summary.fraction(r, b * d) for r in per_f) / len(per_f):.3f}".lstrip("0")
+            for b in (100, 1000, 10_000)), sum(len(r) for r in per_f)
+
+    def table(header):
+        at = section.index(header)
+        lines = section[at:].splitlines()[2:]
+        return [[c.strip() for c in l.strip().strip("|").split("|")] for l in
+                lines[:next(i for i, l in enumerate(lines) if not l.startswith("|"))]]
+
+    names = ("curvature", "portfolio-share0", "restarted COBYLA", "AL-CMA-ES")
+    checked = 0
+    for cells in table("| n | with curvature steering | portfolio-share0 | restarted COBYLA | AL-CMA-ES |"):
+        d = int(cells[0])
+        for name, quoted in zip(names, cells[1:5]):
+            if not re.fullmatch(r"\.\d{3} / \.\d{3} / \.\d{3}", quoted):
+                assert quoted in ("shards below", "to run"), (d, name, quoted)
+                continue
+            got, runs = figures(summary.runs_of(folder(name, d)), d)
+            assert runs == 810 and got == quoted, (d, name, got, quoted)
+            checked += 1
+    for cells in table("| n | peer | shards | problems | with curvature steering | portfolio-share0 | the peer |"):
+        d, peer, problems = int(cells[0]), cells[1], int(cells[3])
+        first, last, count = (int(v) for v in re.fullmatch(r"(\d+)–(\d+) of (\d+)", cells[2]).groups())
+        data = {"curvature": summary.instance_runs_of(folder("curvature", d)),
+                "portfolio-share0": summary.instance_runs_of(folder("portfolio-share0", d)),
+                peer: summary.instance_runs_of(folder(peer, d, (count, range(first, last + 1))))}
+        common, found = summary.common_runs(data)
+        assert found == problems, (d, peer, found, problems)
+        for name, quoted in zip(("curvature", "portfolio-share0", peer), cells[4:7]):
+            got, runs = figures(common[name], d)
+            assert runs == problems and got == quoted, (d, name, got, quoted)
+            checked += 1
+    assert checked >= 18, checked
+    print(f"recounted {checked} figures of section 29's bbob test tables from their COCO archives")
