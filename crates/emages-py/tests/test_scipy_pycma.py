@@ -173,8 +173,13 @@ def test_asktell_disp_and_the_old_tuple_request(capsys):
 
 
 def test_the_portfolio_takes_scipys_spellings_or_says_why_not():
-    with pytest.raises(ValueError, match="tol"):
-        emages.minimize(lambda x: float(x @ x), x0=[1.0, 1.0], variant=emages.PORTFOLIO, tol=1e-6)
+    # scipy's tol is the local phase's step tolerance (COBYLA's rhoend-like).
+    by_tol = emages.minimize(lambda x: float(x @ x), x0=[1.0, 1.0], variant=emages.PORTFOLIO, seed=1, tol=1e-6)
+    by_key = emages.minimize(lambda x: float(x @ x), x0=[1.0, 1.0], variant=emages.PORTFOLIO, seed=1,
+                             options={"sqp_step_tolerance": 1e-6})
+    assert by_tol.nfev == by_key.nfev and by_tol.fun == by_key.fun < 1e-8
+    with pytest.raises(ValueError, match="tol must be a finite positive number"):
+        emages.minimize(lambda x: float(x @ x), x0=[1.0, 1.0], variant=emages.PORTFOLIO, tol=0.0)
     with pytest.raises(ValueError, match="maxiter"):
         emages.minimize(lambda x: float(x @ x), x0=[1.0, 1.0], variant=emages.PORTFOLIO, options={"maxiter": 9})
     es = emages.AskTell(2, x0=[1.0, 1.0], variant=emages.PORTFOLIO, seed=1, budget=500)

@@ -605,7 +605,8 @@ def minimize(
         The box; out-of-box candidates are reflected into it. ``None`` for an open side.
     tol : float, optional
         scipy's tolerance: sets ``tol_fun`` and ``tol_x`` (unless ``options`` gives
-        them).
+        them); with :data:`PORTFOLIO`, its local phase's step tolerance
+        ``sqp_step_tolerance`` (COBYLA's ``rhoend``-like).
     budget : int, optional
         Evaluations at most (default ``20000 * N``, the CEC's; ``options={'maxfev': …}``
         says the same); the run stops earlier once it has converged (``options``: the
