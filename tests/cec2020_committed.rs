@@ -371,6 +371,51 @@ fn the_test_score_of_the_frozen_lm_strategy_is_its_committed_runs() {
     }
 }
 
+/// Writes the entry `name` of the runs labelled `label` in `out` (`out/entry`).
+fn portfolio_entry(out: &std::path::Path, label: &str, name: &str) {
+    let os = std::ffi::OsStr::new;
+    cec2020_rw(&[
+        os("--entry"),
+        os("--with"),
+        os(label),
+        os("--name"),
+        os(name),
+        os("--out"),
+        out.as_os_str(),
+    ]);
+}
+
+/// Scores the entry `name` of `out/entry` with the eight published entries and
+/// εMAg-ES-R's black-box test entry (on `subset`, or all 57 problems), comparing it with
+/// εMAg-ES-R and SASS; the ranking as Markdown into `markdown`.
+fn score_portfolio_entry(
+    out: &std::path::Path,
+    name: &str,
+    subset: Option<&str>,
+    markdown: &std::path::Path,
+) {
+    let os = std::ffi::OsStr::new;
+    let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
+    let test_entry = root().join("results/strategy-design/test-sets/cec2020/entry");
+    let entry = out.join("entry");
+    let mut args = vec![
+        os("--score"),
+        entrants.as_os_str(),
+        test_entry.as_os_str(),
+        entry.as_os_str(),
+        os("--name"),
+        os(name),
+        os("--versus"),
+        os("epsMAgES-R,SASS"),
+        os("--markdown"),
+        markdown.as_os_str(),
+    ];
+    if let Some(subset) = subset {
+        args.extend([os("--subset"), os(subset)]);
+    }
+    cec2020_rw(&args);
+}
+
 /// Issue 55's CEC2020 test of the frozen portfolio (`portfolio-share0`, black box): its
 /// entry rebuilt from the 24 committed dimension groups
 /// (`results/strategy-design/round4/test-cec2020-bb`, all 57 problems), scored with the
@@ -383,39 +428,14 @@ fn the_cec2020_score_of_the_portfolio_is_its_committed_runs() {
     let study = root().join("results/strategy-design/round4/test-cec2020-bb");
     let (out, groups) = copy_groups(&study);
     assert_eq!(groups, 24, "the committed dimension groups");
-    let os = std::ffi::OsStr::new;
-    cec2020_rw(&[
-        os("--entry"),
-        os("--with"),
-        os("portfolio-share0"),
-        os("--name"),
-        os("portfolio-share0"),
-        os("--out"),
-        out.path().as_os_str(),
-    ]);
-    let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
+    portfolio_entry(out.path(), "portfolio-share0", "portfolio-share0");
     let log = std::fs::read_to_string(root().join("docs/strategy-design.md")).unwrap();
     for (file, subset) in [
         ("ranking-47-problems.md", "1-33,44-57"),
         ("interim-ranking-44-problems.md", "1-33,44-54"),
     ] {
         let markdown = out.path().join(file);
-        cec2020_rw(&[
-            os("--score"),
-            entrants.as_os_str(),
-            root()
-                .join("results/strategy-design/test-sets/cec2020/entry")
-                .as_os_str(),
-            out.path().join("entry").as_os_str(),
-            os("--name"),
-            os("portfolio-share0"),
-            os("--versus"),
-            os("epsMAgES-R,SASS"),
-            os("--subset"),
-            os(subset),
-            os("--markdown"),
-            markdown.as_os_str(),
-        ]);
+        score_portfolio_entry(out.path(), "portfolio-share0", Some(subset), &markdown);
         let committed = std::fs::read_to_string(study.join(file)).unwrap();
         assert_eq!(
             std::fs::read_to_string(&markdown).unwrap().trim_end(),
@@ -468,32 +488,13 @@ fn the_cec2020_score_of_the_nan_last_portfolio_is_its_committed_runs() {
         std::fs::write(out.path().join(&name).join("runs.jsonl"), text).unwrap();
     }
     assert_eq!((own, relabelled, runs), (7, 17, 57 * 25));
-    let os = std::ffi::OsStr::new;
-    cec2020_rw(&[
-        os("--entry"),
-        os("--with"),
-        os("portfolio-share0:nan-last"),
-        os("--name"),
-        os("portfolio-share0-nan-last"),
-        os("--out"),
-        out.path().as_os_str(),
-    ]);
-    let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
+    portfolio_entry(
+        out.path(),
+        "portfolio-share0:nan-last",
+        "portfolio-share0-nan-last",
+    );
     let markdown = out.path().join("ranking-57-problems.md");
-    cec2020_rw(&[
-        os("--score"),
-        entrants.as_os_str(),
-        root()
-            .join("results/strategy-design/test-sets/cec2020/entry")
-            .as_os_str(),
-        out.path().join("entry").as_os_str(),
-        os("--name"),
-        os("portfolio-share0-nan-last"),
-        os("--versus"),
-        os("epsMAgES-R,SASS"),
-        os("--markdown"),
-        markdown.as_os_str(),
-    ]);
+    score_portfolio_entry(out.path(), "portfolio-share0-nan-last", None, &markdown);
     let committed = std::fs::read_to_string(study.join("ranking-57-problems.md")).unwrap();
     assert_eq!(
         std::fs::read_to_string(&markdown).unwrap().trim_end(),

@@ -147,6 +147,23 @@ def test_the_bbob_training_tables_as_the_log_says(tmp_path):
     print(f"recounted {checked} rows from their COCO archives")
 
 
+def _fractions_at_three_budgets(summary, runs, d):
+    """The fractions of targets at 10², 10³ and 10⁴ · n over the 54 functions of
+    dimension ``d`` (as the log prints them, ``.xyz / .xyz / .xyz``) and the run count."""
+    per_f = [runs[(d, f)] for f in range(1, 55) if runs.get((d, f))]
+    return " / ".join(
+        f"{sum(summary.fraction(r, b * d) for r in per_f) / len(per_f):.3f}".lstrip("0")
+        for b in (100, 1000, 10_000)), sum(len(r) for r in per_f)
+
+
+def _markdown_table(section, header):
+    """The rows (cells stripped) of the Markdown table of ``section`` under ``header``."""
+    at = section.index(header)
+    lines = section[at:].splitlines()[2:]
+    return [[c.strip() for c in l.strip().strip("|").split("|")] for l in
+            lines[:next(i for i, l in enumerate(lines) if not l.startswith("|"))]]
+
+
 def test_the_bbob_test_set_table_as_the_log_says(tmp_path):
     """Entries 14 and 15: every row of the bbob-constrained test-set tables (after the
     freeze) is recounted from its COCO archive — the fraction of (function, instance,
@@ -224,16 +241,10 @@ def test_the_round4_bbob_test_tables_as_the_log_says(tmp_path):
                "AL-CMA-ES": lambda d: unpack(peers / f"AL-CMA-ES_D{d}.tar.xz", f"alcmaes{d}")}
 
     def figures(runs, d):
-        per_f = [runs[(d, f)] for f in range(1, 55) if runs.get((d, f))]
-        return " / ".join(
-            f"{sum(summary.fraction(r, b * d) for r in per_f) / len(per_f):.3f}".lstrip("0")
-            for b in (100, 1000, 10_000)), sum(len(r) for r in per_f)
+        return _fractions_at_three_budgets(summary, runs, d)
 
     def table(header):
-        at = section.index(header)
-        lines = section[at:].splitlines()[2:]
-        return [[c.strip() for c in l.strip().strip("|").split("|")] for l in
-                lines[:next(i for i, l in enumerate(lines) if not l.startswith("|"))]]
+        return _markdown_table(section, header)
 
     checked = 0
     for cells in table("| n | portfolio-share0 | restarted COBYLA | AL-CMA-ES |"):
@@ -292,20 +303,15 @@ def test_the_curvature_candidates_bbob_test_tables_as_the_log_says(tmp_path):
         peer = {"restarted COBYLA": "COBYLA", "AL-CMA-ES": "AL-CMA-ES"}[name]
         if shards is None:
             return unpack(f"{peer}{d}", [peers / f"{peer}_D{d}.tar.xz"])
-        return unpack(f"{peer}{d}-{len(shards)}", [peers / f"{peer}_D{d}-batch{i}of{shards[0]}.tar.xz"
-                                                   for i in shards[1]])
+        count, indices = shards
+        return unpack(f"{peer}{d}-{min(indices)}-{max(indices)}of{count}",
+                      [peers / f"{peer}_D{d}-batch{i}of{count}.tar.xz" for i in indices])
 
     def figures(runs, d):
-        per_f = [runs[(d, f)] for f in range(1, 55) if runs.get((d, f))]
-        return " / ".join(
-            f"{sum(summary.fraction(r, b * d) for r in per_f) / len(per_f):.3f}".lstrip("0")
-            for b in (100, 1000, 10_000)), sum(len(r) for r in per_f)
+        return _fractions_at_three_budgets(summary, runs, d)
 
     def table(header):
-        at = section.index(header)
-        lines = section[at:].splitlines()[2:]
-        return [[c.strip() for c in l.strip().strip("|").split("|")] for l in
-                lines[:next(i for i, l in enumerate(lines) if not l.startswith("|"))]]
+        return _markdown_table(section, header)
 
     names = ("curvature", "portfolio-share0", "restarted COBYLA", "AL-CMA-ES")
     checked = 0
