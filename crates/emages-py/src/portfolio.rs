@@ -148,10 +148,8 @@ impl PyPortfolioAskTell {
         })?;
         let termination = if s.stopped {
             Termination::Observer
-        } else if s.run.stopped() {
-            Termination::Confirmed
         } else {
-            Termination::Budget
+            crate::strategy::portfolio_end(&s.run)
         };
         let n = s.run.evaluations();
         portfolio_result(

@@ -438,11 +438,7 @@ pub fn run_portfolio<'py>(
         return Err(e);
     }
     let best = outcome.map_err(to_py)?;
-    let termination = if run.stopped() {
-        Termination::Confirmed
-    } else {
-        Termination::Budget
-    };
+    let termination = portfolio_end(&run);
     portfolio_result(py, &run, &best, n_ineq, problem.evaluations(), termination)
 }
 
@@ -471,13 +467,18 @@ pub fn run_portfolio_native<'py>(
         (run, outcome)
     });
     let best = outcome.map_err(to_py)?;
-    let termination = if run.stopped() {
+    let termination = portfolio_end(&run);
+    let evaluations = run.evaluations();
+    portfolio_result(py, &run, &best, l, (evaluations, evaluations), termination)
+}
+
+/// Why a finished portfolio run ended: its own stopping rule, or the budget.
+pub(crate) fn portfolio_end(run: &Portfolio) -> Termination {
+    if run.stopped() {
         Termination::Confirmed
     } else {
         Termination::Budget
-    };
-    let evaluations = run.evaluations();
-    portfolio_result(py, &run, &best, l, (evaluations, evaluations), termination)
+    }
 }
 
 /// A portfolio run's result as a dict (as [`result_dict`]'s, without the ES's fields):
