@@ -42,7 +42,9 @@ struct Args {
     variants: Variants,
     /// Also run these optimizers that are not MA-ES specs (comma-separated):
     /// `sqp-restarts` (the restarted SQP local phase), `portfolio` (issue 55's first
-    /// portfolio); black boxes (forward differences) whatever `--jacobian` says.
+    /// portfolio); black boxes (forward differences), but for the `portfolio-share0`
+    /// family, which takes the exact Jacobians with `--jacobian exact` (labelled
+    /// `NAME+jacobian=exact`; the others are refused then).
     #[arg(long = "with", value_delimiter = ',')]
     with: Vec<String>,
     /// Run only the optimizers of `--with`, neither the variants nor the baseline
@@ -152,7 +154,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
         .map(|spec| StudyConfig::custom(format!("{spec}{suffix}"), MaEsOptimizer::with_spec(*spec)))
         .collect();
     for name in &args.with {
-        configs.push(StudyConfig::other(name)?);
+        configs.push(StudyConfig::other_with_jacobian(name, args.jacobian)?);
     }
     let suite = args
         .instance

@@ -64,7 +64,9 @@ struct Args {
     variant: Variants,
     /// Run this optimizer that is not an MA-ES spec instead of --variant (labelled by
     /// its name; --t-max does not apply): `sqp-restarts`, `portfolio`, `portfolio+`,
-    /// `portfolio@B`. Black boxes whatever --jacobian says.
+    /// `portfolio@B`, the `portfolio-share0` family. Black boxes, but for the
+    /// `portfolio-share0` family, which takes the exact Jacobians with `--jacobian
+    /// exact` (labelled `NAME+jacobian=exact`; the others are refused then).
     #[arg(long = "with", value_name = "NAME")]
     with: Option<String>,
     /// The generation T from which ε is 0: `scaled` (default) takes T = 1000 ·
@@ -182,7 +184,11 @@ fn run(args: &Args) -> Result<(), StudyError> {
         JacobianSource::Exact => format!("{label}+jacobian=exact"),
         JacobianSource::Differences => label,
     };
-    let other = args.with.as_deref().map(StudyConfig::other).transpose()?;
+    let other = args
+        .with
+        .as_deref()
+        .map(|name| StudyConfig::other_with_jacobian(name, args.jacobian))
+        .transpose()?;
     let label = other.as_ref().map_or(label, |c| c.label.clone());
     let groups: Vec<(usize, Vec<usize>)> = suite
         .dimensions()

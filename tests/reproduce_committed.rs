@@ -490,17 +490,72 @@ fn the_levenberg_marquardt_studies_replay_with_the_full_solve() {
             r.config.replace(":lm-solve=full", ""),
             "the same configuration otherwise"
         );
-        assert_eq!(
-            fingerprint(c),
-            fingerprint(r),
-            "RC{:02} run {}",
-            r.problem,
-            r.run
-        );
+        assert_same_run(c, r);
     }
     println!(
         "replayed {} committed Levenberg-Marquardt runs bit for bit with lm-solve=full, OpenBLAS {run_as}",
         rerun.len()
+    );
+}
+
+/// The frozen portfolio's black-box runs repeat: the first three runs of each CEC2020
+/// problem of dimension at most 7 of the committed `portfolio-share0` test
+/// (`results/strategy-design/round4/test-cec2020-bb`, 21 problems), bit for bit — the
+/// portfolio's ask and tell carries request kinds and exact Jacobians since, and a black
+/// box must not notice.
+#[test]
+fn the_frozen_portfolios_cec2020_runs_repeat() {
+    let Some(run_as) = kernel_here("Haswell") else {
+        return;
+    };
+    let study = root().join("results/strategy-design/round4/test-cec2020-bb");
+    let committed: BTreeMap<_, _> = cec2020_runs(&study, true)
+        .into_iter()
+        .filter(|r| r.dim <= 7 && r.run < 3)
+        .map(|r| (r.key(), r))
+        .collect();
+    assert_eq!(committed.len(), 63, "21 problems × 3 runs");
+    let problems: std::collections::BTreeSet<usize> =
+        committed.values().map(|r| r.problem).collect();
+    let list = problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let rerun = rerun_cec2020(
+        &[
+            "--with",
+            "portfolio-share0",
+            "--problems",
+            &list,
+            "--runs",
+            "3",
+            "--threads",
+            "2",
+        ],
+        run_as,
+    );
+    assert_eq!(rerun.len(), 63);
+    for r in &rerun {
+        let c = committed
+            .get(&r.key())
+            .unwrap_or_else(|| panic!("no committed record for {:?}", r.key()));
+        assert_same_run(c, r);
+    }
+    println!(
+        "reproduced {} committed portfolio-share0 CEC2020 runs bit for bit with OpenBLAS {run_as}",
+        rerun.len()
+    );
+}
+
+/// A CEC2020 rerun `r` is its committed record `c`, field for field ([`fingerprint`]).
+fn assert_same_run(c: &RunRow, r: &RunRow) {
+    assert_eq!(
+        fingerprint(c),
+        fingerprint(r),
+        "RC{:02} run {}",
+        r.problem,
+        r.run
     );
 }
 

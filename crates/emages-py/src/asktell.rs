@@ -133,18 +133,7 @@ impl PyAskTell {
                 ))
             }
         };
-        let objectives = if only {
-            Vec::new()
-        } else {
-            let f = f.ok_or_else(|| PyValueError::new_err("tell(): f is missing"))?;
-            let f = values(f, &[k], "f")?;
-            if let Some(j) = f.iter().position(|v| v.is_nan()) {
-                return Err(PyValueError::new_err(format!(
-                    "tell(): f is NaN at point {j}: tell a number (float('inf') ranks the point worst)"
-                )));
-            }
-            f
-        };
+        let objectives = told_objectives(f, k, !only)?;
         let c = told_constraints(g, h, k, (s.l, s.m), jacobians.then_some(n))?;
         let told = s.es.tell(&objectives, c.view()).map_err(to_py)?;
         if jacobians {
@@ -242,6 +231,26 @@ impl PyAskTell {
             .lock()
             .map_err(|_| PyRuntimeError::new_err("the ask-and-tell state is poisoned"))
     }
+}
+
+/// The `f` told for `k` points: `k` numbers, none NaN, where `wanted`; nothing (and
+/// `f` ignored) for a request that wants only the constraints.
+pub(crate) fn told_objectives(
+    f: Option<&Bound<'_, PyAny>>,
+    k: usize,
+    wanted: bool,
+) -> PyResult<Vec<f64>> {
+    if !wanted {
+        return Ok(Vec::new());
+    }
+    let f = f.ok_or_else(|| PyValueError::new_err("tell(): f is missing"))?;
+    let f = values(f, &[k], "f")?;
+    if let Some(j) = f.iter().position(|v| v.is_nan()) {
+        return Err(PyValueError::new_err(format!(
+            "tell(): f is NaN at point {j}: tell a number (float('inf') ranks the point worst)"
+        )));
+    }
+    Ok(f)
 }
 
 /// The constraint values (or, with `jacobian_dim = Some(N)`, the Jacobians) told for

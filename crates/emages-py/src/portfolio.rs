@@ -1,15 +1,17 @@
 //! The portfolio (`variant="portfolio"`, [`ma_es::portfolio`]) driven by its user, as
 //! `emages.AskTell` drives the ES: `ask()` gives the points the run wants (each wants
-//! `f` and `C`), `tell()` their values; the budget only cuts (a request that would not
-//! fit is not made). The state pickles (MessagePack of the Rust value) at any point
+//! `f` and `C`; with `jacobian=True` a `jacobians` request wants the constraints'
+//! Jacobians for the ES rounds' repair), `tell()` their values; the budget only cuts
+//! (a request that would not fit is not made). The state pickles (MessagePack of the Rust value) at any point
 //! and continues exactly.
 
-use crate::asktell::{told_constraints, values};
+use crate::asktell::{told_constraints, told_objectives};
 use crate::error::to_py;
 use crate::settings::PyPortfolioOptions;
 use crate::strategy::{portfolio_options, portfolio_result};
-use constraint_handling::problem::ProblemShape;
+use constraint_handling::problem::{JacobianSource, ProblemShape};
 use ma_es::portfolio::Portfolio;
+use ma_es::request::RequestKind;
 use ma_es::Termination;
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -29,6 +31,9 @@ struct Saved {
     stopped: bool,
     /// A request is pending.
     asked: bool,
+    /// The Jacobians told (`njev`).
+    #[serde(default)]
+    jacobians: usize,
 }
 
 /// The compiled half of `emages.AskTell(variant="portfolio")`.
@@ -41,7 +46,7 @@ pub struct PyPortfolioAskTell {
 impl PyPortfolioAskTell {
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (lower, upper, n_ineq, n_eq, margin, options, seed, x0=None))]
+    #[pyo3(signature = (lower, upper, n_ineq, n_eq, margin, options, seed, x0=None, jacobian=false))]
     fn new(
         lower: Vec<f64>,
         upper: Vec<f64>,
@@ -51,10 +56,14 @@ impl PyPortfolioAskTell {
         options: PyRef<'_, PyPortfolioOptions>,
         seed: u64,
         x0: Option<Vec<f64>>,
+        jacobian: bool,
     ) -> PyResult<Self> {
         let (budget, settings) = portfolio_options(&options, lower.len());
         let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
         shape.equality_margin = margin;
+        if jacobian {
+            shape = shape.with_jacobian(JacobianSource::Exact);
+        }
         let mut run = Portfolio::new(shape, settings, seed).map_err(to_py)?;
         if let Some(x0) = x0 {
             run = run.with_start(&x0).map_err(to_py)?;
@@ -67,12 +76,15 @@ impl PyPortfolioAskTell {
                 m: n_eq,
                 stopped: false,
                 asked: false,
+                jacobians: 0,
             }),
         })
     }
 
     /// The next question, `(points, False, "population", k)` with the points as the rows
-    /// of a `(k, N)` array; `None` once the run has ended (it stopped by itself, was
+    /// of a `(k, N)` array — or, made with `jacobian=True`, `(points, True,
+    /// "jacobians", charged)` for the constraints' Jacobians there (charged as the
+    /// CEC2020 rule counts them); `None` once the run has ended (it stopped by itself, was
     /// stopped, or the next request would take it past its budget). Asking again before
     /// telling returns the same question.
     #[allow(clippy::type_complexity)]
@@ -86,16 +98,22 @@ impl PyPortfolioAskTell {
             return Ok(None);
         }
         let done = s.run.evaluations();
-        let Some(points) = s.run.ask().map_err(to_py)? else {
+        // A black box (the shape has no exact Jacobians): every request wants f and C.
+        let Some(request) = s.run.ask().map_err(to_py)? else {
             return Ok(None);
         };
-        let k = points.ncols();
-        if done + k > s.budget {
+        let charge = request.evaluations;
+        if done + charge > s.budget {
             return Ok(None);
         }
-        let rows = points.t().as_standard_layout().into_owned();
+        let rows = request.points.t().as_standard_layout().into_owned();
+        let jacobians = request.kind == RequestKind::Jacobians;
         s.asked = true;
-        Ok(Some((rows.into_pyarray(py), false, "population", k)))
+        Ok(Some(if jacobians {
+            (rows.into_pyarray(py), true, "jacobians", charge)
+        } else {
+            (rows.into_pyarray(py), false, "population", charge)
+        }))
     }
 
     /// The answer to the pending question: `f` of shape `(k,)`, `g` of shape
@@ -114,22 +132,20 @@ impl PyPortfolioAskTell {
                 "tell() without a question: call ask() first",
             ));
         }
-        let k = s
+        let (k, jacobians) = s
             .run
             .ask()
             .map_err(to_py)?
-            .map(|p| p.ncols())
+            .map(|r| (r.len(), r.kind == RequestKind::Jacobians))
             .ok_or_else(|| PyValueError::new_err("tell(): the run has ended"))?;
-        let f = f.ok_or_else(|| PyValueError::new_err("tell(): f is missing"))?;
-        let objectives = values(f, &[k], "f")?;
-        if let Some(j) = objectives.iter().position(|v| v.is_nan()) {
-            return Err(PyValueError::new_err(format!(
-                "tell(): f is NaN at point {j}"
-            )));
-        }
-        let c = told_constraints(g, h, k, (s.l, s.m), None)?;
+        let objectives = told_objectives(f, k, !jacobians)?;
+        let n = s.run.dim();
+        let c = told_constraints(g, h, k, (s.l, s.m), jacobians.then_some(n))?;
         let before = s.run.iterations();
         s.run.tell(&objectives, c.view()).map_err(to_py)?;
+        if jacobians {
+            s.jacobians += k;
+        }
         s.asked = false;
         Ok(s.run.iterations() > before)
     }
@@ -151,15 +167,17 @@ impl PyPortfolioAskTell {
         } else {
             crate::strategy::portfolio_end(&s.run)
         };
-        let n = s.run.evaluations();
-        portfolio_result(
+        let n = s.run.evaluations() - s.run.jacobian_evaluations();
+        let d = portfolio_result(
             py,
             &s.run,
             best,
             s.l,
             (n, if s.l + s.m > 0 { n } else { 0 }),
             termination,
-        )
+        )?;
+        d.set_item("njev", s.jacobians)?;
+        Ok(d)
     }
 
     /// `(iterations, evaluations, step size, fun, violation)`: the state after the

@@ -418,7 +418,8 @@ impl<S: Clone + Default> Given<S> {
             })?;
             let Some(field) = self.field(&name) else {
                 return Err(PyValueError::new_err(format!(
-                    "options: unknown key {name:?}; the keys are {}",
+                    "options: unknown key {name:?}{}; the keys are {}",
+                    other_class(&name, self.class),
                     self.names().join(", ")
                 )));
             };
@@ -480,6 +481,32 @@ impl<S: Clone + Default> Given<S> {
 }
 
 /// The spelling a user gave, as a `'static` name of the table.
+/// Whether `name` is a key (or another spelling of one) of `table`.
+fn has_key<S>(table: &[Field<S>], name: &str) -> bool {
+    table
+        .iter()
+        .any(|f| f.key == name || f.aliases.contains(&name))
+}
+
+/// Where a key unknown to `class` belongs, if it is a key of the other settings class:
+/// an ES key given to the portfolio (`lambda`, `tol_fun`, …) names the ES variants, a
+/// portfolio key given to an ES the portfolio.
+fn other_class(name: &str, class: &str) -> String {
+    let es = has_key(OPTIONS, name);
+    let portfolio = has_key(PORTFOLIO_OPTIONS, name);
+    match class {
+        "PortfolioOptions" if es => format!(
+            " for the portfolio: {name} is a setting of the ES variants (emages.Options), \
+             which a variant such as variant=\"eps-mag-es-r\" takes"
+        ),
+        "Options" if portfolio => format!(
+            " for an ES variant: {name} is a setting of the portfolio (emages.PortfolioOptions, \
+             variant=\"portfolio\")"
+        ),
+        _ => String::new(),
+    }
+}
+
 fn field_name<S>(given: &str, field: &'static Field<S>) -> &'static str {
     std::iter::once(field.key)
         .chain(field.aliases.iter().copied())

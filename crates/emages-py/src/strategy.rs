@@ -393,9 +393,10 @@ fn callback_problem(
 /// Runs the portfolio (`variant="portfolio"`, [`ma_es::portfolio`]) on Python
 /// callables, the GIL released between calls, with the typed `emages.PortfolioOptions`
 /// (`budget`, default `20000 · N`, and the fields of [`PortfolioSettings`]). `x0`
-/// is the first start (default: the box's centre).
+/// is the first start (default: the box's centre); `jac`, the constraints' Jacobian,
+/// goes to the ES rounds' repair (the local phase takes differences).
 #[pyfunction]
-#[pyo3(name = "_run_portfolio")]
+#[pyo3(name = "_run_portfolio", signature = (fun, ineq, eq, joint, vectorized, lower, upper, n_ineq, n_eq, margin, options, seed, x0=None, jac=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run_portfolio<'py>(
     py: Python<'py>,
@@ -412,6 +413,7 @@ pub fn run_portfolio<'py>(
     options: PyRef<'_, PyPortfolioOptions>,
     seed: u64,
     x0: Option<Vec<f64>>,
+    jac: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (budget, settings) = portfolio_options(&options, lower.len());
     let problem = callback_problem(
@@ -424,7 +426,8 @@ pub fn run_portfolio<'py>(
         upper,
         (n_ineq, n_eq),
         margin,
-    )?;
+    )?
+    .with_jacobian(jac);
     let shape = ProblemShape::of(&problem).map_err(to_py)?;
     let mut run = Portfolio::new(shape, settings, seed).map_err(to_py)?;
     if let Some(x0) = x0 {
@@ -439,7 +442,9 @@ pub fn run_portfolio<'py>(
     }
     let best = outcome.map_err(to_py)?;
     let termination = portfolio_end(&run);
-    portfolio_result(py, &run, &best, n_ineq, problem.evaluations(), termination)
+    let d = portfolio_result(py, &run, &best, n_ineq, problem.evaluations(), termination)?;
+    d.set_item("njev", problem.jacobians())?;
+    Ok(d)
 }
 
 /// Runs the portfolio on one of the suites' problems, entirely in Rust (its own

@@ -147,8 +147,13 @@ def test_portfolio_bad_values():
         emages.PortfolioOptions(es="bogus")
     with pytest.raises(ValueError, match="initial_share must be a finite number"):
         emages.PortfolioOptions(initial_share=None)
-    with pytest.raises(ValueError, match=r'unknown key "tol_fun"; the keys are budget, confirmations'):
+    with pytest.raises(ValueError, match=r'unknown key "tol_fun" for the portfolio: tol_fun is a setting of the ES '
+                                         r'variants .*; the keys are budget, confirmations'):
         emages.PortfolioOptions(tol_fun=1e-8)
+    # A portfolio key given to an ES names the portfolio.
+    with pytest.raises(ValueError, match=r'unknown key "confirmations" for an ES variant: confirmations is a '
+                                         r'setting of the portfolio \(emages.PortfolioOptions, variant="portfolio"\)'):
+        emages.Options(confirmations=3)
 
 
 def sphere(x):

@@ -75,7 +75,11 @@ def test_the_budget_is_a_cap():
         ({"sigma0": float("nan")}, "sigma0 must be a finite positive number"),
         ({"options": {"sigma0": "1"}}, "sigma0"),
         ({"options": {"maxiter": 5}}, "maxiter"),
-        ({"options": {"tol_fun": 1e-9}}, r"unknown key \"tol_fun\"; the keys are budget, confirmations"),
+        ({"options": {"tol_fun": 1e-9}}, r"unknown key \"tol_fun\" for the portfolio: tol_fun is a setting of "
+         r"the ES variants \(emages.Options\), which a variant such as variant=\"eps-mag-es-r\" takes; "
+         r"the keys are budget, confirmations"),
+        ({"options": {"lambda": 12}}, r"lambda is a setting of the ES variants"),
+        ({"options": {"no_such_key": 1}}, r"unknown key \"no_such_key\"; the keys are budget"),
         ({"options": {"initial_share": 2.0}}, "initial_share"),
         ({"equality_margin": -1.0}, "equality_margin"),
         ({"budget": -5}, "budget"),
@@ -178,8 +182,6 @@ def test_portfolio_ask_and_tell_errors_and_stop():
     es.tell(np.zeros(k), np.zeros((k, 3)))
     es.terminate()
     assert es.ask() is None and es.result().termination == "stopped"
-    with pytest.raises(ValueError, match="jacobian"):
-        emages.AskTell(4, n_ineq=3, bounds=[(-10, 10)] * 4, variant=emages.PORTFOLIO, jacobian=True)
 
 
 def test_an_executor_a_callback_and_disp_give_the_same_run(capsys):
@@ -268,3 +270,67 @@ def test_an_unbounded_start_where_the_gradient_vanishes_is_solved():
     frozen = emages.minimize(sphere, np.zeros(5), ineq=ineq, variant=emages.PORTFOLIO, seed=0, budget=3000,
                              options={"sqp_curvature_steering": False})
     assert not frozen.feasible and frozen.nfev > 2900
+
+
+def rastrigin(x):
+    return float(np.sum(x ** 2 - 3 * np.cos(2 * x)))
+
+
+#: On the circle x₁² + x₂² = 4 and below the plane x₁ + x₂ + x₃ = 1 (scipy's signs:
+#: ``ineq`` is ``fun(x) ≥ 0``), each with its Jacobian.
+CIRCLE_AND_PLANE = [
+    {"type": "eq", "fun": lambda x: x[0] ** 2 + x[1] ** 2 - 4, "jac": lambda x: [2 * x[0], 2 * x[1], 0.0]},
+    {"type": "ineq", "fun": lambda x: 1 - x[0] - x[1] - x[2], "jac": lambda x: [-1.0, -1.0, -1.0]},
+]
+
+
+def test_a_jac_goes_to_the_es_rounds_repair():
+    """Every constraint with its ``jac``: the ES rounds' repair takes the exact
+    Jacobians (``njev`` > 0; the evaluations charged for them by the CEC2020 rule are at
+    most one per Jacobian), the same run by ask and tell through an executor and by hand
+    (a ``"jacobians"`` request answered with ``tell(None, Jg, Jh)``); without the ``jac``
+    the problem is a black box (``njev`` 0) and the run another."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    kw = dict(bounds=[(-5, 5)] * 3, variant=emages.PORTFOLIO, seed=5, budget=6000,
+              options={"confirmations": 0, "es_budget_per_dim": 100})
+    exact = emages.minimize(rastrigin, constraints=CIRCLE_AND_PLANE, **kw)
+    charged = exact.evaluations - exact.nfev
+    assert exact.njev > 0 and 0 < charged <= exact.njev, (exact.njev, charged)
+    assert exact.evaluations <= 6000 and exact.feasible
+    with ThreadPoolExecutor(2) as pool:
+        through = emages.minimize(rastrigin, constraints=CIRCLE_AND_PLANE, executor=pool, **kw)
+    assert np.array_equal(through.x, exact.x)
+    assert (through.fun, through.nfev, through.njev, through.evaluations) == \
+        (exact.fun, exact.nfev, exact.njev, exact.evaluations)
+
+    es = emages.AskTell(3, n_ineq=1, n_eq=1, bounds=[(-5, 5)] * 3, variant=emages.PORTFOLIO, seed=5,
+                        budget=6000, options={"confirmations": 0, "es_budget_per_dim": 100}, jacobian=True)
+    kinds = set()
+    while (req := es.ask()) is not None:
+        kinds.add(req.kind)
+        x = req.points
+        if req.kind == "jacobians":
+            assert req.constraints_only
+            jg = np.ones((len(x), 1, 3))  # g = −(1 − x₁ − x₂ − x₃) ≤ 0
+            jh = np.stack([[[2 * p[0], 2 * p[1], 0.0]] for p in x])
+            if len(kinds) == 2 and "checked" not in kinds:
+                kinds.add("checked")
+                with pytest.raises(ValueError, match="shape"):
+                    es.tell(None, jg[:, :, :2], jh)
+            es.tell(None, jg, jh)
+            continue
+        f = np.array([rastrigin(p) for p in x])
+        g = np.array([[-(1 - p[0] - p[1] - p[2])] for p in x])
+        h = np.array([[p[0] ** 2 + p[1] ** 2 - 4] for p in x])
+        es.tell(f, g, h)
+    by_hand = es.result()
+    assert {"population", "jacobians"} <= kinds
+    assert np.array_equal(by_hand.x, exact.x) and by_hand.njev == exact.njev
+    assert by_hand.evaluations == exact.evaluations
+
+    black_box = [{k: v for k, v in c.items() if k != "jac"} for c in CIRCLE_AND_PLANE]
+    plain = emages.minimize(rastrigin, constraints=black_box, **kw)
+    assert plain.njev == 0 and plain.nfev == plain.evaluations <= 6000
+    # The same local phase first (its best point may be the same), then other ES rounds.
+    assert (plain.nfev, plain.nit) != (exact.nfev, exact.nit)

@@ -30,8 +30,14 @@
 //! batch that does not fit into what is left ([`Portfolio::run`] does). The ES runs'
 //! seeds and the starts follow from the seed alone.
 //!
-//! The run is a black box: the local phase and the ES's repair take forward
-//! differences, every point asked for wants `f` and `C`, one evaluation each.
+//! **Derivatives.** For a black box ([`JacobianSource::Differences`]) the local phase
+//! and the ES's repair take forward differences: every point asked for wants `f` and
+//! `C`, one evaluation each. A shape with [`JacobianSource::Exact`] (a problem that
+//! offers its constraint Jacobian) gives the exact Jacobians to the ES's repair: it
+//! asks for them ([`RequestKind::Jacobians`], charged as [`Request::evaluations`]
+//! says, the CEC2020 rule) where it would probe `N` points. The local phase stays on
+//! forward differences even then: `∇f` needs its `N` probes anyway, and they give `J`
+//! with it, while an exact `J` at the iterate would be one more evaluation per step.
 //!
 //! ```
 //! use constraint_handling::FnProblem;
@@ -55,7 +61,7 @@ use crate::ask_tell::AskTell;
 use crate::error::MaEsError;
 use crate::noise::RngNoise;
 use crate::plan::Options;
-use crate::request::Told;
+use crate::request::{Request, RequestKind, Told};
 use crate::spec::ComponentSpec;
 use constraint_handling::ordering::{improves_best_so_far, improves_best_so_far_nan_last};
 use constraint_handling::problem::{JacobianSource, ProblemShape};
@@ -225,6 +231,14 @@ pub struct Portfolio {
     iterations: usize,
     /// The number of points of the request being evaluated (0: none).
     asked: usize,
+    /// What that request is, and the evaluations it is charged.
+    #[serde(default = "population")]
+    asked_kind: RequestKind,
+    #[serde(default)]
+    asked_charge: usize,
+    /// The evaluations charged for Jacobians (a part of `evaluations`).
+    #[serde(default)]
+    jacobian_evaluations: usize,
     /// The best point's fitness when the current run of the local phase started.
     before_local: Option<Fitness>,
     /// Runs of the local phase in a row that ended at the best point.
@@ -264,7 +278,6 @@ impl Portfolio {
                 )));
             }
         }
-        let shape = shape.with_jacobian(JacobianSource::Differences);
         let start = centre(&shape.lower, &shape.upper);
         let sqp = Self::local_phase(&shape, &start, &settings.sqp)?;
         Ok(Self {
@@ -286,6 +299,9 @@ impl Portfolio {
             evaluations: 0,
             iterations: 0,
             asked: 0,
+            asked_kind: RequestKind::Population,
+            asked_charge: 0,
+            jacobian_evaluations: 0,
             before_local: None,
             confirmed: 0,
         })
@@ -485,13 +501,16 @@ impl Portfolio {
         }
     }
 
-    /// The points to evaluate next, one per column (`N × k`): `f` and `C` are wanted
-    /// at each; `None` once the run stopped by itself ([`Portfolio::stopped`]). Asking
-    /// again before telling gives the same points.
+    /// The next request: its points, one per column (`N × k`), and what is wanted
+    /// there — `f` and `C` ([`RequestKind::Population`], [`RequestKind::Repaired`], and
+    /// [`RequestKind::JacobianProbes`], whose `f` counts for the record too), or, for a
+    /// shape with exact Jacobians, the constraint Jacobians of the ES's repair
+    /// ([`RequestKind::Jacobians`]). `None` once the run stopped by itself
+    /// ([`Portfolio::stopped`]). Asking again before telling gives the same request.
     ///
     /// # Errors
     /// The ES's errors when a round sets it up.
-    pub fn ask(&mut self) -> Result<Option<ArrayView2<'_, f64>>, MaEsError> {
+    pub fn ask(&mut self) -> Result<Option<Request<'_>>, MaEsError> {
         if self.stopped() {
             return Ok(None);
         }
@@ -499,17 +518,44 @@ impl Portfolio {
         if self.stopped() {
             return Ok(None);
         }
-        let points = match &mut self.phase {
-            Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => sqp.ask(),
-            Phase::Es { es } => es.pending().map(|r| r.points),
+        let (count, kind, charge) = self
+            .current()
+            .map(|r| (r.points.ncols(), r.kind, r.evaluations))
+            .ok_or_else(|| MaEsError::Portfolio("a step with nothing to ask".into()))?;
+        (self.asked, self.asked_kind, self.asked_charge) = (count, kind, charge);
+        Ok(self.current())
+    }
+
+    /// The current step's request, if it has one.
+    fn current(&self) -> Option<Request<'_>> {
+        match &self.phase {
+            Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => {
+                sqp.ask().map(|points| Request {
+                    evaluations: points.ncols(),
+                    points,
+                    kind: RequestKind::Population,
+                    jacobians: false,
+                })
+            }
+            Phase::Es { es } => es.pending(),
         }
-        .ok_or_else(|| MaEsError::Portfolio("a step with nothing to ask".into()))?;
-        self.asked = points.ncols();
-        Ok(Some(points))
+    }
+
+    /// The evaluations the pending request is charged: one per point, but for the
+    /// Jacobians of the ES's repair ([`Request::evaluations`]).
+    fn charge(&self) -> usize {
+        if self.asked_kind == RequestKind::Jacobians {
+            self.asked_charge
+        } else {
+            self.asked
+        }
     }
 
     /// Tells the values at the points of the last [`Portfolio::ask`]: `objectives[j]`
-    /// and column `j` of `constraints` (`(l + m) × k`) are `f` and `C` at point `j`.
+    /// and column `j` of `constraints` (`(l + m) × k`) are `f` and `C` at point `j`;
+    /// for a [`RequestKind::Jacobians`] request, columns `jN .. (j+1)N` of
+    /// `constraints` (`(l + m) × (N · k)`) are `∂C/∂x` at point `j`, and `objectives`
+    /// may be empty.
     ///
     /// # Errors
     /// [`MaEsError::Portfolio`] without an ask or for values that do not fit; the
@@ -519,46 +565,34 @@ impl Portfolio {
         objectives: &[f64],
         constraints: ArrayView2<'_, f64>,
     ) -> Result<(), MaEsError> {
-        let k = self.shape.num_constraints();
+        let (n, k) = (self.shape.dim(), self.shape.num_constraints());
         if self.asked == 0 {
             return Err(MaEsError::Portfolio("a tell without an ask".into()));
         }
-        if objectives.len() != self.asked || constraints.dim() != (k, self.asked) {
+        let jacobians = self.asked_kind == RequestKind::Jacobians;
+        let columns = if jacobians {
+            n * self.asked
+        } else {
+            self.asked
+        };
+        let objectives_fit = objectives.len() == self.asked || (jacobians && objectives.is_empty());
+        if !objectives_fit || constraints.dim() != (k, columns) {
             return Err(MaEsError::Portfolio(format!(
-                "{} points asked for, told {} objectives and a {}×{} constraint matrix (expected {k}×{})",
+                "{} points asked for ({}), told {} objectives and a {}×{} constraint matrix (expected {k}×{columns})",
                 self.asked,
+                if jacobians { "their Jacobians" } else { "f and C" },
                 objectives.len(),
                 constraints.nrows(),
                 constraints.ncols(),
-                self.asked
             )));
         }
-        // The best point among the asked ones, before the phase moves on.
-        let points = match &self.phase {
-            Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => sqp.ask(),
-            Phase::Es { es } => es.pending().map(|r| r.points),
-        }
-        .ok_or_else(|| MaEsError::Portfolio("a tell without an ask".into()))?;
-        let mut improved = None;
-        for (j, (&f, c)) in objectives.iter().zip(constraints.columns()).enumerate() {
-            let fitness = match c.as_slice() {
-                Some(c) => Fitness::new(f, self.shape.mean_violation(c)),
-                None => Fitness::new(f, self.shape.mean_violation(&c.to_vec())),
-            };
-            let best = improved
-                .as_ref()
-                .map(|(_, b)| b)
-                .or(self.best.as_ref().map(|b| &b.fitness));
-            if best.is_none_or(|b| improves_record(&fitness, b, self.settings.nan_last)) {
-                improved = Some((j, fitness));
-            }
-        }
-        let improved = improved.map(|(j, fitness)| PortfolioBest {
-            x: points.column(j).to_vec(),
-            fitness,
-            constraints: constraints.column(j).to_vec(),
-            found_at: self.evaluations + j + 1,
-        });
+        // The best point among the asked ones, before the phase moves on (a Jacobian
+        // brings no new point).
+        let improved = if jacobians {
+            None
+        } else {
+            self.best_of(objectives, constraints)?
+        };
         match &mut self.phase {
             Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => {
                 sqp.tell(objectives, constraints)
@@ -574,36 +608,94 @@ impl Portfolio {
         if improved.is_some() {
             self.best = improved;
         }
-        self.evaluations += self.asked;
+        self.evaluations += self.charge();
+        if jacobians {
+            self.jacobian_evaluations += self.asked_charge;
+        }
         self.asked = 0;
         Ok(())
     }
 
-    /// Runs on `problem` until it stops by itself or the next batch would take the
-    /// evaluations past `budget`; gives the best point.
+    /// The point of the pending request that improves the record most, if one does.
+    fn best_of(
+        &self,
+        objectives: &[f64],
+        constraints: ArrayView2<'_, f64>,
+    ) -> Result<Option<PortfolioBest>, MaEsError> {
+        let points = self
+            .current()
+            .ok_or_else(|| MaEsError::Portfolio("a tell without an ask".into()))?
+            .points;
+        let mut improved = None;
+        for (j, (&f, c)) in objectives.iter().zip(constraints.columns()).enumerate() {
+            let fitness = match c.as_slice() {
+                Some(c) => Fitness::new(f, self.shape.mean_violation(c)),
+                None => Fitness::new(f, self.shape.mean_violation(&c.to_vec())),
+            };
+            let best = improved
+                .as_ref()
+                .map(|(_, b)| b)
+                .or(self.best.as_ref().map(|b| &b.fitness));
+            if best.is_none_or(|b| improves_record(&fitness, b, self.settings.nan_last)) {
+                improved = Some((j, fitness));
+            }
+        }
+        Ok(improved.map(|(j, fitness)| PortfolioBest {
+            x: points.column(j).to_vec(),
+            fitness,
+            constraints: constraints.column(j).to_vec(),
+            found_at: self.evaluations + j + 1,
+        }))
+    }
+
+    /// Runs on `problem` until it stops by itself or the next request would take the
+    /// evaluations past `budget`; gives the best point. The Jacobians of a shape with
+    /// [`JacobianSource::Exact`] come from the problem's
+    /// [`ConstrainedProblem::constraint_jacobian`].
     ///
     /// # Errors
-    /// The problem's errors; a budget too small for the first batch ([`MaEsError::Portfolio`]).
+    /// The problem's errors; a budget too small for the first batch
+    /// ([`MaEsError::Portfolio`]); a shape with exact Jacobians for a problem that
+    /// offers none.
     pub fn run<P: ConstrainedProblem + ?Sized>(
         &mut self,
         problem: &P,
         budget: usize,
     ) -> Result<PortfolioBest, MaEsError> {
-        let k = self.shape.num_constraints();
+        let (n, k) = (self.shape.dim(), self.shape.num_constraints());
+        let exact = problem.constraint_jacobian();
+        if self.shape.jacobian == JacobianSource::Exact && exact.is_none() {
+            return Err(MaEsError::Portfolio(
+                "the run takes exact Jacobians, and the problem offers none".into(),
+            ));
+        }
         let (mut objectives, mut constraints) = (Vec::new(), Vec::new());
         let shaped = |e: ndarray::ShapeError| MaEsError::Portfolio(e.to_string());
         loop {
             let done = self.evaluations;
-            let Some(points) = self.ask()? else { break };
-            let count = points.ncols();
-            if done + count > budget {
+            let Some(request) = self.ask()? else { break };
+            let count = request.points.ncols();
+            if done + request.evaluations > budget {
                 break;
             }
             // The buffers grow to the largest batch once and are reused.
+            if request.kind == RequestKind::Jacobians {
+                let jacobian = exact.expect("checked above");
+                objectives.clear();
+                constraints.resize(k * n * count, 0.0);
+                for (j, block) in constraints.chunks_exact_mut(k * n).enumerate() {
+                    let block = ArrayViewMut2::from_shape((k, n).f(), block).map_err(shaped)?;
+                    jacobian.evaluate_jacobian(request.point(j), None, block)?;
+                }
+                let view =
+                    ArrayView2::from_shape((k, n * count).f(), &constraints[..]).map_err(shaped)?;
+                self.tell(&objectives, view)?;
+                continue;
+            }
             objectives.resize(count, 0.0);
             constraints.resize(k * count, 0.0);
             problem.evaluate_batch(
-                points,
+                request.points,
                 ArrayViewMut1::from(&mut objectives[..]),
                 ArrayViewMut2::from_shape((k, count).f(), &mut constraints[..]).map_err(shaped)?,
             )?;
@@ -621,10 +713,22 @@ impl Portfolio {
         self.best.as_ref()
     }
 
-    /// Evaluations told so far.
+    /// Evaluations told so far (with those charged for Jacobians).
     #[must_use]
     pub fn evaluations(&self) -> usize {
         self.evaluations
+    }
+
+    /// The evaluations charged for the Jacobians of the ES's repair (0 for a black box).
+    #[must_use]
+    pub fn jacobian_evaluations(&self) -> usize {
+        self.jacobian_evaluations
+    }
+
+    /// The problem's dimension `N`.
+    #[must_use]
+    pub fn dim(&self) -> usize {
+        self.shape.dim()
     }
 
     /// Iterations so far: the local phase's tells and the ES's generations.
@@ -653,6 +757,10 @@ impl Portfolio {
             Phase::Es { es } => es.report().sigma,
         }
     }
+}
+
+fn population() -> RequestKind {
+    RequestKind::Population
 }
 
 fn local_phase_error(e: SqpError) -> MaEsError {

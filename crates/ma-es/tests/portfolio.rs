@@ -1,13 +1,18 @@
 //! The portfolio by ask and tell (`ma_es::portfolio`): the budget only cuts, a saved run
-//! continues bit for bit, bad tells and settings are errors, and the classic problems
-//! are solved within a few hundred evaluations.
+//! continues bit for bit, bad tells and settings are errors, the classic problems
+//! are solved within a few hundred evaluations, and a problem's exact Jacobians go to
+//! the ES's repair.
 
-use constraint_handling::problem::ProblemShape;
-use constraint_handling::{ConstrainedProblem, FnProblem};
+use constraint_handling::problem::{
+    prepare_jacobian, ConstraintJacobian, JacobianSource, ProblemShape,
+};
+use constraint_handling::{ConstrainedProblem, FnProblem, ProblemError};
 use local_phase::classic;
 use ma_es::portfolio::{Portfolio, PortfolioSettings};
+use ma_es::request::RequestKind;
 use ma_es::MaEsError;
-use ndarray::{Array2, ShapeBuilder};
+use ndarray::{Array2, ArrayViewMut2, ShapeBuilder};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// A multimodal problem with an equality, whose runs restart and reach the ES; the
@@ -54,7 +59,7 @@ fn the_budget_is_a_cap_not_a_schedule() {
             run.run(&problem, b).unwrap();
             assert!(run.evaluations() <= b);
             // What is left is less than the next batch.
-            let next = run.ask().unwrap().expect("runs to the budget").ncols();
+            let next = run.ask().unwrap().expect("runs to the budget").len();
             assert!(
                 run.evaluations() + next > b,
                 "{b}: {} + {next}",
@@ -86,7 +91,12 @@ fn drive(run: &mut Portfolio, problem: &impl ConstrainedProblem, tells: usize) {
     let (n, k) = (problem.dim(), problem.num_constraints());
     let mut c = vec![0.0; k];
     for _ in 0..tells {
-        let points = run.ask().unwrap().expect("runs to the budget").to_owned();
+        let points = run
+            .ask()
+            .unwrap()
+            .expect("runs to the budget")
+            .points
+            .to_owned();
         let mut objectives = Vec::new();
         let mut constraints = Array2::zeros((k, points.ncols()).f());
         for (j, p) in points.columns().into_iter().enumerate() {
@@ -122,7 +132,8 @@ fn a_saved_run_continues_bit_for_bit() {
             "saved after {stop} tells"
         );
         assert_eq!(resumed.best(), whole.best(), "saved after {stop} tells");
-        assert_eq!(resumed.ask().unwrap(), whole.ask().unwrap());
+        let next = |run: &mut Portfolio| run.ask().unwrap().map(|r| (r.kind, r.points.to_owned()));
+        assert_eq!(next(&mut resumed), next(&mut whole));
     }
     // The saves fell into different rounds.
     assert!(
@@ -187,7 +198,7 @@ fn bad_tells_and_settings_are_errors() {
     let mut run = Portfolio::new(shape, PortfolioSettings::default(), 1).unwrap();
     let e = run.tell(&[1.0], Array2::zeros((1, 1)).view()).unwrap_err();
     assert!(e.to_string().contains("without an ask"), "{e}");
-    let asked = run.ask().unwrap().unwrap().ncols();
+    let asked = run.ask().unwrap().unwrap().len();
     let e = run
         .tell(&vec![0.0; asked + 1], Array2::zeros((1, asked + 1)).view())
         .unwrap_err();
@@ -263,7 +274,7 @@ fn the_first_start_can_be_given() {
     .unwrap();
     let run = Portfolio::for_problem(&problem, PortfolioSettings::default(), 1).unwrap();
     let mut run = run.with_start(&[0.25, 3.0]).unwrap();
-    let first = run.ask().unwrap().unwrap().to_owned();
+    let first = run.ask().unwrap().unwrap().points.to_owned();
     assert_eq!(first.column(0).to_vec(), vec![0.25, 1.0]);
     let run = Portfolio::for_problem(&problem, PortfolioSettings::default(), 1).unwrap();
     let e = run.with_start(&[0.0, f64::NAN]).err().expect("refused");
@@ -327,7 +338,7 @@ fn first_es_generation(settings: PortfolioSettings) -> (f64, Vec<u64>) {
     let lambda = 4 * 3; // εMAg-ES-R's λ = 4N: no batch of the local phase is as wide
     let mut c = vec![0.0; 2];
     loop {
-        let points = run.ask().unwrap().expect("runs on").to_owned();
+        let points = run.ask().unwrap().expect("runs on").points.to_owned();
         if points.ncols() == lambda {
             return (run.step_size(), SEEN.lock().unwrap().clone());
         }
@@ -366,4 +377,176 @@ fn sigma0_sets_the_es_rounds_step_size() {
         "sigma0: the first ES generation after {} evaluations of the local phase",
         before_default.len() / 3
     );
+}
+
+/// `rastrigin_on_a_circle` (without the record of points) offering its exact constraint
+/// Jacobian, counting its evaluations and its Jacobians.
+struct WithJacobian {
+    box_: (Vec<f64>, Vec<f64>),
+    evaluations: AtomicUsize,
+    jacobians: AtomicUsize,
+}
+
+impl WithJacobian {
+    fn new() -> Self {
+        Self {
+            box_: (vec![-5.0; 3], vec![5.0; 3]),
+            evaluations: AtomicUsize::new(0),
+            jacobians: AtomicUsize::new(0),
+        }
+    }
+}
+
+impl ConstrainedProblem for WithJacobian {
+    fn dim(&self) -> usize {
+        3
+    }
+    fn num_inequalities(&self) -> usize {
+        1
+    }
+    fn num_equalities(&self) -> usize {
+        1
+    }
+    fn lower_bounds(&self) -> &[f64] {
+        &self.box_.0
+    }
+    fn upper_bounds(&self) -> &[f64] {
+        &self.box_.1
+    }
+    fn evaluate(&self, x: &[f64], c: &mut [f64]) -> Result<f64, ProblemError> {
+        self.check_buffers(x, c)?;
+        self.evaluations.fetch_add(1, Ordering::Relaxed);
+        c[0] = x[0] * x[0] + x[1] * x[1] - 4.0;
+        c[1] = x[0] + x[1] + x[2] - 1.0;
+        Ok(x.iter().map(|v| v * v - 3.0 * (2.0 * v).cos()).sum())
+    }
+    fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
+        Some(self)
+    }
+}
+
+impl ConstraintJacobian for WithJacobian {
+    fn evaluate_jacobian(
+        &self,
+        x: &[f64],
+        values: Option<&mut [f64]>,
+        mut jacobian: ArrayViewMut2<'_, f64>,
+    ) -> Result<(), ProblemError> {
+        prepare_jacobian(self, x, values, jacobian.dim())?;
+        self.jacobians.fetch_add(1, Ordering::Relaxed);
+        jacobian.assign(&ndarray::array![
+            [2.0 * x[0], 2.0 * x[1], 0.0],
+            [1.0, 1.0, 1.0]
+        ]);
+        Ok(())
+    }
+}
+
+/// A problem that offers its Jacobian gives it to the ES rounds' repair: the run asks for
+/// Jacobians instead of difference probes, and is charged by the CEC2020 rule (one
+/// evaluation for a Jacobian at a point not evaluated with it, none at the repaired
+/// points whose evaluation counted), so its count lies between the problem's
+/// evaluations and those plus its Jacobians. The same problem as a black box asks for
+/// none, and the local phase's first restart is the same in both.
+#[test]
+fn exact_jacobians_go_to_the_es_repair_and_are_charged_by_the_cec2020_rule() {
+    let budget = 6000;
+    let exact = WithJacobian::new();
+    let mut run = Portfolio::for_problem(&exact, small_rounds(), 5).unwrap();
+    let best = run.run(&exact, budget).unwrap();
+    let (evaluations, jacobians) = (
+        exact.evaluations.load(Ordering::Relaxed),
+        exact.jacobians.load(Ordering::Relaxed),
+    );
+    assert!(jacobians > 0, "no Jacobian asked for");
+    assert!(run.evaluations() <= budget);
+    assert!(
+        evaluations < run.evaluations() && run.evaluations() <= evaluations + jacobians,
+        "charged {} for {evaluations} evaluations and {jacobians} Jacobians",
+        run.evaluations()
+    );
+    assert!(best.fitness.violation < 1e-3, "{best:?}");
+    assert_eq!(run.evaluations() - run.jacobian_evaluations(), evaluations);
+
+    let black_box = WithJacobian::new();
+    let shape = ProblemShape::of(&black_box)
+        .unwrap()
+        .with_jacobian(JacobianSource::Differences);
+    let mut run_bb = Portfolio::new(shape, small_rounds(), 5).unwrap();
+    let best_bb = run_bb.run(&black_box, budget).unwrap();
+    assert_eq!(black_box.jacobians.load(Ordering::Relaxed), 0);
+    assert_eq!(
+        run_bb.evaluations(),
+        black_box.evaluations.load(Ordering::Relaxed)
+    );
+    // Before the first ES round, the runs are one run.
+    let first_local = |settings: PortfolioSettings, p: &WithJacobian, exact: bool| {
+        let mut shape = ProblemShape::of(p).unwrap();
+        if !exact {
+            shape = shape.with_jacobian(JacobianSource::Differences);
+        }
+        let mut run = Portfolio::new(shape, settings, 5).unwrap();
+        run.run(p, 40).unwrap()
+    };
+    assert_eq!(
+        first_local(small_rounds(), &WithJacobian::new(), true),
+        first_local(small_rounds(), &WithJacobian::new(), false)
+    );
+    println!(
+        "exact: {} charged ({evaluations} evaluations, {jacobians} Jacobians), best {:?}; black box: {} evaluations, best {:?}",
+        run.evaluations(),
+        best.fitness,
+        run_bb.evaluations(),
+        best_bb.fitness
+    );
+}
+
+/// A run set up for exact Jacobians refuses a problem that offers none, and a Jacobians
+/// request told with one column per point (not `N`) is an error.
+#[test]
+fn exact_jacobians_that_cannot_be_had_or_do_not_fit_are_errors() {
+    let exact = WithJacobian::new();
+    let shape = ProblemShape::of(&exact).unwrap();
+    assert_eq!(shape.jacobian, JacobianSource::Exact);
+    static SEEN: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+    let without = rastrigin_on_a_circle(&SEEN);
+    let e = Portfolio::new(shape.clone(), small_rounds(), 5)
+        .unwrap()
+        .run(&without, 1000)
+        .unwrap_err();
+    assert!(e.to_string().contains("offers none"), "{e}");
+
+    let mut run = Portfolio::new(shape, small_rounds(), 5).unwrap();
+    let (n, k) = (3, 2);
+    let mut c = vec![0.0; k];
+    let mut j = Array2::zeros((k, n));
+    loop {
+        let request = run.ask().unwrap().expect("runs on");
+        let (kind, points) = (request.kind, request.points.to_owned());
+        if kind == RequestKind::Jacobians {
+            let wrong = Array2::zeros((k, points.ncols()).f());
+            let e = run.tell(&[], wrong.view()).unwrap_err();
+            assert!(e.to_string().contains("Jacobians"), "{e}");
+            let mut blocks = Array2::zeros((k, n * points.ncols()).f());
+            for (i, x) in points.columns().into_iter().enumerate() {
+                exact
+                    .evaluate_jacobian(&x.to_vec(), None, j.view_mut())
+                    .unwrap();
+                blocks
+                    .slice_mut(ndarray::s![.., i * n..(i + 1) * n])
+                    .assign(&j);
+            }
+            run.tell(&[], blocks.view()).unwrap();
+            break;
+        }
+        let mut objectives = Vec::new();
+        let mut constraints = Array2::zeros((k, points.ncols()).f());
+        for (i, x) in points.columns().into_iter().enumerate() {
+            objectives.push(exact.evaluate(&x.to_vec(), &mut c).unwrap());
+            constraints
+                .column_mut(i)
+                .assign(&ndarray::ArrayView1::from(&c[..]));
+        }
+        run.tell(&objectives, constraints.view()).unwrap();
+    }
 }

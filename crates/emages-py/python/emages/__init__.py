@@ -786,12 +786,14 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
     if x0 is not None:
         _inside(x0, lb, ub)
     probe = x0 if x0 is not None else np.where(np.isfinite(lb) & np.isfinite(ub), (lb + ub) / 2, 0.0)
-    ineq, eq, joint, l, m, _ = _callables(fun, ineq, eq, constraints, vectorized, probe)  # a black box
+    # The constraints' Jacobian, when every constraint brings one, goes to the ES rounds'
+    # repair (the local phase takes differences: its probes are needed for ∇f anyway).
+    ineq, eq, joint, l, m, jac = _callables(fun, ineq, eq, constraints, vectorized, probe)
     start = None if x0 is None else x0.tolist()
     if executor is None and callback is None and not disp:
         raw = _emages._run_portfolio(
             fun, ineq, eq, joint, bool(vectorized), lb.tolist(), ub.tolist(), l, m,
-            float(equality_margin), opts, seed, start,
+            float(equality_margin), opts, seed, start, jac,
         )
     else:
         # By ask and tell (the same run): each request through the executor, one point
@@ -799,8 +801,8 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
         from ._asktell import _drive
 
         core = _emages._PortfolioAskTell(lb.tolist(), ub.tolist(), l, m, float(equality_margin),
-                                         opts, seed, start)
-        task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m)
+                                         opts, seed, start, jac is not None)
+        task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m, jac)
         raw = _drive(core, task, executor, callback, seed, disp)
     res = _finished(raw, seed)
     res["equality_margin"] = float(equality_margin)

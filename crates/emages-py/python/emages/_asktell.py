@@ -109,7 +109,9 @@ class AskTell:
 
     With ``variant=emages.PORTFOLIO`` the portfolio is driven so: every request is a
     ``"population"`` wanting ``f``, ``g`` and ``h`` at its points (the local phase's
-    start, its difference probes, its trial points, the ES's populations), the run ends
+    start, its difference probes, its trial points, the ES's populations) — with
+    ``jacobian=True`` also ``"jacobians"`` requests of the ES rounds' repair, answered
+    as above —, the run ends
     when it stops by itself or its next request would not fit into the budget, and the
     trajectory is :func:`minimize`'s with the same seed.
 
@@ -286,10 +288,9 @@ def _start(x0, dim, lb, ub) -> list:
 
 
 def _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, seed, equality_margin, opts, jacobian):
-    """The compiled half of ``AskTell(variant=PORTFOLIO)``: every request is a
-    ``"population"`` of points wanting ``f``, ``g`` and ``h``."""
-    if jacobian:
-        raise ValueError("variant='portfolio' does not take jacobian: leave it out or use an ES variant")
+    """The compiled half of ``AskTell(variant=PORTFOLIO)``: a request is a
+    ``"population"`` of points wanting ``f``, ``g`` and ``h``, or, with ``jacobian=True``,
+    ``"jacobians"`` for the ES rounds' repair."""
     if sigma0 is not None:
         opts = opts.replace(sigma0=_sigma0(sigma0))
     margin = 1e-8 if equality_margin is None else equality_margin
@@ -299,7 +300,7 @@ def _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, seed, equality_margin
     if x0 is not None:
         x0 = _start(x0, dim, lb, ub)
     return _emages._PortfolioAskTell(
-        lb.tolist(), ub.tolist(), int(n_ineq), int(n_eq), float(margin), opts, seed, x0,
+        lb.tolist(), ub.tolist(), int(n_ineq), int(n_eq), float(margin), opts, seed, x0, bool(jacobian),
     )
 
 

@@ -8,7 +8,8 @@ use super::{Optimizer, Outcome, StopReason, Task, Tracker};
 use crate::error::StudyError;
 use constraint_handling::problem::ProblemShape;
 use local_phase::sqp::{Sqp, SqpSettings};
-use ndarray::{ArrayView2, ShapeBuilder};
+use ma_es::request::Request;
+use ndarray::{ArrayView2, ArrayViewMut2, ShapeBuilder};
 use rand::{Rng, SeedableRng};
 
 /// The SQP local phase ([`local_phase::sqp`]) as a harness optimizer, restarted: the
@@ -169,6 +170,31 @@ impl Batch {
         }
         let view = ArrayView2::from_shape((self.c.len(), points.ncols()).f(), &self.constraints)
             .expect("count · (l + m) values");
+        Ok((&self.objectives, view))
+    }
+
+    /// The constraint Jacobians at the points of a [`RequestKind::Jacobians`] request
+    /// through `tracker` (charged as the request says, spread over its points), as the tell
+    /// takes them: no objectives, `(l + m) × (N · count)`.
+    ///
+    /// # Errors
+    /// The problem's errors; a problem that offers no Jacobian.
+    pub(super) fn jacobians(
+        &mut self,
+        tracker: &Tracker<'_>,
+        request: &Request<'_>,
+    ) -> Result<(&[f64], ArrayView2<'_, f64>), StudyError> {
+        let (k, n, count) = (self.c.len(), self.x.len(), request.len());
+        self.objectives.clear();
+        self.constraints.clear();
+        self.constraints.resize(k * n * count, 0.0);
+        for (j, block) in self.constraints.chunks_exact_mut(k * n).enumerate() {
+            let block = ArrayViewMut2::from_shape((k, n).f(), block).expect("(l + m) × N values");
+            let charge = request.evaluations * (j + 1) / count - request.evaluations * j / count;
+            tracker.jacobian(request.point(j), block, charge)?;
+        }
+        let view = ArrayView2::from_shape((k, n * count).f(), &self.constraints)
+            .expect("(l + m) × (N · count) values");
         Ok((&self.objectives, view))
     }
 }

@@ -18,6 +18,7 @@ use crate::error::StudyError;
 use constraint_handling::problem::ProblemShape;
 use local_phase::sqp::SqpSettings;
 use ma_es::portfolio::{clearly_better, round_seed, Portfolio, PortfolioSettings};
+use ma_es::request::RequestKind;
 use ma_es::{ComponentSpec, Options};
 use rand::SeedableRng;
 
@@ -58,6 +59,13 @@ pub struct PortfolioOptimizer {
     /// the best (`portfolio-share0` on CEC2020's RC34–RC43). `portfolio-share0:nan-last`
     /// has it on.
     pub nan_last: bool,
+    /// Whether the run takes the problem's constraint Jacobian where it offers one
+    /// ([`ConstrainedProblem::constraint_jacobian`](constraint_handling::ConstrainedProblem::constraint_jacobian)):
+    /// the ES rounds' repair then asks for exact Jacobians, charged by the CEC2020 rule,
+    /// instead of `N` difference probes each (`portfolio-share0` only, as `--jacobian
+    /// exact` runs it, labelled `+jacobian=exact`). Off: a black box, as every study
+    /// before ran.
+    pub exact_jacobians: bool,
 }
 
 /// The local phase's share of a round (`portfolio-share`): round `r` restarts the local
@@ -101,6 +109,7 @@ impl Default for PortfolioOptimizer {
             restart_while_improving: false,
             sqp_share: None,
             nan_last: false,
+            exact_jacobians: false,
         }
     }
 }
@@ -195,7 +204,11 @@ impl PortfolioOptimizer {
     /// `portfolio-share0`: [`ma_es::portfolio::Portfolio`], by ask and tell through the
     /// tracker.
     fn run_portfolio(&self, task: &Task<'_>, share: SqpShare) -> Result<Outcome, StudyError> {
-        let shape = black_box_shape(task)?;
+        let shape = if self.exact_jacobians {
+            ProblemShape::of(task.problem).map_err(|e| StudyError::Invalid(e.to_string()))?
+        } else {
+            black_box_shape(task)?
+        };
         let settings = PortfolioSettings {
             sqp: self.sqp.clone(),
             es: self.es,
@@ -212,11 +225,15 @@ impl PortfolioOptimizer {
             .map_err(|e| StudyError::Invalid(e.to_string()))?;
         let tracker = Tracker::new(task).nan_last(self.nan_last);
         let mut batch = Batch::new(n, k);
-        while let Some(points) = run.ask().map_err(|e| StudyError::Other(e.to_string()))? {
-            if points.ncols() > tracker.remaining() {
+        while let Some(request) = run.ask().map_err(|e| StudyError::Other(e.to_string()))? {
+            if request.evaluations > tracker.remaining() {
                 break;
             }
-            let (objectives, constraints) = batch.evaluate(&tracker, points)?;
+            let (objectives, constraints) = if request.kind == RequestKind::Jacobians {
+                batch.jacobians(&tracker, &request)?
+            } else {
+                batch.evaluate(&tracker, request.points)?
+            };
             let iterations = run.iterations();
             run.tell(objectives, constraints)
                 .map_err(|e| StudyError::Other(e.to_string()))?;
@@ -463,5 +480,66 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// With exact Jacobians (a CEC2020 problem that offers them, `--jacobian exact`),
+    /// the harness's run through its tracker is the native run of
+    /// [`ma_es::portfolio::Portfolio::run`], charge for charge: the same best point,
+    /// found at the same evaluation, and the same count. As a black box it asks for no
+    /// Jacobian, and differs.
+    #[test]
+    fn exact_jacobians_through_the_tracker_are_the_native_run() {
+        use crate::study::StudyConfig;
+        use crate::suites::{Cec2020RwSuite, Suite};
+        use constraint_handling::JacobianSource;
+        let suite = Cec2020RwSuite {
+            jacobian: JacobianSource::Exact,
+            ..Cec2020RwSuite::default()
+        };
+        let name = "portfolio-share0:nan-last:curvature";
+        let (id, dim, budget, seed) = (11, 7, 30_000, 17);
+        let problem = suite.problem(id, dim).unwrap();
+        assert_eq!(
+            ProblemShape::of(&*problem).unwrap().jacobian,
+            JacobianSource::Exact
+        );
+        let exact = StudyConfig::other_with_jacobian(name, JacobianSource::Exact).unwrap();
+        let task = Task::new(&*problem, budget, seed);
+        let harness = exact.optimizer.run(&task).unwrap();
+
+        let optimizer = StudyConfig::share0(name, true);
+        let settings = PortfolioSettings {
+            sqp: optimizer.sqp.clone(),
+            es: optimizer.es,
+            es_budget_per_dim: optimizer.es_budget_per_dim,
+            initial_share: 0.25,
+            max_share: 0.5,
+            confirmations: 0,
+            nan_last: true,
+            sigma0: None,
+        };
+        let mut native = Portfolio::for_problem(&*problem, settings, seed).unwrap();
+        let best = native.run(&*problem, budget).unwrap();
+        assert_eq!(harness.evaluations, native.evaluations());
+        assert_eq!(harness.best.found_at, Some(best.found_at));
+        assert_eq!(harness.best.fitness, best.fitness);
+
+        let black_box = StudyConfig::other(name)
+            .unwrap()
+            .optimizer
+            .run(&task)
+            .unwrap();
+        assert_ne!(
+            (black_box.best.fitness, black_box.best.found_at),
+            (harness.best.fitness, harness.best.found_at)
+        );
+        println!(
+            "RC{id:02}: exact {:?} at {:?} of {}; black box {:?} at {:?}",
+            harness.best.fitness,
+            harness.best.found_at,
+            harness.evaluations,
+            black_box.best.fitness,
+            black_box.best.found_at
+        );
     }
 }

@@ -120,6 +120,35 @@ impl<'t> Tracker<'t> {
         Ok(fitness)
     }
 
+    /// Writes the problem's constraint Jacobian `∂C/∂x` at `x` into `jacobian`
+    /// (`(l + m) × N`) and charges `charge` evaluations of the budget (the CEC2020 rule:
+    /// one, or none for a point whose evaluation already counted, as
+    /// [`ma_es::request::Request::evaluations`] says), taking the checkpoints they
+    /// reach. A Jacobian brings no new point: the best-so-far stays.
+    ///
+    /// # Errors
+    /// [`StudyError::Invalid`] for a problem that offers no Jacobian; the problem's
+    /// errors.
+    pub fn jacobian(
+        &self,
+        x: &[f64],
+        jacobian: ndarray::ArrayViewMut2<'_, f64>,
+        charge: usize,
+    ) -> Result<(), StudyError> {
+        let exact = self.task.problem.constraint_jacobian().ok_or_else(|| {
+            StudyError::Invalid("the problem offers no constraint Jacobian".into())
+        })?;
+        exact
+            .evaluate_jacobian(x, None, jacobian)
+            .map_err(|e| StudyError::Other(format!("the Jacobian failed: {e}")))?;
+        let evaluations = self.evaluations.get() + charge;
+        self.evaluations.set(evaluations);
+        self.incumbent
+            .borrow_mut()
+            .reach(evaluations, self.task.budget);
+        Ok(())
+    }
+
     /// [`Tracker::evaluate`] for a closure that must return a number: an error is kept
     /// (the first one; [`Tracker::finish_checked`] returns it, [`Tracker::failed`] says
     /// so at once) and a NaN fitness returned, which every ordering ranks last.

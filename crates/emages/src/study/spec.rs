@@ -7,6 +7,7 @@ use super::store::Setting;
 use crate::error::StudyError;
 use crate::optimizer::{MaEsOptimizer, Optimizer};
 use crate::suites::Suite;
+use constraint_handling::JacobianSource;
 use ma_es::{Config, Variant};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -92,6 +93,65 @@ impl StudyConfig {
         "portfolio-share0:nan-last:curvature",
     ];
 
+    /// [`StudyConfig::other`] with the constraint Jacobians `source`: for
+    /// [`JacobianSource::Exact`], an optimizer of the `portfolio-share0` family that
+    /// takes the problem's exact Jacobians where it offers them
+    /// ([`crate::optimizer::PortfolioOptimizer::exact_jacobians`]), labelled
+    /// `NAME+jacobian=exact` (as the MA-ES variants' runs are; seeds of its own).
+    ///
+    /// ```
+    /// use constraint_handling::JacobianSource;
+    /// use emages::study::StudyConfig;
+    /// let c = StudyConfig::other_with_jacobian("portfolio-share0:nan-last:curvature", JacobianSource::Exact).unwrap();
+    /// assert_eq!(c.label, "portfolio-share0:nan-last:curvature+jacobian=exact");
+    /// assert!(StudyConfig::other_with_jacobian("sqp-restarts", JacobianSource::Exact).is_err());
+    /// assert_eq!(StudyConfig::other_with_jacobian("portfolio", JacobianSource::Differences).unwrap().label, "portfolio");
+    /// ```
+    ///
+    /// # Errors
+    /// As [`StudyConfig::other`]; [`StudyError::Invalid`] for exact Jacobians and an
+    /// optimizer that takes none (a black box).
+    pub fn other_with_jacobian(name: &str, source: JacobianSource) -> Result<Self, StudyError> {
+        match source {
+            JacobianSource::Differences => Self::other(name),
+            JacobianSource::Exact => match name {
+                "portfolio-share0"
+                | "portfolio-share0:nan-last"
+                | "portfolio-share0:nan-last:curvature" => Ok(Self::custom(
+                    format!("{name}+jacobian=exact"),
+                    Self::share0(name, true),
+                )),
+                _ => {
+                    Self::other(name)?;
+                    Err(StudyError::Invalid(format!(
+                        "{name} is a black box: exact Jacobians go only to the portfolio-share0 family"
+                    )))
+                }
+            },
+        }
+    }
+
+    /// The `portfolio-share0` family by name, with or without exact Jacobians.
+    pub(crate) fn share0(
+        name: &str,
+        exact_jacobians: bool,
+    ) -> crate::optimizer::PortfolioOptimizer {
+        crate::optimizer::PortfolioOptimizer {
+            sqp_share: Some(crate::optimizer::SqpShare {
+                max: 0.5,
+                zero_after_es: true,
+                ..Default::default()
+            }),
+            nan_last: name != "portfolio-share0",
+            sqp: local_phase::sqp::SqpSettings {
+                curvature_steering: name.ends_with(":curvature"),
+                ..local_phase::sqp::SqpSettings::frozen()
+            },
+            exact_jacobians,
+            ..crate::optimizer::PortfolioOptimizer::default()
+        }
+    }
+
     /// The configuration of an optimizer that is not an MA-ES spec, by name (labelled
     /// so): `sqp-restarts` ([`crate::optimizer::LocalPhaseOptimizer`]), `portfolio`
     /// ([`crate::optimizer::PortfolioOptimizer`]) with its default settings,
@@ -131,22 +191,9 @@ impl StudyConfig {
             )),
             "portfolio-share0"
             | "portfolio-share0:nan-last"
-            | "portfolio-share0:nan-last:curvature" => Ok(Self::custom(
-                name,
-                crate::optimizer::PortfolioOptimizer {
-                    sqp_share: Some(crate::optimizer::SqpShare {
-                        max: 0.5,
-                        zero_after_es: true,
-                        ..Default::default()
-                    }),
-                    nan_last: name != "portfolio-share0",
-                    sqp: local_phase::sqp::SqpSettings {
-                        curvature_steering: name.ends_with(":curvature"),
-                        ..local_phase::sqp::SqpSettings::frozen()
-                    },
-                    ..crate::optimizer::PortfolioOptimizer::default()
-                },
-            )),
+            | "portfolio-share0:nan-last:curvature" => {
+                Ok(Self::custom(name, Self::share0(name, false)))
+            }
             _ => {
                 if let Some(w) = name.strip_prefix("portfolio-share@") {
                     let initial: f64 = w
