@@ -72,6 +72,7 @@ use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
+use std::ops::ControlFlow;
 
 /// Whether `candidate` replaces `best` in the portfolio's record:
 /// [`improves_best_so_far`], or with `nan_last` [`improves_best_so_far_nan_last`]
@@ -114,6 +115,10 @@ pub struct PortfolioSettings {
     /// `σ0` of each round's ES run (its [`Config::sigma0`](crate::Config); `None`: the
     /// ES's default, 1). The runs start uniformly in the box, as the reference does.
     pub sigma0: Option<f64>,
+    /// Stop once the best point is feasible with `f ≤ target` (pycma's `ftarget`,
+    /// the ES's [`Convergence::target`](crate::control::Convergence)); `None`, the
+    /// default: no target.
+    pub target: Option<f64>,
 }
 
 impl PortfolioSettings {
@@ -139,6 +144,7 @@ impl Default for PortfolioSettings {
             confirmations: 5,
             nan_last: true,
             sigma0: None,
+            target: None,
         }
     }
 }
@@ -191,6 +197,27 @@ pub struct PortfolioBest {
     pub constraints: Vec<f64>,
     /// The evaluation (1-based) that found it.
     pub found_at: usize,
+}
+
+/// A portfolio run's state after an iteration (a tell of the local phase, a
+/// generation of an ES round): one row of its history.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PortfolioStep {
+    /// Iterations so far ([`Portfolio::iterations`]).
+    pub iteration: usize,
+    /// Evaluations so far, Jacobians' charges included ([`Portfolio::evaluations`]).
+    pub evaluations: usize,
+    /// The best point's `f` (NaN before the first tell).
+    pub objective: f64,
+    /// The best point's `ν̄` (NaN before the first tell).
+    pub violation: f64,
+    /// The current phase's step size ([`Portfolio::step_size`]): the local phase's
+    /// step bound `Δ`, or the ES's `σ`.
+    pub step_size: f64,
+    /// The ES round's ε level; NaN in the local phase, which has none.
+    pub epsilon: f64,
+    /// Whether the run is in the local phase (its restarts or the round's polish).
+    pub local: bool,
 }
 
 /// What a round is doing.
@@ -266,6 +293,13 @@ impl Portfolio {
                 return Err(MaEsError::Portfolio(format!(
                     "sigma0 must be a finite positive number, not {sigma0}"
                 )));
+            }
+        }
+        if let Some(target) = settings.target {
+            if target.is_nan() {
+                return Err(MaEsError::Portfolio(
+                    "target must be a number, not NaN".into(),
+                ));
             }
         }
         for (name, w) in [
@@ -397,10 +431,23 @@ impl Portfolio {
     }
 
     /// Whether the run stopped by itself: [`PortfolioSettings::confirmations`] runs of
-    /// the local phase in a row ended at the best point.
+    /// the local phase in a row ended at the best point, or the best point reached
+    /// [`PortfolioSettings::target`].
     #[must_use]
     pub fn stopped(&self) -> bool {
-        self.settings.confirmations > 0 && self.confirmed >= self.settings.confirmations
+        (self.settings.confirmations > 0 && self.confirmed >= self.settings.confirmations)
+            || self.reached_target()
+    }
+
+    /// Whether the best point is feasible with `f ≤` [`PortfolioSettings::target`].
+    #[must_use]
+    pub fn reached_target(&self) -> bool {
+        match (self.settings.target, &self.best) {
+            (Some(target), Some(best)) => {
+                best.fitness.violation == 0.0 && best.fitness.objective <= target
+            }
+            _ => false,
+        }
     }
 
     /// Runs of the local phase in a row that ended at the best point so far (see
@@ -662,6 +709,22 @@ impl Portfolio {
         problem: &P,
         budget: usize,
     ) -> Result<PortfolioBest, MaEsError> {
+        self.run_observed(problem, budget, |_| ControlFlow::Continue(()))
+    }
+
+    /// [`Portfolio::run`], calling `observe` after every tell that ends an iteration (a
+    /// history, progress lines, a user's stop): the run is the same, whatever `observe`
+    /// reads, up to the iteration after which it breaks; the run then ends there, with
+    /// the best point so far (and can go on by ask and tell, or another `run`).
+    ///
+    /// # Errors
+    /// As [`Portfolio::run`].
+    pub fn run_observed<P: ConstrainedProblem + ?Sized>(
+        &mut self,
+        problem: &P,
+        budget: usize,
+        mut observe: impl FnMut(&Self) -> ControlFlow<()>,
+    ) -> Result<PortfolioBest, MaEsError> {
         let (n, k) = (self.shape.dim(), self.shape.num_constraints());
         let exact = problem.constraint_jacobian();
         if self.shape.jacobian == JacobianSource::Exact && exact.is_none() {
@@ -689,7 +752,11 @@ impl Portfolio {
                 }
                 let view =
                     ArrayView2::from_shape((k, n * count).f(), &constraints[..]).map_err(shaped)?;
+                let before = self.iterations;
                 self.tell(&objectives, view)?;
+                if self.iterations > before && observe(self).is_break() {
+                    break;
+                }
                 continue;
             }
             objectives.resize(count, 0.0);
@@ -700,7 +767,11 @@ impl Portfolio {
                 ArrayViewMut2::from_shape((k, count).f(), &mut constraints[..]).map_err(shaped)?,
             )?;
             let view = ArrayView2::from_shape((k, count).f(), &constraints[..]).map_err(shaped)?;
+            let before = self.iterations;
             self.tell(&objectives, view)?;
+            if self.iterations > before && observe(self).is_break() {
+                break;
+            }
         }
         self.best
             .clone()
@@ -755,6 +826,27 @@ impl Portfolio {
         match &self.phase {
             Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => sqp.step_bound(),
             Phase::Es { es } => es.report().sigma,
+        }
+    }
+
+    /// The state after the last tell, as a row of the run's history.
+    #[must_use]
+    pub fn step(&self) -> PortfolioStep {
+        let (objective, violation) = self.best.as_ref().map_or((f64::NAN, f64::NAN), |b| {
+            (b.fitness.objective, b.fitness.violation)
+        });
+        let (epsilon, local) = match &self.phase {
+            Phase::Restarts { .. } | Phase::Polish { .. } => (f64::NAN, true),
+            Phase::Es { es } => (es.report().epsilon, false),
+        };
+        PortfolioStep {
+            iteration: self.iterations,
+            evaluations: self.evaluations,
+            objective,
+            violation,
+            step_size: self.step_size(),
+            epsilon,
+            local,
         }
     }
 }

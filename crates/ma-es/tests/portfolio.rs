@@ -550,3 +550,121 @@ fn exact_jacobians_that_cannot_be_had_or_do_not_fit_are_errors() {
         run.tell(&objectives, constraints.view()).unwrap();
     }
 }
+
+/// `run_observed` is `run` with a look after every iteration: the same points and best,
+/// one call per iteration with the history's row, and a break ends the run there, to
+/// be continued by ask and tell as if it had not stopped.
+#[test]
+fn an_observed_run_is_the_run_and_a_break_ends_it() {
+    static SEEN: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+    let problem = rastrigin_on_a_circle(&SEEN);
+    SEEN.lock().unwrap().clear();
+    let mut plain = Portfolio::for_problem(&problem, small_rounds(), 5).unwrap();
+    let best = plain.run(&problem, 5_000).unwrap();
+    let points = std::mem::take(&mut *SEEN.lock().unwrap());
+
+    let mut steps = Vec::new();
+    let mut observed = Portfolio::for_problem(&problem, small_rounds(), 5).unwrap();
+    let again = observed
+        .run_observed(&problem, 5_000, |r| {
+            steps.push(r.step());
+            std::ops::ControlFlow::Continue(())
+        })
+        .unwrap();
+    assert_eq!(again, best);
+    assert_eq!(
+        *SEEN.lock().unwrap(),
+        points,
+        "the same points, bit for bit"
+    );
+    assert_eq!(steps.len(), plain.iterations());
+    assert!(steps
+        .windows(2)
+        .all(|w| w[0].iteration + 1 == w[1].iteration && w[0].evaluations <= w[1].evaluations));
+    // The last tells may not end an iteration (a generation cut short by the budget).
+    let last = steps.last().unwrap();
+    assert!(
+        last.evaluations <= plain.evaluations() && plain.evaluations() - last.evaluations < 100
+    );
+    let local = steps.iter().filter(|s| s.local).count();
+    assert!(
+        local > 0 && local < steps.len(),
+        "both phases ran: {local} of {}",
+        steps.len()
+    );
+    assert!(
+        steps.iter().all(|s| s.local == s.epsilon.is_nan()),
+        "ε only in the ES rounds"
+    );
+
+    // A break after iteration 30; the rest by `run` gives the uninterrupted run.
+    SEEN.lock().unwrap().clear();
+    let mut cut = Portfolio::for_problem(&problem, small_rounds(), 5).unwrap();
+    cut.run_observed(&problem, 5_000, |r| {
+        if r.iterations() == 30 {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    })
+    .unwrap();
+    assert_eq!(cut.iterations(), 30);
+    assert_eq!(
+        format!("{:?}", cut.step()),
+        format!("{:?}", steps[29]),
+        "NaN ε compares by its text"
+    );
+    assert_eq!(cut.run(&problem, 5_000).unwrap(), best);
+    assert_eq!(*SEEN.lock().unwrap(), points);
+    println!(
+        "{} iterations observed ({local} of the local phase)",
+        steps.len()
+    );
+}
+
+/// `target`: the run stops at the first feasible point with `f ≤ target`, which a run
+/// without it passes through; NaN is refused.
+#[test]
+fn a_target_stops_the_run_there() {
+    let classic = classic::all()
+        .into_iter()
+        .find(|p| p.name == "rosen-suzuki")
+        .unwrap();
+    let problem = &classic.problem;
+    let mut free = Portfolio::for_problem(problem, PortfolioSettings::default(), 3).unwrap();
+    let mut values = Vec::new();
+    free.run_observed(problem, 200_000, |r| {
+        values.push((r.evaluations(), r.best().map(|b| b.fitness)));
+        std::ops::ControlFlow::Continue(())
+    })
+    .unwrap();
+    let target = -43.0;
+    let settings = PortfolioSettings {
+        target: Some(target),
+        ..PortfolioSettings::default()
+    };
+    let mut run = Portfolio::for_problem(problem, settings, 3).unwrap();
+    let best = run.run(problem, 200_000).unwrap();
+    assert!(run.stopped() && run.reached_target());
+    assert!(best.fitness.violation == 0.0 && best.fitness.objective <= target);
+    // The free run's first iteration with such a best is where the targeted run stopped.
+    let first = values
+        .iter()
+        .find(|(_, b)| b.is_some_and(|b| b.violation == 0.0 && b.objective <= target))
+        .expect("the free run reaches the target");
+    assert_eq!(run.evaluations(), first.0);
+    assert!(run.evaluations() < free.evaluations());
+    println!(
+        "target {target}: stopped after {} evaluations (without: {})",
+        run.evaluations(),
+        free.evaluations()
+    );
+    let nan = PortfolioSettings {
+        target: Some(f64::NAN),
+        ..PortfolioSettings::default()
+    };
+    let e = Portfolio::for_problem(problem, nan, 3)
+        .err()
+        .expect("refused");
+    assert!(e.to_string().contains("target"), "{e}");
+}

@@ -219,6 +219,7 @@ impl PortfolioOptimizer {
             // Off as frozen (`4a7897a`): the committed test runs repeat.
             nan_last: self.nan_last,
             sigma0: None,
+            target: None,
         };
         let (n, k) = (shape.dim(), shape.num_constraints());
         let mut run = Portfolio::new(shape, settings, task.seed)
@@ -517,6 +518,7 @@ mod tests {
             confirmations: 0,
             nan_last: true,
             sigma0: None,
+            target: None,
         };
         let mut native = Portfolio::for_problem(&*problem, settings, seed).unwrap();
         let best = native.run(&*problem, budget).unwrap();
