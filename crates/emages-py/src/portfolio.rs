@@ -8,9 +8,9 @@
 use crate::asktell::{told_constraints, told_objectives};
 use crate::error::to_py;
 use crate::settings::PyPortfolioOptions;
-use crate::strategy::{portfolio_options, portfolio_result};
+use crate::strategy::{portfolio_history, portfolio_options, portfolio_result};
 use constraint_handling::problem::{JacobianSource, ProblemShape};
-use ma_es::portfolio::Portfolio;
+use ma_es::portfolio::{Portfolio, PortfolioStep};
 use ma_es::request::RequestKind;
 use ma_es::Termination;
 use numpy::{IntoPyArray, PyArray2};
@@ -34,6 +34,9 @@ struct Saved {
     /// The Jacobians told (`njev`).
     #[serde(default)]
     jacobians: usize,
+    /// The history (`history=True`): one row per iteration.
+    #[serde(default)]
+    history: Option<Vec<PortfolioStep>>,
 }
 
 /// The compiled half of `emages.AskTell(variant="portfolio")`.
@@ -46,7 +49,7 @@ pub struct PyPortfolioAskTell {
 impl PyPortfolioAskTell {
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (lower, upper, n_ineq, n_eq, margin, options, seed, x0=None, jacobian=false))]
+    #[pyo3(signature = (lower, upper, n_ineq, n_eq, margin, options, seed, x0=None, jacobian=false, history=false))]
     fn new(
         lower: Vec<f64>,
         upper: Vec<f64>,
@@ -57,6 +60,7 @@ impl PyPortfolioAskTell {
         seed: u64,
         x0: Option<Vec<f64>>,
         jacobian: bool,
+        history: bool,
     ) -> PyResult<Self> {
         let (budget, settings) = portfolio_options(&options, lower.len());
         let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
@@ -77,6 +81,7 @@ impl PyPortfolioAskTell {
                 stopped: false,
                 asked: false,
                 jacobians: 0,
+                history: history.then(Vec::new),
             }),
         })
     }
@@ -147,7 +152,14 @@ impl PyPortfolioAskTell {
             s.jacobians += k;
         }
         s.asked = false;
-        Ok(s.run.iterations() > before)
+        let ended = s.run.iterations() > before;
+        if ended {
+            let step = s.run.step();
+            if let Some(history) = s.history.as_mut() {
+                history.push(step);
+            }
+        }
+        Ok(ended)
     }
 
     /// Ends the run: the next `ask()` returns `None` (`message` becomes `stopped`).
@@ -177,6 +189,9 @@ impl PyPortfolioAskTell {
             termination,
         )?;
         d.set_item("njev", s.jacobians)?;
+        if let Some(history) = &s.history {
+            d.set_item("history", portfolio_history(py, history)?)?;
+        }
         Ok(d)
     }
 

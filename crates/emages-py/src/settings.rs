@@ -345,6 +345,7 @@ pub(crate) const PORTFOLIO_OPTIONS: &[Field<PortfolioRun>] = &[
     field!(PortfolioRun, "max_share", settings.max_share),
     field!(PortfolioRun, "es", settings.es),
     field!(PortfolioRun, "sigma0", settings.sigma0),
+    field!(PortfolioRun, "target", settings.target),
     field!(PortfolioRun, "sqp_initial_step", settings.sqp.initial_step),
     field!(
         PortfolioRun,
@@ -495,10 +496,19 @@ fn other_class(name: &str, class: &str) -> String {
     let es = has_key(OPTIONS, name);
     let portfolio = has_key(PORTFOLIO_OPTIONS, name);
     match class {
-        "PortfolioOptions" if es => format!(
-            " for the portfolio: {name} is a setting of the ES variants (emages.Options), \
-             which a variant such as variant=\"eps-mag-es-r\" takes"
-        ),
+        "PortfolioOptions" if es => {
+            // The ES's convergence criteria have the portfolio's stopping rule as their
+            // counterpart (emages.NO_CONVERGENCE given to the default, say).
+            let stop = if matches!(name, "tol_fun" | "tol_x" | "stagnation") {
+                "; the portfolio stops by its own rule, confirmations (0: to the budget)"
+            } else {
+                ""
+            };
+            format!(
+                " for the portfolio: {name} is a setting of the ES variants (emages.Options), \
+                 which a variant such as variant=\"eps-mag-es-r\" takes{stop}"
+            )
+        }
         "Options" if portfolio => format!(
             " for an ES variant: {name} is a setting of the portfolio (emages.PortfolioOptions, \
              variant=\"portfolio\")"

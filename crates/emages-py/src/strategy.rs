@@ -10,7 +10,7 @@ use crate::settings::{PyOptions, PyPortfolioOptions};
 use constraint_handling::problem::ProblemShape;
 use constraint_handling::ConstrainedProblem;
 use ma_es::observer::{GenerationReport, Observer};
-use ma_es::portfolio::{Portfolio, PortfolioBest, PortfolioSettings};
+use ma_es::portfolio::{Portfolio, PortfolioBest, PortfolioSettings, PortfolioStep};
 use ma_es::restarts::RestartRecord;
 use ma_es::{ComponentSpec, MaEsError, Options, RunResult, Termination};
 use numpy::IntoPyArray;
@@ -396,7 +396,7 @@ fn callback_problem(
 /// is the first start (default: the box's centre); `jac`, the constraints' Jacobian,
 /// goes to the ES rounds' repair (the local phase takes differences).
 #[pyfunction]
-#[pyo3(name = "_run_portfolio", signature = (fun, ineq, eq, joint, vectorized, lower, upper, n_ineq, n_eq, margin, options, seed, x0=None, jac=None))]
+#[pyo3(name = "_run_portfolio", signature = (fun, ineq, eq, joint, vectorized, lower, upper, n_ineq, n_eq, margin, options, seed, x0=None, jac=None, history=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn run_portfolio<'py>(
     py: Python<'py>,
@@ -414,6 +414,7 @@ pub fn run_portfolio<'py>(
     seed: u64,
     x0: Option<Vec<f64>>,
     jac: Option<Py<PyAny>>,
+    history: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (budget, settings) = portfolio_options(&options, lower.len());
     let problem = callback_problem(
@@ -433,9 +434,16 @@ pub fn run_portfolio<'py>(
     if let Some(x0) = x0 {
         run = run.with_start(&x0).map_err(to_py)?;
     }
-    let (problem, run, outcome) = py.detach(move || {
-        let outcome = run.run(&problem, budget);
-        (problem, run, outcome)
+    // Ctrl-C is checked at every call of the callables.
+    let (problem, run, outcome, steps) = py.detach(move || {
+        let mut steps = Vec::new();
+        let outcome = run.run_observed(&problem, budget, |r| {
+            if history {
+                steps.push(r.step());
+            }
+            ControlFlow::Continue(())
+        });
+        (problem, run, outcome, steps)
     });
     if let Some(e) = problem.take_error() {
         return Err(e);
@@ -444,6 +452,9 @@ pub fn run_portfolio<'py>(
     let termination = portfolio_end(&run);
     let d = portfolio_result(py, &run, &best, n_ineq, problem.evaluations(), termination)?;
     d.set_item("njev", problem.jacobians())?;
+    if history {
+        d.set_item("history", portfolio_history(py, &steps)?)?;
+    }
     Ok(d)
 }
 
@@ -451,13 +462,14 @@ pub fn run_portfolio<'py>(
 /// equality margin, as the ES variants run it), with the typed `emages.PortfolioOptions`;
 /// `x0` is the first start (default: the box's centre).
 #[pyfunction]
-#[pyo3(name = "_run_portfolio_native")]
+#[pyo3(name = "_run_portfolio_native", signature = (problem, options, seed, x0=None, history=false))]
 pub fn run_portfolio_native<'py>(
     py: Python<'py>,
     problem: &Bound<'py, PyAny>,
     options: PyRef<'_, PyPortfolioOptions>,
     seed: u64,
     x0: Option<Vec<f64>>,
+    history: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let p = native(problem)
         .ok_or_else(|| PyValueError::new_err("not a problem of the emages suites"))?;
@@ -467,19 +479,74 @@ pub fn run_portfolio_native<'py>(
         run = run.with_start(&x0).map_err(to_py)?;
     }
     let l = p.num_inequalities();
-    let (run, outcome) = py.detach(move || {
-        let outcome = run.run(p.as_ref(), budget);
-        (run, outcome)
+    // Ctrl-C is checked between iterations, at most every 20 ms (as the ES's native
+    // runs check it between generations).
+    let (run, outcome, steps, raised) = py.detach(move || {
+        let (mut steps, mut raised, mut last) = (Vec::new(), None, Instant::now());
+        let outcome = run.run_observed(p.as_ref(), budget, |r| {
+            if history {
+                steps.push(r.step());
+            }
+            if last.elapsed() < Duration::from_millis(20) {
+                return ControlFlow::Continue(());
+            }
+            last = Instant::now();
+            match Python::attach(|py| py.check_signals()) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => {
+                    raised = Some(e);
+                    ControlFlow::Break(())
+                }
+            }
+        });
+        (run, outcome, steps, raised)
     });
+    if let Some(e) = raised {
+        return Err(e);
+    }
     let best = outcome.map_err(to_py)?;
     let termination = portfolio_end(&run);
     let evaluations = run.evaluations();
-    portfolio_result(py, &run, &best, l, (evaluations, evaluations), termination)
+    let d = portfolio_result(py, &run, &best, l, (evaluations, evaluations), termination)?;
+    if history {
+        d.set_item("history", portfolio_history(py, &steps)?)?;
+    }
+    Ok(d)
 }
 
-/// Why a finished portfolio run ended: its own stopping rule, or the budget.
+/// A portfolio run's history, one entry per iteration ([`PortfolioStep`]): the columns
+/// `generation` (the iteration), `evaluations`, the best-so-far `fun` and `violation`,
+/// `sigma` (the local phase's step bound or the ES's σ), `epsilon` (NaN in the local
+/// phase) and `local` (whether the iteration was the local phase's).
+pub(crate) fn portfolio_history<'py>(
+    py: Python<'py>,
+    steps: &[PortfolioStep],
+) -> PyResult<Bound<'py, PyDict>> {
+    let history = PyDict::new(py);
+    let whole = |f: &dyn Fn(&PortfolioStep) -> usize| steps.iter().map(f).collect::<Vec<_>>();
+    let real = |f: &dyn Fn(&PortfolioStep) -> f64| steps.iter().map(f).collect::<Vec<_>>();
+    history.set_item("generation", whole(&|s| s.iteration).into_pyarray(py))?;
+    history.set_item("evaluations", whole(&|s| s.evaluations).into_pyarray(py))?;
+    history.set_item("fun", real(&|s| s.objective).into_pyarray(py))?;
+    history.set_item("violation", real(&|s| s.violation).into_pyarray(py))?;
+    history.set_item("sigma", real(&|s| s.step_size).into_pyarray(py))?;
+    history.set_item("epsilon", real(&|s| s.epsilon).into_pyarray(py))?;
+    history.set_item(
+        "local",
+        steps
+            .iter()
+            .map(|s| s.local)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
+    Ok(history)
+}
+
+/// Why a finished portfolio run ended: its target, its own stopping rule, or the budget.
 pub(crate) fn portfolio_end(run: &Portfolio) -> Termination {
-    if run.stopped() {
+    if run.reached_target() {
+        Termination::Target
+    } else if run.stopped() {
         Termination::Confirmed
     } else {
         Termination::Budget

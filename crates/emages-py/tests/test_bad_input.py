@@ -28,11 +28,15 @@ def sphere(x):
     (dict(x0=[1.0, 2.0], bounds=[(0, 1)]), r"2 \(low, high\) pairs"),
     (dict(x0=[1.0, 2.0], bounds=[(0, 1), (2, 1)]), "low <= high"),
     (dict(x0=[1.0, 2.0], bounds=[(0, np.nan), (0, 1)]), "NaN"),
-    (dict(x0=[1.0, 2.0], options={"lambada": 4}), r"unknown key \"lambada\"; the keys are .*lambda.*maxiter"),
-    (dict(x0=[1.0, 2.0], options={"lambda": 1}), "lambda"),
+    (dict(x0=[1.0, 2.0], options={"lambada": 4}, variant="eps-mag-es-r"),
+     r"unknown key \"lambada\"; the keys are .*lambda.*maxiter"),
+    (dict(x0=[1.0, 2.0], options={"lambda": 1}, variant="eps-mag-es-r"), "lambda"),
+    # The default (the portfolio) names its own keys, and the variant an ES key needs.
+    (dict(x0=[1.0, 2.0], options={"lambada": 4}), r"unknown key \"lambada\"; the keys are budget, confirmations"),
+    (dict(x0=[1.0, 2.0], options={"lambda": 4}), r"lambda is a setting of the ES variants.*variant=\"eps-mag-es-r\""),
     (dict(x0=[1.0, 2.0], variant="eps-mag-ez"), "eps-mag-ez"),
     (dict(), "give x0"),
-    (dict(bounds=[(None, 1), (0, 1)]), "finite bounds"),
+    (dict(bounds=[(None, 1), (0, 1)], variant="eps-mag-es-r"), "finite bounds"),
 ])
 def test_bad_arguments_are_value_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -99,7 +103,11 @@ def test_a_callables_exception_comes_back_as_itself_and_nothing_leaks():
     assert sys.getrefcount(fun) == before
 
 
-def test_ctrl_c_stops_a_callback_run_and_a_native_run():
+@pytest.mark.parametrize("variant, options", [
+    (emages.PORTFOLIO, {"confirmations": 0}),   # the default, to the budget
+    ("eps-mag-es-r", None),
+])
+def test_ctrl_c_stops_a_callback_run_and_a_native_run(variant, options):
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         # A shell's background job starts with SIGINT ignored; interrupt_main is then a
         # no-op and nothing could reach the run.
@@ -111,13 +119,14 @@ def test_ctrl_c_stops_a_callback_run_and_a_native_run():
         return sphere(x)
     fun.calls = 0
     with pytest.raises(KeyboardInterrupt):
-        emages.minimize(fun, x0=[1.0, 2.0], budget=10**9, seed=1)
+        emages.minimize(fun, x0=[1.0, 2.0], budget=10**9, seed=1, variant=variant, options=options)
+    assert fun.calls < 200
     p = emages.BbobConstrained(54, 40)
     timer = threading.Timer(0.3, _thread.interrupt_main)
     timer.start()
     t = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
-        emages.minimize(p, budget=10**9, seed=1, history=False)
+        emages.minimize(p, budget=10**9, seed=1, history=False, variant=variant, options=options)
     assert time.perf_counter() - t < 5
 
 
@@ -188,7 +197,8 @@ def _sq(x):
          r"ineq returned NaN \(or None\) for constraint 0 at x = "),
         (lambda: emages.minimize(lambda x: (_sq(x), [np.nan, 0.0]), x0=[1.0, 1.0], budget=2000, seed=1),
          r"fun's g returned NaN \(or None\) for constraint 0"),
-        (lambda: emages.minimize(_sq, x0=[1.0, 1.0], budget=2000, seed=1, constraints=NonlinearConstraint(
+        (lambda: emages.minimize(_sq, x0=[1.0, 1.0], budget=2000, seed=1, variant="eps-mag-es-r",
+                                 constraints=NonlinearConstraint(
             lambda x: [x[0] + x[1]], -np.inf, 1, jac=lambda x: np.array([[np.nan, np.nan]]))),
          r"constraint 0: jac\(x\) is not finite"),
         (lambda: emages.minimize(lambda x: "1.0", x0=[1.0, 1.0], budget=200, seed=1),
@@ -214,20 +224,21 @@ def test_issue_54_bad_inputs(call, message):
         call()
 
 
-def test_ask_and_tell_refuses_nan_values():
-    es = emages.AskTell(2, n_ineq=1, bounds=[(-5, 5)] * 2, seed=1)
+@pytest.mark.parametrize("variant", [emages.DEFAULT_VARIANT, "eps-mag-es-r"])
+def test_ask_and_tell_refuses_nan_values(variant):
+    es = emages.AskTell(2, n_ineq=1, bounds=[(-5, 5)] * 2, seed=1, variant=variant)
     req = es.ask()
     k = len(req.points)
     with pytest.raises(ValueError, match="f is NaN at point 0"):
         es.tell(np.full(k, np.nan), np.zeros((k, 1)))
     g = np.zeros((k, 1))
-    g[2] = np.nan
-    with pytest.raises(ValueError, match="g is NaN at point 2"):
+    g[k - 1] = np.nan   # the portfolio asks for its start alone first
+    with pytest.raises(ValueError, match=f"g is NaN at point {k - 1}"):
         es.tell(np.zeros(k), g)
     with pytest.raises(ValueError, match="f must be real numbers"):
         es.tell(np.array(["1"] * k), np.zeros((k, 1)))
     es.tell(np.zeros(k), np.zeros((k, 1)))  # the request was still pending
     with pytest.raises(ValueError, match="x0\\[1\\] = 7.0 is outside"):
-        emages.AskTell(2, x0=[0.0, 7.0], bounds=[(-5, 5)] * 2)
+        emages.AskTell(2, x0=[0.0, 7.0], bounds=[(-5, 5)] * 2, variant=variant)
     with pytest.raises(ValueError, match="budget must be a positive"):
-        emages.AskTell(2, bounds=[(-5, 5)] * 2, budget=0)
+        emages.AskTell(2, bounds=[(-5, 5)] * 2, budget=0, variant=variant)

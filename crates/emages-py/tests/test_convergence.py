@@ -74,6 +74,6 @@ def test_ask_and_tell_ends_once_converged():
 
 def test_the_variant_string_sets_criteria_too():
     off = solve(seed=3, variant="eps-mag-es-r:tol-fun=0:tol-x=0:stagnation=0")
-    to_budget = solve(seed=3, options=emages.NO_CONVERGENCE)
+    to_budget = solve(seed=3, variant="eps-mag-es-r", options=emages.NO_CONVERGENCE)
     assert (off.termination, off.fun, off.evaluations) == (to_budget.termination, to_budget.fun, to_budget.evaluations)
     assert solve(seed=3, variant="eps-mag-es-r:target=-43.9").termination == "target"

@@ -49,6 +49,7 @@ PORTFOLIO_VALUES = {
     "max_share": 0.75,
     "es": "eps-mag-es:restarts=ipop",
     "sigma0": 0.3,
+    "target": -1.5,
     "sqp_initial_step": 0.1,
     "sqp_difference_step": 1e-7,
     "sqp_margin": 1e-8,
@@ -137,9 +138,11 @@ def test_replace_gives_a_changed_copy():
 def test_a_bad_value_names_its_key(fields, message):
     with pytest.raises(ValueError, match=message):
         emages.Options(**fields)
-    # The same through minimize's dict.
+    # The same through minimize's dict, for an ES variant (the default, the portfolio,
+    # has keys of its own).
     with pytest.raises(ValueError, match=message):
-        emages.minimize(lambda x: float(x @ x), x0=[1.0, 1.0], options=fields, seed=1)
+        emages.minimize(lambda x: float(x @ x), x0=[1.0, 1.0], options=fields, seed=1,
+                        variant="eps-mag-es-r")
 
 
 def test_portfolio_bad_values():
@@ -165,7 +168,7 @@ def sphere_in_half_plane(x):
 
 
 @pytest.mark.parametrize("variant, typed", [
-    (emages.DEFAULT_VARIANT, emages.Options(budget=1500, lambda_=8, tol_fun=1e-9)),
+    ("eps-mag-es-r", emages.Options(budget=1500, lambda_=8, tol_fun=1e-9)),
     (emages.PORTFOLIO, emages.PortfolioOptions(budget=400, confirmations=0)),
 ])
 def test_typed_and_dict_options_give_the_same_run(variant, typed):
@@ -180,21 +183,35 @@ def test_typed_and_dict_options_give_the_same_run(variant, typed):
 
 def test_an_options_of_the_other_kind_is_refused():
     with pytest.raises(ValueError, match="a PortfolioOptions is not for this variant"):
-        emages.minimize(sphere, x0=[1.0, 1.0], options=emages.PortfolioOptions())
-    with pytest.raises(ValueError, match="an Options is not for this variant|a Options is not"):
-        emages.minimize(sphere, x0=[1.0, 1.0], variant=emages.PORTFOLIO, options=emages.Options())
+        emages.minimize(sphere, x0=[1.0, 1.0], options=emages.PortfolioOptions(), variant="eps-mag-es-r")
+    # The default is the portfolio: an ES's Options names the variant it needs.
+    with pytest.raises(ValueError, match=r"an Options is not for the portfolio.*variant=\"eps-mag-es-r\""):
+        emages.minimize(sphere, x0=[1.0, 1.0], options=emages.Options())
+    with pytest.raises(ValueError, match="an Options is not for the portfolio"):
+        emages.AskTell(2, x0=[1.0, 1.0], options=emages.Options())
     with pytest.raises(ValueError, match="options must be a dict or an emages.Options, not list"):
+        emages.minimize(sphere, x0=[1.0, 1.0], options=[("budget", 5)], variant="eps-mag-es-r")
+    with pytest.raises(ValueError, match="options must be a dict or an emages.PortfolioOptions, not list"):
         emages.minimize(sphere, x0=[1.0, 1.0], options=[("budget", 5)])
 
 
 def test_budget_and_tol_meet_the_typed_options():
+    es = dict(x0=[1.0, 1.0], seed=1, variant="eps-mag-es-r")
     opts = emages.Options(maxfev=500)
     with pytest.raises(ValueError, match="disagree"):
-        emages.minimize(sphere, x0=[1.0, 1.0], options=opts, budget=600, seed=1)
+        emages.minimize(sphere, options=opts, budget=600, **es)
+    with pytest.raises(ValueError, match="disagree"):
+        emages.minimize(sphere, x0=[1.0, 1.0], options=emages.PortfolioOptions(maxfev=500), budget=600)
     # tol sets tol_fun and tol_x unless the options give them.
-    a = emages.minimize(sphere, x0=[1.0, 1.0], options=emages.Options(tol_x=1e-3), tol=1e-4, seed=1)
-    b = emages.minimize(sphere, x0=[1.0, 1.0], options={"tol_x": 1e-3, "tol_fun": 1e-4}, seed=1)
+    a = emages.minimize(sphere, options=emages.Options(tol_x=1e-3), tol=1e-4, **es)
+    b = emages.minimize(sphere, options={"tol_x": 1e-3, "tol_fun": 1e-4}, **es)
     assert a.nfev == b.nfev and a.fun == b.fun
+    # The portfolio's: tol is its local phase's step tolerance unless the options give it.
+    a = emages.minimize(sphere, x0=[1.0, 1.0], options=emages.PortfolioOptions(sqp_step_tolerance=1e-3),
+                        tol=1e-9, seed=1)
+    b = emages.minimize(sphere, x0=[1.0, 1.0], options={"sqp_step_tolerance": 1e-3}, seed=1)
+    c = emages.minimize(sphere, x0=[1.0, 1.0], tol=1e-3, seed=1)
+    assert a.nfev == b.nfev == c.nfev and a.fun == b.fun == c.fun
 
 
 def test_no_json_string_crosses_the_boundary():

@@ -334,3 +334,60 @@ def test_a_jac_goes_to_the_es_rounds_repair():
     assert plain.njev == 0 and plain.nfev == plain.evaluations <= 6000
     # The same local phase first (its best point may be the same), then other ES rounds.
     assert (plain.nfev, plain.nit) != (exact.nfev, exact.nit)
+
+
+def test_the_default_is_the_portfolio():
+    """Issue 55: `minimize`'s and `AskTell`'s default; an ES's settings name the variant
+    they need."""
+    assert emages.DEFAULT_VARIANT == emages.PORTFOLIO == "portfolio"
+    res = emages.minimize(rosen_suzuki, np.zeros(4), sigma0=1.0, seed=1)
+    named = emages.minimize(rosen_suzuki, np.zeros(4), sigma0=1.0, seed=1, variant=emages.PORTFOLIO)
+    assert res.nfev == named.nfev and np.array_equal(res.x, named.x) and "rounds" in res
+    assert res.success and abs(res.fun + 44) < 1e-6 and res.evaluations < 1000
+    assert res.equality_margin == 1e-8
+    assert "local phase" in res.message and res.termination == "confirmed"
+    es = emages.AskTell(4, n_ineq=3, x0=np.zeros(4), sigma0=1.0, seed=1)
+    drive(es)
+    assert es.result().nfev == res.nfev and es.mean is None
+    with pytest.raises(ValueError, match=r'lambda is a setting of the ES variants.*variant="eps-mag-es-r"'):
+        emages.minimize(rosen_suzuki, np.zeros(4), options={"lambda": 8})
+    with pytest.raises(ValueError, match="confirmations"):
+        emages.minimize(rosen_suzuki, np.zeros(4), options=emages.NO_CONVERGENCE)
+
+
+def test_the_history_has_a_row_per_iteration_on_every_path():
+    """``history`` (on by default): per iteration, the same rows from the callables, by
+    ask and tell and through a callback; a suite problem's from Rust; none when off."""
+    res = emages.minimize(rosen_suzuki, np.zeros(4), bounds=[(-10, 10)] * 4, seed=2)
+    h = res.history
+    assert len(h["fun"]) == res.nit and list(h["generation"]) == list(range(1, res.nit + 1))
+    assert np.all(np.diff(h["evaluations"]) > 0) and h["evaluations"][-1] <= res.evaluations
+    assert h["fun"][-1] == res.fun and h["violation"][-1] == res.violation
+    assert h["local"].dtype == bool and np.array_equal(np.isnan(h["epsilon"]), h["local"])
+    assert np.all(h["sigma"] > 0)
+    seen = []
+    through = emages.minimize(rosen_suzuki, np.zeros(4), bounds=[(-10, 10)] * 4, seed=2,
+                              callback=lambda intermediate_result: seen.append(intermediate_result.fun))
+    es = emages.AskTell(4, n_ineq=3, x0=np.zeros(4), bounds=[(-10, 10)] * 4, seed=2)
+    drive(es)
+    for other in (through, es.result()):
+        for key in ("generation", "evaluations", "fun", "violation", "sigma", "epsilon", "local"):
+            assert np.array_equal(other.history[key], h[key], equal_nan=True), key
+    assert seen == list(h["fun"])
+    assert "history" not in emages.minimize(rosen_suzuki, np.zeros(4), seed=2, history=False)
+    # A problem of the suites, run in Rust; one that reaches the ES rounds.
+    native = emages.minimize(emages.Cec2017(4, 10), seed=1, budget=30_000)
+    n = native.history
+    assert len(n["fun"]) == native.nit and not n["local"].all() and n["local"].any()
+    assert n["evaluations"][-1] <= native.evaluations <= 30_000
+
+
+def test_a_target_stops_the_run():
+    free = emages.minimize(rosen_suzuki, np.zeros(4), seed=3)
+    hit = emages.minimize(rosen_suzuki, np.zeros(4), seed=3, options={"target": -43.0})
+    assert (hit.termination, hit.status) == ("target", 0) and hit.fun <= -43.0 and hit.feasible
+    assert "target" in hit.message and hit.evaluations < free.evaluations
+    first = int(np.argmax((free.history["fun"] <= -43.0) & (free.history["violation"] == 0)))
+    assert hit.evaluations == free.history["evaluations"][first]
+    with pytest.raises(ValueError, match="target"):
+        emages.minimize(rosen_suzuki, np.zeros(4), seed=3, options={"target": float("nan")})

@@ -102,21 +102,24 @@ VARIANTS = tuple(_emages.PRESETS)
 #: linear constraints); by differences it loses to εMAg-ES-R (entries 19 and 21).
 STRATEGIES = tuple(_emages.STRATEGIES)
 
-#: The ``variant`` of :func:`minimize` and :class:`AskTell` when none is given:
-#: εMAg-ES-R, which beat the paper's εMAg-ES by each test suite's own measure and
-#: solves the small problems of docs/strategy-design.md (entry 15) on every one of 50
-#: seeds, where εMAg-ES misses on up to 37. The paper's algorithm is
-#: ``variant="eps-mag-es"``.
-DEFAULT_VARIANT = _emages.RECOMMENDED
 
-#: The ``variant`` of :func:`minimize` for issue 55's portfolio (``ma_es::portfolio``):
-#: the SQP local phase on forward-difference models and εMAg-ES-R in rounds, the local
-#: phase's share of each round following progress; it stops once five runs of the local
-#: phase in a row end at the best point (``options={'confirmations': 0}``: to the
-#: budget). For expensive smooth problems, where evaluations count: Rosen–Suzuki is solved
-#: within ~50 evaluations and the run stops after ~350. A black box (Jacobians are not
-#: used); equalities are held to ``equality_margin = 1e-8`` unless it is given.
+#: The ``variant`` of :func:`minimize` for issue 55's portfolio (``ma_es::portfolio``),
+#: the default: the SQP local phase on forward-difference models and εMAg-ES-R in
+#: rounds, the local phase's share of each round following progress; it stops once five
+#: runs of the local phase in a row end at the best point (``options={'confirmations':
+#: 0}``: to the budget) or at ``options={'target': t}``. For expensive smooth problems,
+#: where evaluations count: Rosen–Suzuki is solved within ~50 evaluations and the run
+#: stops after ~350. The constraints' ``jac`` goes to its ES rounds' repair; equalities
+#: are held to ``equality_margin = 1e-8`` unless it is given.
 PORTFOLIO = "portfolio"
+
+#: The ``variant`` of :func:`minimize` and :class:`AskTell` when none is given: the
+#: portfolio (issue 55, docs/strategy-design.md §27–31), which reaches in hundreds of
+#: evaluations what εMAg-ES-R, the default before, reached in thousands, and leads it on
+#: bbob-constrained and CEC2020; it loses CEC2017 at N = 50 at the CEC's full budget,
+#: where a long ES run pays. The ES variants by name: ``"eps-mag-es-r"``, the paper's
+#: ``"eps-mag-es"``.
+DEFAULT_VARIANT = PORTFOLIO
 
 #: ``options`` that switch every convergence criterion off: the run goes to its budget
 #: (or generation limit), as the suites' protocols run (``ma_es::control``). Merge it
@@ -189,6 +192,9 @@ class OptimizeResult(dict):
         Per generation (``history=True``): ``generation``, ``evaluations``, the best-so-far
         ``fun`` and ``violation``, the step size ``sigma`` and the ε level ``epsilon``.
         With restarts, the runs follow each other (the best-so-far over all of them).
+        The portfolio's: per iteration (a step of its local phase or a generation of an
+        ES round), ``sigma`` the phase's step size, ``epsilon`` NaN in the local phase,
+        and ``local`` (bool) which phase it was.
     restarts : list of dict
         With ``restarts=ipop`` or ``bipop`` in the variant: one dict per run, in order,
         with ``start`` (evaluations before it), ``lambda``, ``sigma0``, ``large`` (the
@@ -223,18 +229,24 @@ _MESSAGES = {
     "stopped": "Stopped by the caller (a callback's StopIteration or AskTell.terminate).",
 }
 
+#: The portfolio's own sentences, where its rule differs from the ES's.
+_PORTFOLIO_MESSAGES = {
+    "confirmed": "Converged: the local phase's last runs ended at the best point (confirmations).",
+}
+
 
 class _Message(str):
     """``message``: a sentence. Compared with one of the old code words (``"budget"``,
     ``"tol_fun"``, …: now ``termination``) it still matches, with a
     ``DeprecationWarning`` (for one release)."""
 
-    __slots__ = ("termination",)
+    __slots__ = ("termination", "portfolio")
 
-    def __new__(cls, termination: str):
-        text = _MESSAGES.get(termination, termination)
+    def __new__(cls, termination: str, portfolio: bool = False):
+        text = (_PORTFOLIO_MESSAGES if portfolio else {}).get(termination) or _MESSAGES.get(termination, termination)
         obj = super().__new__(cls, text)
         obj.termination = termination
+        obj.portfolio = portfolio
         return obj
 
     def __eq__(self, other):
@@ -252,7 +264,7 @@ class _Message(str):
     __hash__ = str.__hash__
 
     def __reduce__(self):
-        return (_Message, (self.termination,))
+        return (_Message, (self.termination, self.portfolio))
 
 
 def _result_class():
@@ -352,6 +364,10 @@ def _callables(fun, ineq, eq, constraints, vectorized, probe):
         if ineq is None and eq is None:
             ineq = merged.ineq  # none at all: an empty g keeps fun a plain objective
         jac = merged.jac if merged.exact and merged.l + merged.m > 0 else None
+        if jac is not None:
+            # The Jacobians' shapes, checked once at the probe (not charged): a run that
+            # needs no Jacobian early (the portfolio's local phase) still refuses them.
+            merged.check_shapes(probe)
     joint = ineq is None and eq is None
     if joint:
         out = fun(arg)
@@ -445,7 +461,7 @@ class _Constraints:
         return np.atleast_1d(np.asarray(fun(x, *args), dtype=float))
 
     @staticmethod
-    def _jacobian(part, x, size, n, index=0):
+    def _jacobian(part, x, size, n, index=0, finite=True):
         kind, fun, jac, args = part
         if kind == "linear":
             return fun
@@ -455,7 +471,7 @@ class _Constraints:
             raise ValueError(
                 f"constraint {index}: jac(x) returned shape {j.shape}, expected ({size}, {n}): "
                 f"one row per component of the constraint, one column per variable")
-        if not np.isfinite(j).all():
+        if finite and not np.isfinite(j).all():
             raise ValueError(f"constraint {index}: jac(x) is not finite at x = {x!r}")
         return j.reshape(size, n)
 
@@ -471,6 +487,12 @@ class _Constraints:
         for part, lb, _, _, _, is_eq in self.parts:
             rows.append((self._value(part, x) - lb)[is_eq])
         return np.concatenate(rows) if rows else np.zeros(0)
+
+    def check_shapes(self, x):
+        """Each constraint's ``jac(x)`` has its shape (a value that is not finite at
+        this one point is left to the run, which may never evaluate it there)."""
+        for index, (part, lb, *_) in enumerate(self.parts):
+            self._jacobian(part, x, lb.size, x.size, index, finite=False)
 
     def jac(self, x):
         """``(l + m, N)``: rows g then h."""
@@ -504,9 +526,12 @@ def _typed_options(options, budget, tol, cls=None):
         opts = cls()
     elif isinstance(options, cls):
         opts = options
-    elif isinstance(options, (Options, PortfolioOptions)):
-        raise ValueError(f"options: a {type(options).__name__} is not for this variant: "
-                         f"give an emages.{cls.__name__} or a dict")
+    elif isinstance(options, PortfolioOptions):
+        raise ValueError("options: a PortfolioOptions is not for this variant: give an emages.Options "
+                         "or a dict, or variant=\"portfolio\"")
+    elif isinstance(options, Options):
+        raise ValueError("options: an Options is not for the portfolio (the default variant): give an "
+                         "emages.PortfolioOptions or a dict, or an ES variant such as variant=\"eps-mag-es-r\"")
     elif isinstance(options, Mapping):
         if not all(isinstance(k, str) for k in options):
             raise ValueError(f"options: keys are strings, not {[k for k in options if not isinstance(k, str)]!r}")
@@ -562,7 +587,8 @@ def minimize(
     callback: Optional[Callable] = None,
 ) -> OptimizeResult:
     """Minimises ``fun`` subject to ``ineq(x) <= 0``, ``eq(x) = 0`` and ``bounds`` with
-    εMAg-ES-R (or another ``variant``).
+    the portfolio (:data:`PORTFOLIO`, the default) or another ``variant`` (εMAg-ES-R:
+    ``"eps-mag-es-r"``).
 
     Parameters
     ----------
@@ -612,14 +638,17 @@ def minimize(
         says the same); the run stops earlier once it has converged (``options``: the
         convergence criteria).
     variant : str
-        :data:`DEFAULT_VARIANT` (``"eps-mag-es-r"``, εMAg-ES-R: restarts and a polishing
-        end), the paper's ``"eps-mag-es"`` or another of :data:`VARIANTS` and
+        :data:`DEFAULT_VARIANT` (:data:`PORTFOLIO`, below), ``"eps-mag-es-r"``
+        (εMAg-ES-R: restarts and a polishing end; the default before issue 55), the
+        paper's ``"eps-mag-es"`` or another of :data:`VARIANTS` and
         :data:`STRATEGIES`, or ``PRESET:KEY=VALUE…``, e.g.
         ``"eps-mag-es:restarts=bipop:population=log:eps-end=5%"`` (restarts, CMA-ES's
-        λ = 4 + ⌊3 ln N⌋, ε ending at 5 % of the run). Or :data:`PORTFOLIO`
-        (``"portfolio"``): the SQP local phase and εMAg-ES-R in rounds, for expensive
-        smooth problems (its ``options``: ``confirmations``, ``es_budget_per_dim``,
-        ``initial_share``, ``max_share``).
+        λ = 4 + ⌊3 ln N⌋, ε ending at 5 % of the run). :data:`PORTFOLIO`
+        (``"portfolio"``, the default): the SQP local phase and εMAg-ES-R in rounds, for
+        expensive smooth problems (its ``options``, :class:`PortfolioOptions`:
+        ``confirmations``, ``target``, ``es_budget_per_dim``, ``initial_share``,
+        ``max_share``, ``sigma0``, ``sqp_…``; an ES's keys are refused with the variant
+        they need).
     seed : int, optional
         The run's seed (default: drawn at random, reported in the result).
     vectorized : bool
@@ -642,7 +671,7 @@ def minimize(
         ``fun <= target``; default none). A tolerance of 0 (``stagnation=0``) switches
         that criterion off; all four off run to the budget. Unknown keys are errors.
     history : bool
-        Record the per-generation history.
+        Record the per-generation (the portfolio: per-iteration) history.
     executor : concurrent.futures.Executor, optional
         Evaluates every request of the strategy — each population, the repair's Jacobian
         probes, the repaired points — through ``executor.map``, one point per task
@@ -687,7 +716,7 @@ def minimize(
     if variant == PORTFOLIO:
         return _minimize_portfolio(
             fun, x0, sigma0, ineq, eq, constraints, bounds, budget, tol, seed, vectorized,
-            equality_margin, options, executor, callback,
+            equality_margin, options, executor, callback, history,
         )
     if equality_margin is None:
         equality_margin = 1e-4
@@ -752,7 +781,7 @@ def _sigma0(sigma0) -> float:
 
 
 def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, tol, seed, vectorized,
-                        equality_margin, options, executor, callback) -> OptimizeResult:
+                        equality_margin, options, executor, callback, history=True) -> OptimizeResult:
     """:func:`minimize` with ``variant=PORTFOLIO``."""
     opts = _typed_options(options, budget, None, PortfolioOptions)
     if sigma0 is not None:
@@ -765,7 +794,7 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
             opts = opts.replace(sqp_step_tolerance=float(tol))
     if isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw)):
         return _minimize_portfolio_native(fun, x0, ineq, eq, constraints, bounds, seed, vectorized,
-                                          equality_margin, opts, executor, callback)
+                                          equality_margin, opts, executor, callback, history)
     if not callable(fun):
         raise TypeError("fun must be callable")
     if equality_margin is None:
@@ -775,8 +804,10 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
     disp = opts.disp
     if x0 is not None:
         x0 = np.asarray(x0, dtype=float)
-        if x0.ndim != 1 or not np.isfinite(x0).all():
-            raise ValueError(f"x0 must be a 1-d array of finite numbers, not {x0!r}")
+        if x0.ndim != 1:
+            raise ValueError(f"x0 must be a 1-d array of numbers, not of shape {x0.shape}")
+        if not np.isfinite(x0).all():
+            raise ValueError("x0 must be finite")
         n = x0.size
     elif bounds is not None:
         n = len(bounds.lb) if hasattr(bounds, "lb") else len(list(bounds))
@@ -793,7 +824,7 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
     if executor is None and callback is None and not disp:
         raw = _emages._run_portfolio(
             fun, ineq, eq, joint, bool(vectorized), lb.tolist(), ub.tolist(), l, m,
-            float(equality_margin), opts, seed, start, jac,
+            float(equality_margin), opts, seed, start, jac, bool(history),
         )
     else:
         # By ask and tell (the same run): each request through the executor, one point
@@ -801,7 +832,7 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
         from ._asktell import _drive
 
         core = _emages._PortfolioAskTell(lb.tolist(), ub.tolist(), l, m, float(equality_margin),
-                                         opts, seed, start, jac is not None)
+                                         opts, seed, start, jac is not None, bool(history))
         task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m, jac)
         raw = _drive(core, task, executor, callback, seed, disp)
     res = _finished(raw, seed)
@@ -810,7 +841,7 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
 
 
 def _minimize_portfolio_native(problem, x0, ineq, eq, constraints, bounds, seed, vectorized,
-                               equality_margin, opts, executor, callback) -> OptimizeResult:
+                               equality_margin, opts, executor, callback, history=True) -> OptimizeResult:
     """:func:`minimize` with ``variant=PORTFOLIO`` on a problem of the suites: in Rust,
     with the problem's own equality margin."""
     if bounds is not None or ineq is not None or eq is not None or _given(constraints):
@@ -829,7 +860,7 @@ def _minimize_portfolio_native(problem, x0, ineq, eq, constraints, bounds, seed,
             raise ValueError(f"x0 must be {problem.dim} finite numbers, not {x0!r}")
         _inside(start, lb, ub)
         start = start.tolist()
-    res = _finished(_emages._run_portfolio_native(problem, opts, seed, start), seed)
+    res = _finished(_emages._run_portfolio_native(problem, opts, seed, start, bool(history)), seed)
     res["equality_margin"] = float(problem.equality_margin)
     return res
 
@@ -879,7 +910,7 @@ def _finished(raw: dict, seed: int) -> OptimizeResult:
     res["seed"] = seed
     res["success"] = bool(res["feasible"] and math.isfinite(res["fun"]))
     termination = res["termination"]
-    res["message"] = _Message(termination)
+    res["message"] = _Message(termination, "rounds" in raw)
     res["status"] = _STATUS.get(termination, 1)
     res["maxcv"] = _maxcv(res.get("g"), res.get("h"))
     return res

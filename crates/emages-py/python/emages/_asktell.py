@@ -146,7 +146,7 @@ class AskTell:
             opts = _typed_options(options, budget, None, PortfolioOptions)
             self._progress = _Progress(opts.disp) if opts.disp else None
             self._core = _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, seed,
-                                         equality_margin, opts, jacobian)
+                                         equality_margin, opts, jacobian, history)
             return
         opts = _typed_options(options, budget, None)
         self._progress = _Progress(opts.disp) if opts.disp else None
@@ -287,7 +287,8 @@ def _start(x0, dim, lb, ub) -> list:
     return x0.tolist()
 
 
-def _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, seed, equality_margin, opts, jacobian):
+def _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, seed, equality_margin, opts, jacobian,
+                    history=True):
     """The compiled half of ``AskTell(variant=PORTFOLIO)``: a request is a
     ``"population"`` of points wanting ``f``, ``g`` and ``h``, or, with ``jacobian=True``,
     ``"jacobians"`` for the ES rounds' repair."""
@@ -301,6 +302,7 @@ def _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, seed, equality_margin
         x0 = _start(x0, dim, lb, ub)
     return _emages._PortfolioAskTell(
         lb.tolist(), ub.tolist(), int(n_ineq), int(n_eq), float(margin), opts, seed, x0, bool(jacobian),
+        bool(history),
     )
 
 
