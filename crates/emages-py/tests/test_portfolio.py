@@ -77,7 +77,7 @@ def test_the_budget_is_a_cap():
         ({"options": {"maxiter": 5}}, "maxiter"),
         ({"options": {"tol_fun": 1e-9}}, r"unknown key \"tol_fun\" for the portfolio: tol_fun is a setting of "
          r"the ES variants \(emages.Options\), which a variant such as variant=\"eps-mag-es-r\" takes; "
-         r"the keys are budget, confirmations"),
+         r"the portfolio stops by its own rule, confirmations \(0: to the budget\); the keys are budget, confirmations"),
         ({"options": {"lambda": 12}}, r"lambda is a setting of the ES variants"),
         ({"options": {"no_such_key": 1}}, r"unknown key \"no_such_key\"; the keys are budget"),
         ({"options": {"initial_share": 2.0}}, "initial_share"),
@@ -391,3 +391,57 @@ def test_a_target_stops_the_run():
     assert hit.evaluations == free.history["evaluations"][first]
     with pytest.raises(ValueError, match="target"):
         emages.minimize(rosen_suzuki, np.zeros(4), seed=3, options={"target": float("nan")})
+
+
+def _peers_problems():
+    """scripts/local-phase/scipy_peers.py's problems (the spring and the vessel scaled to
+    [0, 1]), imported from there."""
+    import importlib.util
+
+    from conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("scipy_peers", ROOT / "scripts" / "local-phase" / "scipy_peers.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_issues_goals_on_the_small_smooth_problems():
+    """Issue 55's goals for the default, as a user runs it (seeds 1–10): Rosen–Suzuki from
+    0 with σ0 = 1 hit (feasible, within 1e-6 of f*) at a median of at most 2 300
+    evaluations and stopped within 3 × pycma's 1 337, at every budget from 5 000 to
+    200 000; the spring and the pressure vessel solved to 1e-4 on every seed within
+    pycma's evaluations (1 720 and 1 929)."""
+    peers = _peers_problems()
+
+    def runs(problem, f_star, tol, budget, **kw):
+        hits, used = [], []
+        for seed in range(1, 11):
+            first = []
+
+            def counted(x):
+                f, g, _ = problem(list(x))
+                counted.calls += 1
+                if not first and max(g) <= 0 and f - f_star <= tol * max(1.0, abs(f_star)):
+                    first.append(counted.calls)
+                return float(f), np.asarray(g, dtype=float)
+
+            counted.calls = 0
+            r = emages.minimize(counted, seed=seed, budget=budget, history=False, **kw)
+            assert r.success, (problem.__name__, seed, r)
+            hits.append(first[0] if first else None)
+            used.append(r.evaluations)
+        return hits, used
+
+    for budget in (5_000, 20_000, 200_000):
+        hits, used = runs(peers.rosen_suzuki, -44.0, 1e-6, budget, x0=np.zeros(4), sigma0=1.0)
+        assert None not in hits, hits
+        assert np.median(hits) <= 2_300 and np.median(used) <= 3 * 1_337, (budget, hits, used)
+        print(f"Rosen–Suzuki, budget {budget}: median hit {np.median(hits)}, stop {np.median(used)}")
+    for name, fun, lo, hi, f_star, _ in peers.PROBLEMS:
+        pycma = {"spring": 1_720, "pressure-vessel": 1_929}.get(name)
+        if pycma is None:
+            continue
+        hits, used = runs(fun, f_star, 1e-4, 20_000 * len(lo), bounds=list(zip(lo, hi)))
+        assert None not in hits and max(used) <= pycma, (name, hits, used)
+        print(f"{name}: hits {sorted(hits)}, stops {sorted(used)} (pycma {pycma})")
