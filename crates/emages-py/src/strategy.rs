@@ -138,17 +138,22 @@ impl Progress {
     }
 }
 
-/// Checks for Ctrl-C between generations, at most every 20 ms; prints the progress
-/// lines of `disp`.
-struct Signals {
+/// Ctrl-C, checked at most every 20 ms from a run without the GIL: a break keeps the
+/// error to raise.
+struct Interrupt {
     last: Instant,
     raised: Option<PyErr>,
-    progress: Progress,
 }
 
-impl Observer for Signals {
-    fn observe(&mut self, report: &GenerationReport<'_>) -> ControlFlow<()> {
-        self.progress.observe(report);
+impl Interrupt {
+    fn new() -> Self {
+        Self {
+            last: Instant::now(),
+            raised: None,
+        }
+    }
+
+    fn poll(&mut self) -> ControlFlow<()> {
         if self.last.elapsed() < Duration::from_millis(20) {
             return ControlFlow::Continue(());
         }
@@ -163,6 +168,19 @@ impl Observer for Signals {
     }
 }
 
+/// Checks for Ctrl-C between generations; prints the progress lines of `disp`.
+struct Signals {
+    interrupt: Interrupt,
+    progress: Progress,
+}
+
+impl Observer for Signals {
+    fn observe(&mut self, report: &GenerationReport<'_>) -> ControlFlow<()> {
+        self.progress.observe(report);
+        self.interrupt.poll()
+    }
+}
+
 /// Runs `options` (with its restarts, if any) on `problem` with the seed's noise, the
 /// GIL released; gives the problem back with the outcome.
 fn drive<P: ConstrainedProblem + Send>(
@@ -173,8 +191,7 @@ fn drive<P: ConstrainedProblem + Send>(
 ) -> (P, Result<(RunResult, Vec<RestartRecord>), RunError>) {
     py.detach(move || {
         let mut signals = Signals {
-            last: Instant::now(),
-            raised: None,
+            interrupt: Interrupt::new(),
             progress: Progress::new(disp),
         };
         let result = options.build_for(&problem).and_then(|plan| {
@@ -182,7 +199,7 @@ fn drive<P: ConstrainedProblem + Send>(
                 .map(|o| (o.result, o.restarts))
         });
         signals.progress.finish();
-        let outcome = match (result, signals.raised) {
+        let outcome = match (result, signals.interrupt.raised) {
             (_, Some(e)) => Err(RunError::Python(e)),
             (Ok(r), None) => Ok(r),
             (Err(e), None) => Err(RunError::Strategy(e)),
@@ -482,24 +499,14 @@ pub fn run_portfolio_native<'py>(
     // Ctrl-C is checked between iterations, at most every 20 ms (as the ES's native
     // runs check it between generations).
     let (run, outcome, steps, raised) = py.detach(move || {
-        let (mut steps, mut raised, mut last) = (Vec::new(), None, Instant::now());
+        let (mut steps, mut interrupt) = (Vec::new(), Interrupt::new());
         let outcome = run.run_observed(p.as_ref(), budget, |r| {
             if history {
                 steps.push(r.step());
             }
-            if last.elapsed() < Duration::from_millis(20) {
-                return ControlFlow::Continue(());
-            }
-            last = Instant::now();
-            match Python::attach(|py| py.check_signals()) {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(e) => {
-                    raised = Some(e);
-                    ControlFlow::Break(())
-                }
-            }
+            interrupt.poll()
         });
-        (run, outcome, steps, raised)
+        (run, outcome, steps, interrupt.raised)
     });
     if let Some(e) = raised {
         return Err(e);
