@@ -741,8 +741,9 @@ impl Portfolio {
             if done + request.evaluations > budget {
                 break;
             }
-            // The buffers grow to the largest batch once and are reused.
-            if request.kind == RequestKind::Jacobians {
+            // The buffers grow to the largest batch once and are reused; a Jacobian
+            // request fills `N` columns a point.
+            let columns = if request.kind == RequestKind::Jacobians {
                 let jacobian = exact.expect("checked above");
                 objectives.clear();
                 constraints.resize(k * n * count, 0.0);
@@ -750,23 +751,20 @@ impl Portfolio {
                     let block = ArrayViewMut2::from_shape((k, n).f(), block).map_err(shaped)?;
                     jacobian.evaluate_jacobian(request.point(j), None, block)?;
                 }
-                let view =
-                    ArrayView2::from_shape((k, n * count).f(), &constraints[..]).map_err(shaped)?;
-                let before = self.iterations;
-                self.tell(&objectives, view)?;
-                if self.iterations > before && observe(self).is_break() {
-                    break;
-                }
-                continue;
-            }
-            objectives.resize(count, 0.0);
-            constraints.resize(k * count, 0.0);
-            problem.evaluate_batch(
-                request.points,
-                ArrayViewMut1::from(&mut objectives[..]),
-                ArrayViewMut2::from_shape((k, count).f(), &mut constraints[..]).map_err(shaped)?,
-            )?;
-            let view = ArrayView2::from_shape((k, count).f(), &constraints[..]).map_err(shaped)?;
+                n * count
+            } else {
+                objectives.resize(count, 0.0);
+                constraints.resize(k * count, 0.0);
+                problem.evaluate_batch(
+                    request.points,
+                    ArrayViewMut1::from(&mut objectives[..]),
+                    ArrayViewMut2::from_shape((k, count).f(), &mut constraints[..])
+                        .map_err(shaped)?,
+                )?;
+                count
+            };
+            let view =
+                ArrayView2::from_shape((k, columns).f(), &constraints[..]).map_err(shaped)?;
             let before = self.iterations;
             self.tell(&objectives, view)?;
             if self.iterations > before && observe(self).is_break() {

@@ -243,7 +243,7 @@ class _Message(str):
     __slots__ = ("termination", "portfolio")
 
     def __new__(cls, termination: str, portfolio: bool = False):
-        text = (_PORTFOLIO_MESSAGES if portfolio else {}).get(termination) or _MESSAGES.get(termination, termination)
+        text = (portfolio and _PORTFOLIO_MESSAGES.get(termination)) or _MESSAGES.get(termination, termination)
         obj = super().__new__(cls, text)
         obj.termination = termination
         obj.portfolio = portfolio
