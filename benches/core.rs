@@ -336,6 +336,50 @@ fn generation(c: &mut Criterion) {
     }
 }
 
+/// Whole runs of each of the paper's seven variants (seed 13, exact noise and fidelity),
+/// on C01 (inequalities only) and C21 (equalities: the repair acts): at N = 10 the
+/// paper's budget of 2·10⁵ evaluations, at N = 100 the first 2·10⁵ (500 generations of
+/// λ = 400). A run is the same work on every build (the same seed gives the same
+/// generations), unlike a step of a running strategy, whose cost drifts with its state;
+/// the generations of each run are printed, so a time per generation follows. This
+/// group is how a change elsewhere is checked not to slow the paper's study.
+fn variant_runs(c: &mut Criterion) {
+    let suite = suite();
+    let mut g = c.benchmark_group("variant_runs");
+    g.sample_size(10);
+    g.warm_up_time(std::time::Duration::from_millis(500));
+    for id in [1, 21] {
+        for n in [10, 100] {
+            let problem = suite.problem(id, n).unwrap();
+            let limits = Limits {
+                budget: Some(200_000),
+                ..Limits::default()
+            };
+            for variant in Variant::ALL {
+                let plan = Options::new(variant)
+                    .limits(limits.clone())
+                    .to_the_end()
+                    .build_for(&problem)
+                    .unwrap();
+                let run = || {
+                    plan.run_with(&problem, RngNoise::seed_from_u64(13), &mut NoObserver)
+                        .unwrap()
+                };
+                let outcome = run();
+                eprintln!(
+                    "variant_runs/{} C{id:02}/{n}: {} generations, {} evaluations",
+                    variant.name(),
+                    outcome.result.generations,
+                    outcome.result.evaluations
+                );
+                let name = format!("{} C{id:02}", variant.name());
+                g.bench_function(BenchmarkId::new(name, n), |b| b.iter(run));
+            }
+        }
+    }
+    g.finish();
+}
+
 fn full_run(c: &mut Criterion) {
     let suite = suite();
     let mut g = c.benchmark_group("full_run");
@@ -396,6 +440,7 @@ criterion_group!(
     recombination_and_update,
     batch_evaluation,
     generation,
+    variant_runs,
     full_run,
     full_run_100
 );
