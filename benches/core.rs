@@ -351,13 +351,9 @@ fn variant_runs(c: &mut Criterion) {
     for id in [1, 21] {
         for n in [10, 100] {
             let problem = suite.problem(id, n).unwrap();
-            let limits = Limits {
-                budget: Some(200_000),
-                ..Limits::default()
-            };
             for variant in Variant::ALL {
                 let plan = Options::new(variant)
-                    .limits(limits.clone())
+                    .budget(200_000)
                     .to_the_end()
                     .build_for(&problem)
                     .unwrap();

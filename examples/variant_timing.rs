@@ -16,7 +16,6 @@
 use clap::Parser;
 use emages::cli::main_with;
 use emages::StudyError;
-use ma_es::control::Limits;
 use ma_es::noise::RngNoise;
 use ma_es::observer::NoObserver;
 use ma_es::{Options, Variant};
@@ -64,13 +63,9 @@ fn main() -> ExitCode {
         for &id in &args.problems {
             for &n in &args.dims {
                 let problem = suite.problem(id, n).map_err(|e| invalid(&e))?;
-                let limits = Limits {
-                    budget: Some(args.budget),
-                    ..Limits::default()
-                };
                 for variant in Variant::ALL {
                     let plan = Options::new(variant)
-                        .limits(limits.clone())
+                        .budget(args.budget)
                         .to_the_end()
                         .build_for(&problem)
                         .map_err(|e| invalid(&e))?;
