@@ -17,6 +17,9 @@
 //! per trial) on the L1 merit `φ(x) = f + Σ μᵢ max(0, gᵢ) + Σ μⱼ |hⱼ|` with Powell's
 //! weights `μ ← max(|λ|, ½ (μ + |λ|))`, Armijo's condition on the directional
 //! derivative `D = ∇fᵀd − (1 − δ) Σ μ · violation`, and quadratic interpolation.
+//! Optionally ([`SqpSettings::second_order_correction`]) a rejected full step is tried
+//! once more with Fletcher's second-order correction: the same program with the
+//! constant terms `C(x + d) − J d`, one evaluation, before the search backtracks.
 //!
 //! A run asks for one batch of points at a time ([`Sqp::ask`]: the start, `N` probes, a
 //! trial point) and is told their values ([`Sqp::tell`]); it keeps the best point seen
@@ -55,6 +58,18 @@ pub struct SqpSettings {
     /// of an earlier version (without the field) reads as `false`.
     #[serde(default = "frozen_steering")]
     pub curvature_steering: bool,
+    /// Whether a full step (`α = 1`) that the merit rejects is tried once more with
+    /// Fletcher's second-order correction before the line search backtracks: the same
+    /// program with the constraints' constant terms `C(x + d) − J d` in place of
+    /// `C(x)`, so that the corrected step `d̃` also accounts for the constraints'
+    /// curvature along `d` (Nocedal and Wright, §15.6 and §18.3), at one evaluation,
+    /// no new gradient. Without it a step along a curved active boundary leaves the
+    /// boundary to second order and is rejected whenever that costs more than the step
+    /// gains (the Maratos effect), and the bound `Δ` stays at the break-even length.
+    /// Off by default (as in every version before it; a saved run without the field
+    /// reads as `false`).
+    #[serde(default)]
+    pub second_order_correction: bool,
 }
 
 /// The steering of the versions before [`SqpSettings::curvature_steering`].
@@ -82,6 +97,7 @@ impl Default for SqpSettings {
             step_tolerance: 1e-10,
             relaxation_weight: 1e6,
             curvature_steering: true,
+            second_order_correction: false,
         }
     }
 }
@@ -225,6 +241,16 @@ pub struct Sqp {
     corrections: usize,
     /// `s` and `∇L(x, λ)` of the last accepted step, for the BFGS update.
     pending: Option<(Vec<f64>, Vec<f64>)>,
+    /// Whether the trial asked for is the second-order correction of a rejected full
+    /// step, and that step's merit (for the backtracking that follows if the
+    /// correction is rejected too).
+    #[serde(default)]
+    correcting: bool,
+    #[serde(default)]
+    full_step_merit: f64,
+    /// How many corrected steps were taken.
+    #[serde(default)]
+    corrected_steps: usize,
     /// The probes' steps `hᵢ`.
     probe_steps: Vec<f64>,
     failures: usize,
@@ -322,6 +348,9 @@ impl Sqp {
             correction: false,
             corrections: 0,
             pending: None,
+            correcting: false,
+            full_step_merit: 0.0,
+            corrected_steps: 0,
             probe_steps: vec![0.0; n],
             failures: 0,
             best: None,
@@ -490,6 +519,13 @@ impl Sqp {
     #[must_use]
     pub fn step_bound(&self) -> f64 {
         self.bound
+    }
+
+    /// How many steps were taken with the second-order correction
+    /// ([`SqpSettings::second_order_correction`]).
+    #[must_use]
+    pub fn corrected_steps(&self) -> usize {
+        self.corrected_steps
     }
 
     fn ask_probes(&mut self) {
@@ -716,17 +752,20 @@ impl Sqp {
     /// The step's program, relaxed when the linearised constraints are inconsistent;
     /// whether it was relaxed.
     fn solve_step(&mut self) -> Result<bool, QpError> {
-        match self.solve_qp(false) {
+        match self.solve_qp(false, None) {
             Ok(()) => Ok(false),
             Err(QpError::Infeasible { .. } | QpError::IterationLimit(_)) => {
-                self.solve_qp(true).map(|()| true)
+                self.solve_qp(true, None).map(|()| true)
             }
             Err(e) => Err(e),
         }
     }
 
     /// Fills the step (and `λ`, and the relaxation `δ`) from the quadratic program.
-    fn solve_qp(&mut self, relax: bool) -> Result<(), QpError> {
+    ///
+    /// `shifted`: the constraints' constant terms in place of `C(x)` (the second-order
+    /// correction's `C(x + d) − J d`).
+    fn solve_qp(&mut self, relax: bool, shifted: Option<&[f64]>) -> Result<(), QpError> {
         let (n, k, l) = (
             self.shape.dim(),
             self.shape.num_constraints(),
@@ -734,6 +773,7 @@ impl Sqp {
         );
         let nv = if relax { n + 1 } else { n };
         let x_norm = scale_of(&self.x);
+        let constants = shifted.unwrap_or(&self.c);
         let Program { g, a, c, b } = &mut self.program;
         for (v, len) in [(&mut *g, nv * nv), (&mut *a, nv)] {
             v.clear();
@@ -761,16 +801,16 @@ impl Sqp {
         for r in l..k {
             c[row * nv..row * nv + n].copy_from_slice(&self.jac[r * n..(r + 1) * n]);
             if relax {
-                c[row * nv + n] = -self.c[r];
+                c[row * nv + n] = -constants[r];
             }
-            b[row] = -self.c[r];
+            b[row] = -constants[r];
             row += 1;
         }
         // Inequalities: −∇g d (+ (g + τ) δ) ≥ g + τ.
         for r in 0..l {
             let grad_r = &self.jac[r * n..(r + 1) * n];
             let norm = grad_r.iter().map(|v| v * v).sum::<f64>().sqrt();
-            let rhs = self.c[r] + self.settings.margin * norm * x_norm;
+            let rhs = constants[r] + self.settings.margin * norm * x_norm;
             for (dst, v) in c[row * nv..row * nv + n].iter_mut().zip(grad_r) {
                 *dst = -v;
             }
@@ -819,6 +859,40 @@ impl Sqp {
         Ok(())
     }
 
+    /// Asks for the second-order correction `x + d̃` of the rejected full step `d`
+    /// (its constraint values `c_trial`): `d̃` solves the step's program with the
+    /// constant terms `C(x + d) − J d`. Whether it asked (not when the program has no
+    /// solution or `d̃ = d`).
+    fn ask_corrected_step(&mut self, c_trial: &[f64]) -> bool {
+        let (n, k) = (self.shape.dim(), self.shape.num_constraints());
+        if k == 0 {
+            return false;
+        }
+        let shifted: Vec<f64> = (0..k)
+            .map(|r| {
+                let jd: f64 = (0..n).map(|i| self.jac[r * n + i] * self.step[i]).sum();
+                c_trial[r] - jd
+            })
+            .collect();
+        let (step, lambda, relaxation) =
+            (self.step.clone(), self.lambda.clone(), self.qp_relaxation);
+        let solved = self.solve_qp(false, Some(&shifted));
+        let corrected = std::mem::replace(&mut self.step, step);
+        self.lambda = lambda;
+        self.qp_relaxation = relaxation;
+        if solved.is_err() || corrected == self.step {
+            return false;
+        }
+        self.asked.resize(n, 0.0);
+        for i in 0..n {
+            self.asked[i] =
+                (self.x[i] + corrected[i]).clamp(self.shape.lower[i], self.shape.upper[i]);
+        }
+        self.asked_count = 1;
+        self.correcting = true;
+        true
+    }
+
     fn ask_trial(&mut self) {
         let n = self.shape.dim();
         self.asked.resize(n, 0.0);
@@ -840,6 +914,9 @@ impl Sqp {
             self.merit + 1e-4 * self.alpha * self.slope
         };
         if merit.is_finite() && merit <= armijo {
+            if std::mem::take(&mut self.correcting) {
+                self.corrected_steps += 1;
+            }
             // Accept: keep ∇L at the old iterate for the update, move, and adapt Δ.
             let old = self.lagrangian_gradient();
             let s: Vec<f64> = (0..n).map(|i| self.asked[i] - self.x[i]).collect();
@@ -863,6 +940,23 @@ impl Sqp {
             self.ask_probes();
             return;
         }
+        let corrected = std::mem::take(&mut self.correcting);
+        let merit = if corrected {
+            // The correction was rejected too: backtrack along d from the full step.
+            self.full_step_merit
+        } else {
+            if self.settings.second_order_correction
+                && self.alpha == 1.0
+                && !self.correction
+                && merit.is_finite()
+                && c.iter().all(|v| v.is_finite())
+                && self.ask_corrected_step(&c)
+            {
+                self.full_step_merit = merit;
+                return;
+            }
+            merit
+        };
         // Backtrack by quadratic interpolation, within [0.1 α, 0.5 α].
         let alpha = if merit.is_finite() {
             let denom = merit - self.merit - self.alpha * self.slope;

@@ -83,7 +83,7 @@ impl StudyConfig {
 impl StudyConfig {
     /// The names [`StudyConfig::other`] knows: the harness's optimizers that are not
     /// MA-ES specs.
-    pub const OTHERS: [&'static str; 7] = [
+    pub const OTHERS: [&'static str; 8] = [
         "sqp-restarts",
         "portfolio",
         "portfolio+",
@@ -91,6 +91,7 @@ impl StudyConfig {
         "portfolio-share0",
         "portfolio-share0:nan-last",
         "portfolio-share0:nan-last:curvature",
+        "portfolio-share0:nan-last:curvature:soc",
     ];
 
     /// [`StudyConfig::other`] with the constraint Jacobians `source`: for
@@ -117,7 +118,8 @@ impl StudyConfig {
             JacobianSource::Exact => match name {
                 "portfolio-share0"
                 | "portfolio-share0:nan-last"
-                | "portfolio-share0:nan-last:curvature" => Ok(Self::custom(
+                | "portfolio-share0:nan-last:curvature"
+                | "portfolio-share0:nan-last:curvature:soc" => Ok(Self::custom(
                     format!("{name}+jacobian=exact"),
                     Self::share0(name, true),
                 )),
@@ -144,7 +146,8 @@ impl StudyConfig {
             }),
             nan_last: name != "portfolio-share0",
             sqp: local_phase::sqp::SqpSettings {
-                curvature_steering: name.ends_with(":curvature"),
+                curvature_steering: name.contains(":curvature"),
+                second_order_correction: name.ends_with(":soc"),
                 ..local_phase::sqp::SqpSettings::frozen()
             },
             exact_jacobians,
@@ -161,7 +164,10 @@ impl StudyConfig {
     /// the run's record; its runs have the frozen one's seeds, [`run_seed`]) and
     /// `portfolio-share0:nan-last:curvature` (also the local phase's steering with the
     /// model's curvature, [`local_phase::sqp::SqpSettings::curvature_steering`]: another
-    /// algorithm, with seeds of its own).
+    /// algorithm, with seeds of its own) and `portfolio-share0:nan-last:curvature:soc`
+    /// (also the local phase's second-order correction,
+    /// [`local_phase::sqp::SqpSettings::second_order_correction`]; the curvature
+    /// candidate's seeds, so that the runs pair up).
     ///
     /// # Errors
     /// [`StudyError::Invalid`] for another name.
@@ -191,7 +197,8 @@ impl StudyConfig {
             )),
             "portfolio-share0"
             | "portfolio-share0:nan-last"
-            | "portfolio-share0:nan-last:curvature" => {
+            | "portfolio-share0:nan-last:curvature"
+            | "portfolio-share0:nan-last:curvature:soc" => {
                 Ok(Self::custom(name, Self::share0(name, false)))
             }
             _ => {
@@ -402,7 +409,9 @@ fn mix(mut z: u64) -> u64 {
 /// replay bit for bit with `lm-solve=full`. So is `:nan-last` (NaN violations ordered
 /// last in a portfolio's record, `portfolio-share0:nan-last`): it changes a run only
 /// where the first point's violation is NaN, so elsewhere the runs with and without it
-/// are the same runs.
+/// are the same runs. And `:soc` (the local phase's second-order correction): its runs
+/// pair up with those of the same portfolio without it, and differ only where a
+/// correction was tried.
 ///
 /// ```
 /// use emages::study::run_seed;
@@ -415,6 +424,9 @@ fn mix(mut z: u64) -> u64 {
 /// let frozen = "portfolio-share0";
 /// assert_eq!(run_seed(1, frozen, 3, 10, 0), run_seed(1, "portfolio-share0:nan-last", 3, 10, 0));
 /// assert_ne!(run_seed(1, frozen, 3, 10, 0), run_seed(1, "portfolio-share0:nan-lastly", 3, 10, 0));
+/// let curvature = "portfolio-share0:nan-last:curvature";
+/// assert_eq!(run_seed(1, curvature, 3, 10, 0), run_seed(1, "portfolio-share0:nan-last:curvature:soc", 3, 10, 0));
+/// assert_ne!(run_seed(1, frozen, 3, 10, 0), run_seed(1, curvature, 3, 10, 0));
 /// ```
 #[must_use]
 pub fn run_seed(base: u64, label: &str, problem: usize, dim: usize, run: usize) -> u64 {
@@ -431,10 +443,12 @@ pub fn run_seed(base: u64, label: &str, problem: usize, dim: usize, run: usize) 
     s
 }
 
-/// The label without its `:lm-solve=…` and `:nan-last` components ([`run_seed`]).
+/// The label without its `:lm-solve=…`, `:nan-last` and `:soc` components
+/// ([`run_seed`]).
 fn seed_label(label: &str) -> String {
     let label = without_component(label, ":lm-solve=", true);
-    without_component(&label, ":nan-last", false)
+    let label = without_component(&label, ":nan-last", false);
+    without_component(&label, ":soc", false)
 }
 
 /// `label` without its components `key` (with a value up to the next `:`, `@` or `+`

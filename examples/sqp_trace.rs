@@ -1,0 +1,107 @@
+//! The SQP local phase alone on one bbob-constrained problem, iteration by iteration:
+//! the gap `f − f*` at the iterate, the bound `Δ` on the step, the step `d` and its
+//! line search's `α` — the diagnosis of the precision stall on f19, f25 and f31
+//! (docs/strategy-design.md §33). With `--soc` the second-order correction is on
+//! (`SqpSettings::second_order_correction`).
+//!
+//! ```sh
+//! cargo run --release --example sqp_trace -- --function 19 --dim 2 --instance 16 --from-centre
+//! cargo run --release --example sqp_trace -- --function 19 --dim 2 --instance 16 --from-centre --soc
+//! ```
+
+use bbob_constrained::BbobProblem;
+use clap::Parser;
+use constraint_handling::problem::ConstrainedProblem;
+use emages::cli::main_with;
+use emages::StudyError;
+use local_phase::sqp::{Sqp, SqpSettings};
+use ndarray::{Array1, Array2, ShapeBuilder};
+use std::process::ExitCode;
+
+/// The SQP local phase on one bbob-constrained problem, traced.
+#[derive(Parser, Debug)]
+#[command(about)]
+struct Args {
+    /// The function, 1–54.
+    #[arg(long)]
+    function: usize,
+    /// The dimension.
+    #[arg(long, default_value_t = 2)]
+    dim: usize,
+    /// The instance.
+    #[arg(long, default_value_t = 1)]
+    instance: usize,
+    /// Evaluations at most.
+    #[arg(long, default_value_t = 10_000)]
+    budget: usize,
+    /// Start at the box's centre (where the portfolio's first local phase starts)
+    /// instead of the suite's initial solution.
+    #[arg(long)]
+    from_centre: bool,
+    /// The second-order correction on.
+    #[arg(long)]
+    soc: bool,
+    /// Print every iteration up to this one, then every 200th.
+    #[arg(long, default_value_t = 40)]
+    first: usize,
+}
+
+fn main() -> ExitCode {
+    canonical_kernel::at_program_start();
+    main_with(|args: &Args| -> Result<(), StudyError> {
+        let invalid = |e: &dyn std::fmt::Display| StudyError::Invalid(e.to_string());
+        let p =
+            BbobProblem::new(args.function, args.dim, args.instance).map_err(|e| invalid(&e))?;
+        let centre = vec![0.0; args.dim];
+        let start = if args.from_centre {
+            &centre[..]
+        } else {
+            p.initial_solution()
+        };
+        let settings = SqpSettings {
+            second_order_correction: args.soc,
+            ..SqpSettings::default()
+        };
+        let mut sqp = Sqp::for_problem(&p, start, settings).map_err(|e| invalid(&e))?;
+        let (k, f_opt) = (p.num_constraints(), p.best_value());
+        let mut printed = usize::MAX;
+        println!("iteration evaluations gap bound x step alpha");
+        while let Some(points) = sqp.ask() {
+            let count = points.ncols();
+            if sqp.evaluations() + count > args.budget {
+                break;
+            }
+            let points = points.to_owned();
+            let (mut f, mut c) = (Array1::zeros(count), Array2::zeros((k, count).f()));
+            p.evaluate_batch(points.view(), f.view_mut(), c.view_mut())
+                .map_err(|e| invalid(&e))?;
+            sqp.tell(f.as_slice().expect("contiguous"), c.view())
+                .map_err(|e| invalid(&e))?;
+            let it = sqp.iterations();
+            if it != printed && (it <= args.first || it % 200 == 0) {
+                printed = it;
+                // The state's private fields, through its serde form.
+                let state = serde_json::to_value(&sqp).map_err(|e| invalid(&e))?;
+                let gap = state["f"].as_f64().unwrap_or(f64::NAN) - f_opt;
+                println!(
+                    "{it} {} {gap:.3e} {:.2e} {} {} {}",
+                    sqp.evaluations(),
+                    sqp.step_bound(),
+                    state["x"],
+                    state["step"],
+                    state["alpha"]
+                );
+            }
+        }
+        let gap = sqp.best().map_or(f64::NAN, |b| b.f - f_opt);
+        println!(
+            "stopped: {:?} after {} evaluations, {} iterations, {} corrected steps; best gap {gap:.3e}; x* = {:?}",
+            sqp.stopped(),
+            sqp.evaluations(),
+            sqp.iterations(),
+            sqp.corrected_steps(),
+            p.best_parameter()
+        );
+        Ok(())
+    })
+}
