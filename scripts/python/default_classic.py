@@ -7,13 +7,15 @@ f − f* <= tol · max(1, |f*|) (tol 1e-6 for Rosen–Suzuki, 1e-4 for the desig
 as the issue measures them); "stop" the evaluations the run used. Run with the package
 installed:
 
-    python scripts/python/default_classic.py [VARIANT …]
+    python scripts/python/default_classic.py [--options JSON] [VARIANT …]
 
-(default: `emages.DEFAULT_VARIANT`, and "eps-mag-es-r", the default before issue 55).
+(default: `emages.DEFAULT_VARIANT`, and "eps-mag-es-r", the default before issue 55);
+`--options '{"sqp_second_order_correction": true}'` passes `options` to every run.
 The problems are those of scripts/local-phase/scipy_peers.py (imported from there).
 """
 
 import importlib.util
+import json
 import pathlib
 import sys
 import time
@@ -50,13 +52,14 @@ def spread(values):
     return f"{v[0]} / {np.median(v):g} / {v[-1]}"
 
 
-def measure(variant, label, problem, f_star, tol, budgets, **kw):
+def measure(variant, label, problem, f_star, tol, budgets, options=None, **kw):
     for budget in budgets:
         t = time.perf_counter()
         hits, used, terminations = [], [], {}
         for seed in range(1, 11):
             counted = Counted(problem, f_star, tol)
-            r = emages.minimize(counted, seed=seed, budget=budget, history=False, variant=variant, **kw)
+            r = emages.minimize(counted, seed=seed, budget=budget, history=False, variant=variant,
+                                options=options, **kw)
             used.append(r.evaluations)
             if counted.hit is not None:
                 hits.append(counted.hit)
@@ -67,17 +70,24 @@ def measure(variant, label, problem, f_star, tol, budgets, **kw):
 
 
 def main():
-    variants = sys.argv[1:] or [emages.DEFAULT_VARIANT, "eps-mag-es-r"]
+    args = sys.argv[1:]
+    options = None
+    if args[:1] == ["--options"]:
+        options, args = json.loads(args[1]), args[2:]
+    variants = args or [emages.DEFAULT_VARIANT, "eps-mag-es-r"]
+    if options is not None:
+        print(f"options: {options}")
     print(f"emages {emages.__version__}, kernel {emages.kernel()}, default {emages.DEFAULT_VARIANT}")
     print("| problem | variant | budget | evaluations to stop (median) | stopped by | solved | hit min / median / max |")
     print("|---|---|---|---|---|---|---|")
     for variant in variants:
         measure(variant, "Rosen–Suzuki", peers.rosen_suzuki, -44.0, 1e-6, [5_000, 20_000, 200_000],
-                x0=np.zeros(4), sigma0=1.0)
+                options=options, x0=np.zeros(4), sigma0=1.0)
         for name, fun, lo, hi, f_star, _ in peers.PROBLEMS:
             if name in ("spring", "pressure-vessel"):
                 n = len(lo)
-                measure(variant, name, fun, f_star, 1e-4, [20_000 * n], bounds=list(zip(lo, hi)))
+                measure(variant, name, fun, f_star, 1e-4, [20_000 * n], options=options,
+                        bounds=list(zip(lo, hi)))
 
 
 if __name__ == "__main__":

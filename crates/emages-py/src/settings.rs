@@ -368,6 +368,11 @@ pub(crate) const PORTFOLIO_OPTIONS: &[Field<PortfolioRun>] = &[
         "sqp_curvature_steering",
         settings.sqp.curvature_steering
     ),
+    field!(
+        PortfolioRun,
+        "sqp_second_order_correction",
+        settings.sqp.second_order_correction
+    ),
 ];
 
 /// A table's settings with the keys given explicitly, in the order given.

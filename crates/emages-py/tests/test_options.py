@@ -56,6 +56,7 @@ PORTFOLIO_VALUES = {
     "sqp_step_tolerance": 1e-9,
     "sqp_relaxation_weight": 1e5,
     "sqp_curvature_steering": False,
+    "sqp_second_order_correction": True,
 }
 
 

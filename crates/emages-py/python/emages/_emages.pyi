@@ -181,6 +181,7 @@ class PortfolioOptions:
         sqp_step_tolerance: float = ...,
         sqp_relaxation_weight: float = ...,
         sqp_curvature_steering: bool = ...,
+        sqp_second_order_correction: bool = ...,
     ) -> None: ...
     budget: Optional[int]
     disp: int
@@ -196,6 +197,7 @@ class PortfolioOptions:
     sqp_step_tolerance: float
     sqp_relaxation_weight: float
     sqp_curvature_steering: bool
+    sqp_second_order_correction: bool
     def replace(self, **fields: Any) -> PortfolioOptions: ...
     def is_given(self, key: str) -> bool: ...
     def to_dict(self, given: bool = False) -> Dict[str, Any]: ...
