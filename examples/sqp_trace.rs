@@ -1,6 +1,6 @@
 //! The SQP local phase alone on one bbob-constrained problem, iteration by iteration:
 //! the gap `f − f*` at the iterate, the bound `Δ` on the step, the step `d` and its
-//! line search's `α` — the diagnosis of the precision stall on f19, f25 and f31
+//! line search's `α`, the merit's directional derivative `D` and the constraints — the diagnosis of the precision stall on f19, f25 and f31
 //! (docs/strategy-design.md §33). With `--soc` the second-order correction is on
 //! (`SqpSettings::second_order_correction`).
 //!
@@ -65,7 +65,7 @@ fn main() -> ExitCode {
         let mut sqp = Sqp::for_problem(&p, start, settings).map_err(|e| invalid(&e))?;
         let (k, f_opt) = (p.num_constraints(), p.best_value());
         let mut printed = usize::MAX;
-        println!("iteration evaluations gap bound x step alpha");
+        println!("iteration evaluations gap bound x step alpha slope constraints");
         while let Some(points) = sqp.ask() {
             let count = points.ncols();
             if sqp.evaluations() + count > args.budget {
@@ -84,12 +84,14 @@ fn main() -> ExitCode {
                 let state = serde_json::to_value(&sqp).map_err(|e| invalid(&e))?;
                 let gap = state["f"].as_f64().unwrap_or(f64::NAN) - f_opt;
                 println!(
-                    "{it} {} {gap:.3e} {:.2e} {} {} {}",
+                    "{it} {} {gap:.3e} {:.2e} {} {} {} {} {}",
                     sqp.evaluations(),
                     sqp.step_bound(),
                     state["x"],
                     state["step"],
-                    state["alpha"]
+                    state["alpha"],
+                    state["slope"],
+                    state["c"]
                 );
             }
         }
