@@ -119,6 +119,15 @@ pub struct PortfolioSettings {
     /// the ES's [`Convergence::target`](crate::control::Convergence)); `None`, the
     /// default: no target.
     pub target: Option<f64>,
+    /// Whether a run of the local phase ends once it has spent the round's ES budget
+    /// `b_r` (off by default; a saved run without the field reads as off). Off, a run
+    /// of the local phase goes on to its own end, which on a long crawl is never: on
+    /// CEC2017 C11, C16 and C25 at N = 50 the first run from the box's centre takes the
+    /// whole budget of 10⁶ evaluations and the ES never starts
+    /// (docs/strategy-design.md §34). A run ended so confirms nothing
+    /// ([`Portfolio::confirmations`]); the round goes on as after a run that ended by
+    /// itself. The bound depends on the round alone, not on the run's budget.
+    pub bound_local_runs: bool,
 }
 
 impl PortfolioSettings {
@@ -145,6 +154,7 @@ impl Default for PortfolioSettings {
             nan_last: true,
             sigma0: None,
             target: None,
+            bound_local_runs: false,
         }
     }
 }
@@ -270,6 +280,9 @@ pub struct Portfolio {
     before_local: Option<Fitness>,
     /// Runs of the local phase in a row that ended at the best point.
     confirmed: usize,
+    /// The evaluation at which the current run of the local phase started.
+    #[serde(default)]
+    local_started: usize,
 }
 
 impl Portfolio {
@@ -338,6 +351,7 @@ impl Portfolio {
             jacobian_evaluations: 0,
             before_local: None,
             confirmed: 0,
+            local_started: 0,
         })
     }
 
@@ -461,18 +475,23 @@ impl Portfolio {
     fn advance(&mut self) -> Result<(), MaEsError> {
         loop {
             let best = self.best.as_ref().map(|b| b.fitness);
+            // The current run of the local phase has spent the round's ES budget.
+            let cut = self.settings.bound_local_runs
+                && self.evaluations - self.local_started
+                    >= Self::es_budget(&self.settings, self.shape.dim(), self.round);
             match &mut self.phase {
                 Phase::Restarts {
                     sqp,
                     first,
                     allowance,
                 } => {
-                    if sqp.ask().is_some() {
+                    if !cut && sqp.ask().is_some() {
                         return Ok(());
                     }
                     let confirmations = self.settings.confirmations;
-                    if Self::confirm(&mut self.confirmed, sqp, best, self.before_local)
-                        >= confirmations
+                    if !cut
+                        && Self::confirm(&mut self.confirmed, sqp, best, self.before_local)
+                            >= confirmations
                         && confirmations > 0
                     {
                         return Ok(());
@@ -482,6 +501,7 @@ impl Portfolio {
                     if self.evaluations - *first < *allowance {
                         *sqp = Self::local_phase(&self.shape, &self.start, &self.settings.sqp)?;
                         self.before_local = best;
+                        self.local_started = self.evaluations;
                         continue;
                     }
                     self.after_restarts = best;
@@ -510,14 +530,16 @@ impl Portfolio {
                     let sqp =
                         Self::local_phase(&self.shape, &es.result().best.y, &self.settings.sqp)?;
                     self.before_local = best;
+                    self.local_started = self.evaluations;
                     self.phase = Phase::Polish { sqp };
                 }
                 Phase::Polish { sqp } => {
-                    if sqp.ask().is_some() {
+                    if !cut && sqp.ask().is_some() {
                         return Ok(());
                     }
-                    if Self::confirm(&mut self.confirmed, sqp, best, self.before_local)
-                        >= self.settings.confirmations
+                    if !cut
+                        && Self::confirm(&mut self.confirmed, sqp, best, self.before_local)
+                            >= self.settings.confirmations
                         && self.settings.confirmations > 0
                     {
                         return Ok(());
@@ -538,6 +560,7 @@ impl Portfolio {
                         Self::allowance(self.share, &self.settings, self.shape.dim(), self.round);
                     let sqp = Self::local_phase(&self.shape, &self.start, &self.settings.sqp)?;
                     self.before_local = best;
+                    self.local_started = self.evaluations;
                     self.phase = Phase::Restarts {
                         sqp,
                         first: self.evaluations,

@@ -66,6 +66,11 @@ pub struct PortfolioOptimizer {
     /// exact` runs it, labelled `+jacobian=exact`). Off: a black box, as every study
     /// before ran.
     pub exact_jacobians: bool,
+    /// Whether a run of the local phase ends once it has spent the round's ES budget
+    /// ([`PortfolioSettings::bound_local_runs`]; `portfolio-share0` only, as the names
+    /// ending in `:bound` run it). Off: each run goes to its own end, as every study
+    /// before ran.
+    pub bound_local_runs: bool,
 }
 
 /// The local phase's share of a round (`portfolio-share`): round `r` restarts the local
@@ -110,6 +115,7 @@ impl Default for PortfolioOptimizer {
             sqp_share: None,
             nan_last: false,
             exact_jacobians: false,
+            bound_local_runs: false,
         }
     }
 }
@@ -220,6 +226,7 @@ impl PortfolioOptimizer {
             nan_last: self.nan_last,
             sigma0: None,
             target: None,
+            bound_local_runs: self.bound_local_runs,
         };
         let (n, k) = (shape.dim(), shape.num_constraints());
         let mut run = Portfolio::new(shape, settings, task.seed)
@@ -519,6 +526,7 @@ mod tests {
             nan_last: true,
             sigma0: None,
             target: None,
+            bound_local_runs: optimizer.bound_local_runs,
         };
         let mut native = Portfolio::for_problem(&*problem, settings, seed).unwrap();
         let best = native.run(&*problem, budget).unwrap();

@@ -83,7 +83,7 @@ impl StudyConfig {
 impl StudyConfig {
     /// The names [`StudyConfig::other`] knows: the harness's optimizers that are not
     /// MA-ES specs.
-    pub const OTHERS: [&'static str; 8] = [
+    pub const OTHERS: [&'static str; 10] = [
         "sqp-restarts",
         "portfolio",
         "portfolio+",
@@ -92,6 +92,8 @@ impl StudyConfig {
         "portfolio-share0:nan-last",
         "portfolio-share0:nan-last:curvature",
         "portfolio-share0:nan-last:curvature:soc",
+        "portfolio-share0:nan-last:curvature:bound",
+        "portfolio-share0:nan-last:curvature:soc:bound",
     ];
 
     /// [`StudyConfig::other`] with the constraint Jacobians `source`: for
@@ -119,7 +121,9 @@ impl StudyConfig {
                 "portfolio-share0"
                 | "portfolio-share0:nan-last"
                 | "portfolio-share0:nan-last:curvature"
-                | "portfolio-share0:nan-last:curvature:soc" => Ok(Self::custom(
+                | "portfolio-share0:nan-last:curvature:soc"
+                | "portfolio-share0:nan-last:curvature:bound"
+                | "portfolio-share0:nan-last:curvature:soc:bound" => Ok(Self::custom(
                     format!("{name}+jacobian=exact"),
                     Self::share0(name, true),
                 )),
@@ -147,10 +151,11 @@ impl StudyConfig {
             nan_last: name != "portfolio-share0",
             sqp: local_phase::sqp::SqpSettings {
                 curvature_steering: name.contains(":curvature"),
-                second_order_correction: name.ends_with(":soc"),
+                second_order_correction: name.contains(":soc"),
                 ..local_phase::sqp::SqpSettings::frozen()
             },
             exact_jacobians,
+            bound_local_runs: name.ends_with(":bound"),
             ..crate::optimizer::PortfolioOptimizer::default()
         }
     }
@@ -167,7 +172,9 @@ impl StudyConfig {
     /// algorithm, with seeds of its own) and `portfolio-share0:nan-last:curvature:soc`
     /// (also the local phase's second-order correction,
     /// [`local_phase::sqp::SqpSettings::second_order_correction`]; the curvature
-    /// candidate's seeds, so that the runs pair up).
+    /// candidate's seeds, so that the runs pair up); either of the last two with
+    /// `:bound` (a run of the local phase ends once it has spent the round's ES budget,
+    /// [`ma_es::portfolio::PortfolioSettings::bound_local_runs`]; the same seeds again).
     ///
     /// # Errors
     /// [`StudyError::Invalid`] for another name.
@@ -198,7 +205,9 @@ impl StudyConfig {
             "portfolio-share0"
             | "portfolio-share0:nan-last"
             | "portfolio-share0:nan-last:curvature"
-            | "portfolio-share0:nan-last:curvature:soc" => {
+            | "portfolio-share0:nan-last:curvature:soc"
+            | "portfolio-share0:nan-last:curvature:bound"
+            | "portfolio-share0:nan-last:curvature:soc:bound" => {
                 Ok(Self::custom(name, Self::share0(name, false)))
             }
             _ => {
@@ -409,9 +418,10 @@ fn mix(mut z: u64) -> u64 {
 /// replay bit for bit with `lm-solve=full`. So is `:nan-last` (NaN violations ordered
 /// last in a portfolio's record, `portfolio-share0:nan-last`): it changes a run only
 /// where the first point's violation is NaN, so elsewhere the runs with and without it
-/// are the same runs. And `:soc` (the local phase's second-order correction): its runs
-/// pair up with those of the same portfolio without it, and differ only where a
-/// correction was tried.
+/// are the same runs. And `:soc` (the local phase's second-order correction) and
+/// `:bound` (a bound on the length of a run of the local phase): their runs pair up
+/// with those of the same portfolio without them, and differ only where a correction
+/// was tried or a run of the local phase was cut.
 ///
 /// ```
 /// use emages::study::run_seed;
@@ -426,6 +436,8 @@ fn mix(mut z: u64) -> u64 {
 /// assert_ne!(run_seed(1, frozen, 3, 10, 0), run_seed(1, "portfolio-share0:nan-lastly", 3, 10, 0));
 /// let curvature = "portfolio-share0:nan-last:curvature";
 /// assert_eq!(run_seed(1, curvature, 3, 10, 0), run_seed(1, "portfolio-share0:nan-last:curvature:soc", 3, 10, 0));
+/// assert_eq!(run_seed(1, curvature, 3, 10, 0), run_seed(1, "portfolio-share0:nan-last:curvature:soc:bound", 3, 10, 0));
+/// assert_eq!(run_seed(1, curvature, 3, 10, 0), run_seed(1, "portfolio-share0:nan-last:curvature:bound", 3, 10, 0));
 /// assert_ne!(run_seed(1, frozen, 3, 10, 0), run_seed(1, curvature, 3, 10, 0));
 /// ```
 #[must_use]
@@ -443,12 +455,13 @@ pub fn run_seed(base: u64, label: &str, problem: usize, dim: usize, run: usize) 
     s
 }
 
-/// The label without its `:lm-solve=…`, `:nan-last` and `:soc` components
+/// The label without its `:lm-solve=…`, `:nan-last`, `:soc` and `:bound` components
 /// ([`run_seed`]).
 fn seed_label(label: &str) -> String {
     let label = without_component(label, ":lm-solve=", true);
     let label = without_component(&label, ":nan-last", false);
-    without_component(&label, ":soc", false)
+    let label = without_component(&label, ":soc", false);
+    without_component(&label, ":bound", false)
 }
 
 /// `label` without its components `key` (with a value up to the next `:`, `@` or `+`
