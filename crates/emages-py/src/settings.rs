@@ -346,6 +346,7 @@ pub(crate) const PORTFOLIO_OPTIONS: &[Field<PortfolioRun>] = &[
     field!(PortfolioRun, "es", settings.es),
     field!(PortfolioRun, "sigma0", settings.sigma0),
     field!(PortfolioRun, "target", settings.target),
+    field!(PortfolioRun, "bound_local_runs", settings.bound_local_runs),
     field!(PortfolioRun, "sqp_initial_step", settings.sqp.initial_step),
     field!(
         PortfolioRun,

@@ -50,6 +50,7 @@ PORTFOLIO_VALUES = {
     "es": "eps-mag-es:restarts=ipop",
     "sigma0": 0.3,
     "target": -1.5,
+    "bound_local_runs": True,
     "sqp_initial_step": 0.1,
     "sqp_difference_step": 1e-7,
     "sqp_margin": 1e-8,
@@ -152,7 +153,7 @@ def test_portfolio_bad_values():
     with pytest.raises(ValueError, match="initial_share must be a finite number"):
         emages.PortfolioOptions(initial_share=None)
     with pytest.raises(ValueError, match=r'unknown key "tol_fun" for the portfolio: tol_fun is a setting of the ES '
-                                         r'variants .*; the keys are budget, confirmations'):
+                                         r'variants .*; the keys are bound_local_runs, budget, confirmations'):
         emages.PortfolioOptions(tol_fun=1e-8)
     # A portfolio key given to an ES names the portfolio.
     with pytest.raises(ValueError, match=r'unknown key "confirmations" for an ES variant: confirmations is a '

@@ -77,9 +77,9 @@ def test_the_budget_is_a_cap():
         ({"options": {"maxiter": 5}}, "maxiter"),
         ({"options": {"tol_fun": 1e-9}}, r"unknown key \"tol_fun\" for the portfolio: tol_fun is a setting of "
          r"the ES variants \(emages.Options\), which a variant such as variant=\"eps-mag-es-r\" takes; "
-         r"the portfolio stops by its own rule, confirmations \(0: to the budget\); the keys are budget, confirmations"),
+         r"the portfolio stops by its own rule, confirmations \(0: to the budget\); the keys are bound_local_runs, budget, confirmations"),
         ({"options": {"lambda": 12}}, r"lambda is a setting of the ES variants"),
-        ({"options": {"no_such_key": 1}}, r"unknown key \"no_such_key\"; the keys are budget"),
+        ({"options": {"no_such_key": 1}}, r"unknown key \"no_such_key\"; the keys are bound_local_runs, budget"),
         ({"options": {"initial_share": 2.0}}, "initial_share"),
         ({"equality_margin": -1.0}, "equality_margin"),
         ({"budget": -5}, "budget"),
@@ -445,3 +445,25 @@ def test_the_issues_goals_on_the_small_smooth_problems():
         hits, used = runs(fun, f_star, 1e-4, 20_000 * len(lo), bounds=list(zip(lo, hi)))
         assert None not in hits and max(used) <= pycma, (name, hits, used)
         print(f"{name}: hits {sorted(hits)}, stops {sorted(used)} (pycma {pycma})")
+
+
+def test_bound_local_runs_hands_a_long_first_run_over_to_the_es():
+    """``bound_local_runs``: a run of the local phase ends once it has spent the round's
+    ES budget (here ``es_budget_per_dim · N = 100``); off by default, the first run
+    from the centre goes to its own end (docs/strategy-design.md §34)."""
+    def valley(x):  # Rosenbrock in 10-D under an inactive constraint
+        return float(np.sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)), [x[0] - 10]
+
+    def first_es_row(options):
+        res = emages.minimize(valley, bounds=[(-5, 5)] * 10, seed=3, budget=20_000,
+                              options={"es_budget_per_dim": 10, "confirmations": 0, **options})
+        local = res.history["local"]
+        assert not local.all(), "the run reached the ES"
+        first = int(np.argmin(local))
+        return int(res.history["evaluations"][first - 1])
+
+    free = first_es_row({})
+    bounded = first_es_row({"bound_local_runs": True})
+    assert free > 500
+    assert 100 <= bounded <= 111
+    assert emages.PortfolioOptions().bound_local_runs is False

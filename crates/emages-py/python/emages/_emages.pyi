@@ -175,6 +175,8 @@ class PortfolioOptions:
         max_share: float = ...,
         es: str = ...,
         sigma0: Optional[float] = ...,
+        target: Optional[float] = ...,
+        bound_local_runs: bool = ...,
         sqp_initial_step: Optional[float] = ...,
         sqp_difference_step: float = ...,
         sqp_margin: float = ...,
@@ -191,6 +193,8 @@ class PortfolioOptions:
     max_share: float
     es: str
     sigma0: Optional[float]
+    target: Optional[float]
+    bound_local_runs: bool
     sqp_initial_step: Optional[float]
     sqp_difference_step: float
     sqp_margin: float
