@@ -15,11 +15,11 @@ use constraint_handling::linalg::gemm;
 use constraint_handling::ordering::{rank_epsilon_level_into, rank_into, EpsilonLevel};
 use constraint_handling::ConstrainedProblem;
 use criterion::{black_box, criterion_group, BenchmarkId, Criterion, Throughput};
+use emages_solver::NoObserver;
 use ma_es::adaptation::{MaUpdate, MatrixAdaptation, UpdateInput};
 use ma_es::control::Limits;
 use ma_es::linalg::SquareSolver;
 use ma_es::noise::{FastNoise, NoiseSource, RngNoise};
-use ma_es::observer::NoObserver;
 use ma_es::BackCalculationSolver;
 use ma_es::{Config, Options, Variant};
 use ndarray::linalg::general_mat_vec_mul;
@@ -365,8 +365,8 @@ fn variant_runs(c: &mut Criterion) {
                 eprintln!(
                     "variant_runs/{} C{id:02}/{n}: {} generations, {} evaluations",
                     variant.name(),
-                    outcome.result.generations,
-                    outcome.result.evaluations
+                    outcome.generations,
+                    outcome.evaluations
                 );
                 let name = format!("{} C{id:02}", variant.name());
                 g.bench_function(BenchmarkId::new(name, n), |b| b.iter(run));
@@ -513,9 +513,9 @@ fn main() {
         eprintln!("OpenBLAS kernel: {k}");
     }
     // Benchmarks measure one core: OpenBLAS on one thread, as in the studies.
-    emages::study::pin_blas_to_one_thread();
+    emages_harness::study::pin_blas_to_one_thread();
     // criterion's plots render text with plotters: give it a font that needs no system fonts.
-    emages::report::register_font().expect("plot font");
+    emages_harness::report::register_font().expect("plot font");
     benches();
     Criterion::default().configure_from_args().final_summary();
     print_ratios();

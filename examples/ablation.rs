@@ -13,13 +13,13 @@
 
 use clap::Parser;
 use constraint_handling::JacobianSource;
-use emages::cli::{
+use emages_harness::cli::{
     jacobian_arg, main_with, variants_arg, variants_help, Cec2017Args, ReportArgs, StudyArgs,
     Variants,
 };
-use emages::optimizer::MaEsOptimizer;
-use emages::study::StudyConfig;
-use emages::StudyError;
+use emages_harness::optimizer::MaEsOptimizer;
+use emages_harness::study::StudyConfig;
+use emages_harness::StudyError;
 use emages_paper::{self, ablation_report, baseline_report, EXACT_JACOBIAN_SUFFIX};
 use ma_es::{ComponentSpec, Variant};
 use std::path::{Path, PathBuf};
@@ -87,7 +87,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
     let paper_baseline = args.baseline == Variant::EpsMagEs.spec();
     let build = |files: &[PathBuf], out: &Path| -> Result<(), StudyError> {
         if args.only_with {
-            emages::say!(
+            emages_harness::say!(
                 "--only-with: no tables (they compare with the baseline); build them with --report from these runs and the baseline's"
             );
             return Ok(());
@@ -100,9 +100,9 @@ fn run(args: &Args) -> Result<(), StudyError> {
                 ));
             }
             let output = baseline_report(&data, out, &options, &args.baseline)?;
-            emages::show!("\n{}", output.table1.to_markdown());
-            emages::show!("{}", output.baseline_statistics.to_markdown());
-            emages::show!(
+            emages_harness::show!("\n{}", output.table1.to_markdown());
+            emages_harness::show!("{}", output.baseline_statistics.to_markdown());
+            emages_harness::show!(
                 "Results in {}/: table1.md/.csv, table1_cec, table2, table4_equality, table5_rotated, table_detail, stats_*.md/.csv, plots/, report.html",
                 out.display()
             );
@@ -124,11 +124,11 @@ fn run(args: &Args) -> Result<(), StudyError> {
             };
             let text = emages_paper::to_markdown(&beside.tables(), &report.output.figures, &prefix);
             emages_paper::DocBlock::ablation(data.dim).replace(doc, &text)?;
-            emages::say!("wrote the comparison with the paper into {}", doc.display());
+            emages_harness::say!("wrote the comparison with the paper into {}", doc.display());
         }
-        emages::show!("\n{}", report.output.table1.to_markdown());
-        emages::show!("{}", report.output.baseline_statistics.to_markdown());
-        emages::show!(
+        emages_harness::show!("\n{}", report.output.table1.to_markdown());
+        emages_harness::show!("{}", report.output.baseline_statistics.to_markdown());
+        emages_harness::show!(
             "Results in {}/: table1.md/.csv, table1_cec, table2, table4_equality, table5_rotated, table_detail, stats_*.md/.csv, paper_comparison.md, plots/, report.html",
             out.display()
         );
@@ -140,7 +140,9 @@ fn run(args: &Args) -> Result<(), StudyError> {
     if args.only_with {
         variants.clear();
     } else if !variants.contains(&baseline) && args.study.report.is_none() {
-        emages::say!("note: adding the baseline {baseline}, against which the tables compare");
+        emages_harness::say!(
+            "note: adding the baseline {baseline}, against which the tables compare"
+        );
         variants.insert(0, baseline);
     }
     // Each configuration is labelled by its spec's text form (a preset's name): the

@@ -16,14 +16,14 @@
 //! command resumes: finished runs are skipped, and are in the COCO files exactly once.
 
 use clap::Parser;
-use emages::cli::{
+use emages_harness::cli::{
     main_with, problems_arg, variants_arg, variants_help, Problems, ReportArgs, StudyArgs, Variants,
 };
-use emages::optimizer::MaEsOptimizer;
-use emages::report::{comparison_report, Contender, Lineup};
-use emages::study::StudyConfig;
-use emages::suites::{BbobConstrainedSuite, Suite};
-use emages::StudyError;
+use emages_harness::optimizer::MaEsOptimizer;
+use emages_harness::report::{comparison_report, Contender, Lineup};
+use emages_harness::study::StudyConfig;
+use emages_harness::suites::{BbobConstrainedSuite, Suite};
+use emages_harness::StudyError;
 use ma_es::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -134,7 +134,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
     let report_suite = suite.clone();
     let build = |files: &[PathBuf], out: &Path| -> Result<(), StudyError> {
         if let Some(dir) = &coco {
-            emages::show!(
+            emages_harness::show!(
                 "COCO's files in {}/<variant>/; post-process them with: python -m cocopp {}/*",
                 dir.display(),
                 dir.display()
@@ -147,14 +147,14 @@ fn run(args: &Args) -> Result<(), StudyError> {
             return Ok(());
         }
         if study.runs < 2 {
-            emages::say!(
+            emages_harness::say!(
                 "note: one run per (function, instance): the tables' significance tests have nothing to test; compare the variants with cocopp's runtime ECDFs (COCO's instances are its repetitions)"
             );
         }
         let data = study.load(files)?.with_suite(report_suite.clone())?;
         let lineup = Lineup::new(baseline.clone(), others.to_vec());
         comparison_report(&data, &lineup, out, &options)?;
-        emages::show!(
+        emages_harness::show!(
             "Comparison tables, plots and report.html in {}/",
             out.display()
         );

@@ -32,16 +32,16 @@
 use bench_stats::cec2020::{dimension_weight, problem_shares, score, Entry};
 use clap::Parser;
 use constraint_handling::JacobianSource;
-use emages::cli::{
+use emages_harness::cli::{
     jacobian_arg, main_with, problems_arg, variants_arg, variants_help, Problems, Variants,
 };
-use emages::optimizer::MaEsOptimizer;
-use emages::study::cec2020;
-use emages::study::status::complete_in;
-use emages::study::store::{load_runs, runs_files};
-use emages::study::{pin_blas_to_one_thread, Shard, StudyConfig, StudySpec};
-use emages::suites::{Cec2020RwSuite, Suite};
-use emages::StudyError;
+use emages_harness::optimizer::MaEsOptimizer;
+use emages_harness::study::cec2020;
+use emages_harness::study::status::complete_in;
+use emages_harness::study::store::{load_runs, runs_files};
+use emages_harness::study::{pin_blas_to_one_thread, Shard, StudyConfig, StudySpec};
+use emages_harness::suites::{Cec2020RwSuite, Suite};
+use emages_harness::StudyError;
 use ma_es::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -243,8 +243,8 @@ fn run(args: &Args) -> Result<(), StudyError> {
         for spec in &specs {
             spec.validate()?;
             let status =
-                emages::study::status::study_status(spec, &group_dir(&args.out, spec.dim))?;
-            emages::show!(
+                emages_harness::study::status::study_status(spec, &group_dir(&args.out, spec.dim))?;
+            emages_harness::show!(
                 "D = {:3} ({}): {status}",
                 spec.dim,
                 labels(&suite, &spec.problems)
@@ -264,7 +264,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
         .map(|s| s.prepare(&group_dir(&args.out, s.dim)))
         .collect::<Result<Vec<_>, StudyError>>()?;
     pin_blas_to_one_thread();
-    emages::say!(
+    emages_harness::say!(
         "CEC2020 real-world study: {label}, {} problems in {} dimension groups × {} runs, the competition's budgets, {} thread(s){}; results in {}/D*/",
         problems.len(),
         specs.len(),
@@ -274,14 +274,14 @@ fn run(args: &Args) -> Result<(), StudyError> {
         args.out.display()
     );
     if pending_specs.len() < specs.len() {
-        emages::say!(
+        emages_harness::say!(
             "{} dimension group(s) complete (all runs recorded): skipped",
             specs.len() - pending_specs.len()
         );
     }
     for (spec, study) in pending_specs.iter().zip(prepared) {
         let outcome = study.run()?;
-        emages::say!(
+        emages_harness::say!(
             "D = {:3} ({}), budget {}: {} runs done ({} before) in {:.1} s",
             spec.dim,
             labels(&suite, &spec.problems),
@@ -291,7 +291,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
             outcome.elapsed.as_secs_f64()
         );
     }
-    emages::say!(
+    emages_harness::say!(
         "done; write the entry with: cargo run --release --example cec2020_rw -- --entry --out {}",
         args.out.display()
     );
@@ -349,7 +349,7 @@ fn write_entry(
                 "{msg}; finish the study, or write an incomplete entry with --allow-incomplete"
             )));
         }
-        emages::say!("warning: {msg}; their values are NaN in the entry");
+        emages_harness::say!("warning: {msg}; their values are NaN in the entry");
     }
     let names: Vec<String> = all.iter().map(|&p| suite.label(p)).collect();
     let entry = Entry::from_runs(&args.name, names.clone(), collected.finals.clone())?;
@@ -362,7 +362,7 @@ fn write_entry(
         let path = submission.join(name);
         std::fs::write(&path, text).map_err(|e| StudyError::io(&path, e))?;
     }
-    emages::show!(
+    emages_harness::show!(
         "entry {} ({label}, {} runs per problem) in {}/, the guidelines' per-problem files (f and ν at every tenth of the budget, 10 × {} each) in {}/",
         args.name,
         args.runs,
@@ -430,7 +430,7 @@ fn print_score(
             versus,
         )?);
     }
-    emages::show!("{table}");
+    emages_harness::show!("{table}");
     if let Some(path) = markdown {
         std::fs::write(path, &table).map_err(|e| StudyError::io(path, e))?;
     }
@@ -443,7 +443,7 @@ fn study_records(
     suite: &Cec2020RwSuite,
     specs: &[StudySpec],
     label: &str,
-) -> Result<Vec<emages::study::store::RunRow>, StudyError> {
+) -> Result<Vec<emages_harness::study::store::RunRow>, StudyError> {
     let mut rows = Vec::new();
     for spec in specs {
         for file in runs_files(&group_dir(&args.out, spec.dim))? {
@@ -470,6 +470,6 @@ fn print_costs(
             args.out.display()
         )));
     }
-    emages::show!("{}", cec2020::cost_table(&rows));
+    emages_harness::show!("{}", cec2020::cost_table(&rows));
     Ok(())
 }

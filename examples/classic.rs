@@ -1,6 +1,7 @@
-//! The frozen portfolio as `minimize` runs it (`ma_es::portfolio`, stopping by itself),
-//! the harness's `portfolio-share0` (the same run to the budget), `portfolio` and
-//! `sqp-restarts` on local-phase's classic problems
+//! The recommended strategy (`emages::recommended()`, Python's `minimize` default,
+//! stopping by itself), the harness's `portfolio-share0` (the fourth round's portfolio
+//! run to the budget), the training `rounds` and `sqp-restarts` on local-phase's
+//! classic problems
 //! (Rosen–Suzuki, the spring, the pressure vessel, a circle with an equality) at the
 //! budgets of issue 55's Rosen–Suzuki table, seeds 1–10: the "hit", the first
 //! evaluation of a point with `g ≤ 0`, `|h| ≤ 10⁻⁸` and `f − f* ≤ 10⁻⁶ · max(1, |f*|)`.
@@ -10,9 +11,8 @@
 //! cargo run --release --example classic
 //! ```
 
-use emages::optimizer::{LocalPhaseOptimizer, Optimizer, PortfolioOptimizer, Task};
+use emages_harness::optimizer::{LocalPhaseOptimizer, Optimizer, RoundsOptimizer, Task};
 use local_phase::classic::{self, Hits};
-use ma_es::portfolio::{Portfolio, PortfolioSettings};
 
 fn median(v: &mut [usize]) -> f64 {
     v.sort_unstable();
@@ -28,19 +28,23 @@ fn main() {
     canonical_kernel::at_program_start();
     println!("| problem | optimizer | budget | hit (solved / 10) | hit min / median / max | evaluations used (median) |");
     println!("|---|---|---|---|---|---|");
-    let portfolio = PortfolioOptimizer::default();
-    let shared = emages::study::StudyConfig::other("portfolio-share0").expect("a known name");
+    let rounds = RoundsOptimizer::default();
+    let shared =
+        emages_harness::study::StudyConfig::other("portfolio-share0").expect("a known name");
     let sqp = LocalPhaseOptimizer::default();
     let harness: [(&str, &dyn Optimizer); 3] = [
         ("portfolio-share0 (to the budget)", &*shared.optimizer),
-        ("portfolio", &portfolio),
+        ("rounds", &rounds),
         ("sqp-restarts", &sqp),
     ];
-    // `minimize`'s portfolio: ma_es::portfolio with its default settings (it stops).
+    // The recommended strategy, as `minimize` runs it (it stops by itself).
     let minimize = |p: &Hits<'_>, budget: usize, seed: u64| -> usize {
-        let mut run = Portfolio::for_problem(p, PortfolioSettings::default(), seed).expect("runs");
-        run.run(p, budget).expect("a classic problem runs");
-        run.evaluations()
+        emages::recommended()
+            .budget(budget)
+            .seed(seed)
+            .run(p)
+            .expect("a classic problem runs")
+            .evaluations
     };
     let through_harness = |optimizer: &dyn Optimizer, p: &Hits<'_>, budget: usize, seed: u64| {
         optimizer
@@ -51,7 +55,7 @@ fn main() {
     for c in classic::all() {
         for which in 0..=harness.len() {
             let name = if which == 0 {
-                "portfolio (minimize's, stops by itself)"
+                "portfolio (recommended, stops by itself)"
             } else {
                 harness[which - 1].0
             };

@@ -14,10 +14,10 @@
 //! ```
 
 use constraint_handling::ordering::{CandidateOrder, EpsilonLevel, Fitness};
-use emages::cli::compare_cec2017_main;
-use emages::optimizer::{Optimizer, Outcome, StopReason, Task, Tracker};
-use emages::study::StudyConfig;
-use emages::StudyError;
+use emages_harness::cli::compare_cec2017_main;
+use emages_harness::optimizer::{Optimizer, Outcome, StopReason, Task, Tracker};
+use emages_harness::study::StudyConfig;
+use emages_harness::StudyError;
 use ma_es::{Config, Variant};
 use rand::{Rng, SeedableRng};
 use std::process::ExitCode;

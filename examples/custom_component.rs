@@ -12,9 +12,9 @@
 //! harness's. (Specs reach the built-in rules without code: `ablation --variants
 //! eps-mag-es:step-size=median-success`.)
 
-use emages::cli::compare_cec2017_main;
-use emages::optimizer::MaEsOptimizer;
-use emages::study::StudyConfig;
+use emages_harness::cli::compare_cec2017_main;
+use emages_harness::optimizer::MaEsOptimizer;
+use emages_harness::study::StudyConfig;
 use ma_es::step_size::{StepSizeContext, StepSizeRule};
 use ma_es::{Components, Config, Variant};
 use std::process::ExitCode;

@@ -9,10 +9,10 @@
 //! ```
 
 use constraint_handling::FnProblem;
-use emages::cli::compare_main;
-use emages::study::StudyConfig;
-use emages::suites::{ProblemGroup, SharedProblem, Suite};
-use emages::StudyError;
+use emages_harness::cli::compare_main;
+use emages_harness::study::StudyConfig;
+use emages_harness::suites::{ProblemGroup, SharedProblem, Suite};
+use emages_harness::StudyError;
 use ma_es::{Config, Variant};
 use std::process::ExitCode;
 use std::sync::Arc;

@@ -22,10 +22,11 @@
 //! the committed runs, not of others drawn with another kernel or build.
 
 use clap::Parser;
-use emages::cli::{main_with, problems_arg, Problems};
-use emages::study::{pin_blas_to_one_thread, run_seed};
-use emages::suites::InstanceChoice;
-use emages::StudyError;
+use emages_harness::cli::{main_with, problems_arg, Problems};
+use emages_harness::study::{pin_blas_to_one_thread, run_seed};
+use emages_harness::suites::InstanceChoice;
+use emages_harness::StudyError;
+use ma_es::ask_tell::reports;
 use ma_es::noise::RngNoise;
 use ma_es::observer::GenerationReport;
 use ma_es::{Options, Variant};
@@ -123,9 +124,11 @@ fn watch(
         previous_evals = r.evaluations;
         ControlFlow::Continue(())
     };
-    let r = plan
-        .run_with(&p, RngNoise::seed_from_u64(seed), &mut observer)?
-        .result;
+    let r = plan.run_with(
+        &p,
+        RngNoise::seed_from_u64(seed),
+        &mut reports(&mut observer),
+    )?;
     out.end = (
         r.best.objective().to_bits(),
         r.best.violation().to_bits(),
@@ -234,7 +237,7 @@ fn run(args: &Args) -> Result<(), StudyError> {
     if let Some(doc) = &args.docs {
         emages_paper::DocBlock::nl_divergence(args.dim).replace(doc, &md)?;
     }
-    emages::show!("{md}");
+    emages_harness::show!("{md}");
     Ok(())
 }
 
@@ -250,7 +253,7 @@ fn study_check(
     let label = Variant::EpsMagEsNl.name();
     let mut records = std::collections::HashMap::new();
     for f in &args.study {
-        for r in emages::study::store::load_runs(f)? {
+        for r in emages_harness::study::store::load_runs(f)? {
             if r.config == label && r.dim == args.dim {
                 records.insert((r.problem, r.run), r);
             }

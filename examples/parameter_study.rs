@@ -10,8 +10,8 @@
 //! Same results store, resume, shards and seeds as the ablation study.
 
 use clap::Parser;
-use emages::cli::{main_with, Cec2017Args, StudyArgs};
-use emages::StudyError;
+use emages_harness::cli::{main_with, Cec2017Args, StudyArgs};
+use emages_harness::StudyError;
 use emages_paper::parameter_study::{parameter_report, Parameter};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -54,9 +54,9 @@ fn run(args: &Args) -> Result<(), StudyError> {
         .collect::<Result<Vec<_>, _>>()?;
     let build = |files: &[PathBuf], out: &Path| -> Result<(), StudyError> {
         let report = parameter_report(&args.study.load(files)?, out, param)?;
-        emages::show!("\n{}", report.summary.to_markdown());
-        emages::show!("{}", report.significance.summary.to_markdown());
-        emages::show!("Results in {}/: ranks[_significance].csv, ranks_detail[_significance].csv, average_ranks[_significance].md/.csv, heatmap[_significance].svg/.png, report.html", out.display());
+        emages_harness::show!("\n{}", report.summary.to_markdown());
+        emages_harness::show!("{}", report.significance.summary.to_markdown());
+        emages_harness::show!("Results in {}/: ranks[_significance].csv, ranks_detail[_significance].csv, average_ranks[_significance].md/.csv, heatmap[_significance].svg/.png, report.html", out.display());
         Ok(())
     };
     let default_out = PathBuf::from(format!("results/{}-D{}", param.key(), args.study.dim));

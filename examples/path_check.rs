@@ -17,9 +17,9 @@
 //! ```
 
 use clap::Parser;
-use emages::cli::main_with;
-use emages::study::Dataset;
-use emages::StudyError;
+use emages_harness::cli::main_with;
+use emages_harness::study::Dataset;
+use emages_harness::StudyError;
 use emages_paper::path_check::PathCheck;
 use emages_paper::DocBlock;
 use std::path::PathBuf;
@@ -77,7 +77,7 @@ fn main() -> ExitCode {
         print!("{text}");
         if let (Some(doc), Some(name)) = (&args.docs, &args.block) {
             DocBlock::path_check(name).replace(doc, &text)?;
-            emages::say!("wrote {name} into {}", doc.display());
+            emages_harness::say!("wrote {name} into {}", doc.display());
         }
         Ok(())
     })

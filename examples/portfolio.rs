@@ -8,9 +8,9 @@
 //! cargo run --release --example portfolio -- --dim 10 --report results/portfolio-D10/runs.jsonl
 //! ```
 
-use emages::cli::compare_cec2017_main;
-use emages::optimizer::MaEsOptimizer;
-use emages::study::StudyConfig;
+use emages_harness::cli::compare_cec2017_main;
+use emages_harness::optimizer::MaEsOptimizer;
+use emages_harness::study::StudyConfig;
 use ma_es::ComponentSpec;
 use std::process::ExitCode;
 

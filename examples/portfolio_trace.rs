@@ -16,11 +16,13 @@
 use cec2017_constrained::Suite;
 use clap::Parser;
 use constraint_handling::ConstrainedProblem;
-use emages::cli::main_with;
-use emages::StudyError;
+use emages::portfolio::{Portfolio, PortfolioSettings};
+use emages::solver::{Driver, Slots, SolverError};
+use emages::Options;
+use emages_harness::cli::main_with;
+use emages_harness::StudyError;
 use local_phase::sqp::SqpSettings;
-use ma_es::portfolio::{Portfolio, PortfolioSettings};
-use ndarray::{ArrayView2, ShapeBuilder};
+use std::ops::ControlFlow;
 use std::process::ExitCode;
 
 /// The portfolio on one CEC2017 problem, its phases traced.
@@ -57,77 +59,74 @@ fn main() -> ExitCode {
                 second_order_correction: args.soc,
                 ..SqpSettings::frozen()
             },
-            initial_share: 0.25,
-            max_share: 0.5,
             ..PortfolioSettings::default()
         }
         .to_the_end();
-        let mut run =
-            Portfolio::for_problem(&problem, settings, args.seed).map_err(|e| invalid(&e))?;
         let budget = args.budget_per_dim.saturating_mul(args.dim);
+        let mut run = Options::recommended()
+            .with_settings(settings)
+            .equality_margin(None)
+            .seed(args.seed)
+            .build_for(&problem)
+            .and_then(|plan| plan.ask_tell())
+            .map_err(|e| invalid(&e))?;
         println!("C{:02}, N = {}, budget {budget}", args.problem, args.dim);
         println!("| evaluations | iterations | round | phase from here | best f | best ν̄ |");
         println!("|---|---|---|---|---|---|");
         // Point by point, as the harness's tracker evaluates (a problem's batch path may
-        // round otherwise, and the local phase's long runs are chaotic). A row at every
-        // change of phase (local ↔ ES) or round, and one at the end.
-        let k = problem.num_constraints();
-        let (mut objectives, mut constraints, mut c) = (Vec::new(), Vec::new(), vec![0.0; k]);
-        let mut last: Option<(bool, u32)> = None;
-        loop {
-            let done = run.evaluations();
-            let Some(request) = run.ask().map_err(|e| invalid(&e))? else {
-                break;
-            };
-            if done + request.evaluations > budget {
-                break;
-            }
-            objectives.clear();
-            constraints.clear();
+        // round otherwise, and the local phase's long runs are chaotic).
+        let mut c = vec![0.0; problem.num_constraints()];
+        let mut point_by_point = |slots: Slots<'_>| -> Result<bool, SolverError> {
+            let Slots {
+                request,
+                mut objectives,
+                mut constraints,
+                ..
+            } = slots;
             for j in 0..request.len() {
-                objectives.push(
-                    problem
-                        .evaluate(request.point(j), &mut c)
-                        .map_err(|e| invalid(&e))?,
-                );
-                constraints.extend_from_slice(&c);
+                objectives[j] = problem.evaluate(request.point(j), &mut c)?;
+                constraints
+                    .column_mut(j)
+                    .iter_mut()
+                    .zip(&c)
+                    .for_each(|(d, s)| *d = *s);
             }
-            let view = ArrayView2::from_shape((k, objectives.len()).f(), &constraints)
-                .map_err(|e| invalid(&e))?;
-            let before = run.iterations();
-            run.tell(&objectives, view).map_err(|e| invalid(&e))?;
-            if run.iterations() == before {
-                continue;
-            }
-            let step = run.step();
-            let now = (step.local, run.round());
+            Ok(false)
+        };
+        // A row at every change of phase (local ↔ ES) or round, and one at the end.
+        let mut last: Option<(bool, usize)> = None;
+        let mut rows = |run: &Portfolio| {
+            let status = run.status();
+            let now = (status.is_local(), status.run);
             if last != Some(now) {
                 println!(
                     "| {} | {} | {} | {} | {:.6e} | {:.3e} |",
-                    step.evaluations,
-                    step.iteration,
-                    run.round(),
-                    if step.local { "local" } else { "ES" },
-                    step.objective,
-                    step.violation
+                    status.evaluations,
+                    status.iterations,
+                    status.run - 1,
+                    if status.is_local() { "local" } else { "ES" },
+                    status.objective,
+                    status.violation
                 );
                 last = Some(now);
             }
-        }
-        let best = run
-            .best()
-            .cloned()
-            .ok_or_else(|| StudyError::Invalid("the budget allowed no evaluation".into()))?;
-        let step = run.step();
+            ControlFlow::Continue(())
+        };
+        let outcome = Driver::new(&mut run)
+            .budget(budget)
+            .observe(&mut rows)
+            .run_with(&mut point_by_point)
+            .map_err(|e| invalid(&e))?;
+        let status = run.status();
         println!(
             "| {} | {} | {} | end | {:.6e} | {:.3e} |",
-            step.evaluations,
-            step.iteration,
-            run.round(),
-            best.fitness.objective,
-            best.fitness.violation
+            status.evaluations,
+            status.iterations,
+            status.run - 1,
+            outcome.best.objective(),
+            outcome.best.violation()
         );
-        println!("best found at evaluation {}", best.found_at);
+        println!("best found at evaluation {}", outcome.best.found_at());
         Ok(())
     })
 }

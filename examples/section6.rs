@@ -13,7 +13,7 @@
 //! lists the statements that wait for it.
 
 use clap::Parser;
-use emages::cli::main_with;
+use emages_harness::cli::main_with;
 use emages_paper::parameter_study::Parameter;
 use emages_paper::section6::{render, statements};
 use emages_paper::DocBlock;
@@ -41,7 +41,7 @@ fn main() -> ExitCode {
     main_with(|args: &Args| {
         for param in [Parameter::Lambda, Parameter::ThetaR] {
             if statements(param, args.dim).is_empty() {
-                emages::say!(
+                emages_harness::say!(
                     "the paper makes no {} statements at N = {}",
                     param.key(),
                     args.dim
@@ -49,10 +49,10 @@ fn main() -> ExitCode {
                 continue;
             }
             let text = render(&args.results, param, args.dim)?;
-            emages::show!("{text}");
+            emages_harness::show!("{text}");
             if let Some(doc) = &args.docs {
                 DocBlock::section6(param, args.dim).replace(doc, &text)?;
-                emages::say!("wrote {} into {}", param.key(), doc.display());
+                emages_harness::say!("wrote {} into {}", param.key(), doc.display());
             }
         }
         Ok(())

@@ -11,11 +11,11 @@
 
 use bbob_constrained::BbobProblem;
 use clap::Parser;
-use constraint_handling::problem::ConstrainedProblem;
-use emages::cli::main_with;
-use emages::StudyError;
+use emages_harness::cli::main_with;
+use emages_harness::StudyError;
+use emages_solver::Driver;
 use local_phase::sqp::{Sqp, SqpSettings};
-use ndarray::{Array1, Array2, ShapeBuilder};
+use std::ops::ControlFlow;
 use std::process::ExitCode;
 
 /// The SQP local phase on one bbob-constrained problem, traced.
@@ -63,25 +63,22 @@ fn main() -> ExitCode {
             ..SqpSettings::default()
         };
         let mut sqp = Sqp::for_problem(&p, start, settings).map_err(|e| invalid(&e))?;
-        let (k, f_opt) = (p.num_constraints(), p.best_value());
+        let f_opt = p.best_value();
         let mut printed = usize::MAX;
+        let mut failed = None;
         println!("iteration evaluations gap bound x step alpha slope constraints");
-        while let Some(points) = sqp.ask() {
-            let count = points.ncols();
-            if sqp.evaluations() + count > args.budget {
-                break;
-            }
-            let points = points.to_owned();
-            let (mut f, mut c) = (Array1::zeros(count), Array2::zeros((k, count).f()));
-            p.evaluate_batch(points.view(), f.view_mut(), c.view_mut())
-                .map_err(|e| invalid(&e))?;
-            sqp.tell(f.as_slice().expect("contiguous"), c.view())
-                .map_err(|e| invalid(&e))?;
+        let mut trace = |sqp: &Sqp| {
             let it = sqp.iterations();
-            if it != printed && (it <= args.first || it % 200 == 0) {
+            if it != printed && (it <= args.first || it.is_multiple_of(200)) {
                 printed = it;
                 // The state's private fields, through its serde form.
-                let state = serde_json::to_value(&sqp).map_err(|e| invalid(&e))?;
+                let state = match serde_json::to_value(sqp) {
+                    Ok(state) => state,
+                    Err(e) => {
+                        failed = Some(invalid(&e));
+                        return ControlFlow::Break(());
+                    }
+                };
                 let gap = state["f"].as_f64().unwrap_or(f64::NAN) - f_opt;
                 println!(
                     "{it} {} {gap:.3e} {:.2e} {} {} {} {} {}",
@@ -94,8 +91,17 @@ fn main() -> ExitCode {
                     state["c"]
                 );
             }
+            ControlFlow::Continue(())
+        };
+        Driver::new(&mut sqp)
+            .budget(args.budget)
+            .observe(&mut trace)
+            .run(&p)
+            .map_err(|e| invalid(&e))?;
+        if let Some(e) = failed {
+            return Err(e);
         }
-        let gap = sqp.best().map_or(f64::NAN, |b| b.f - f_opt);
+        let gap = sqp.best().map_or(f64::NAN, |b| b.objective() - f_opt);
         println!(
             "stopped: {:?} after {} evaluations, {} iterations, {} corrected steps; best gap {gap:.3e}; x* = {:?}",
             sqp.stopped(),

@@ -14,10 +14,10 @@
 //! after issue 55") so that a slow phase of the machine falls on both.
 
 use clap::Parser;
-use emages::cli::main_with;
-use emages::StudyError;
+use emages_harness::cli::main_with;
+use emages_harness::StudyError;
+use emages_solver::NoObserver;
 use ma_es::noise::RngNoise;
-use ma_es::observer::NoObserver;
 use ma_es::{Options, Variant};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,7 +49,7 @@ struct Args {
 
 fn main() -> ExitCode {
     canonical_kernel::at_program_start();
-    emages::study::pin_blas_to_one_thread();
+    emages_harness::study::pin_blas_to_one_thread();
     main_with(|args: &Args| -> Result<(), StudyError> {
         if args.repeat == 0 || args.budget == 0 {
             return Err(StudyError::Invalid(
@@ -83,7 +83,7 @@ fn main() -> ExitCode {
                         seconds.push(start.elapsed().as_secs_f64());
                         outcome = Some(o);
                     }
-                    let r = outcome.expect("at least one repeat").result;
+                    let r = outcome.expect("at least one repeat");
                     let fastest = seconds.iter().copied().fold(f64::INFINITY, f64::min);
                     println!(
                         "{}",

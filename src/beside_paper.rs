@@ -12,10 +12,10 @@ use bench_stats::bootstrap::{quantile_range, resampled_summaries, two_study_rang
 use bench_stats::cec::{compare_runs, median_interval, CecStatistics, Snapshot};
 use bench_stats::pairwise::Summary;
 use bench_stats::Table;
-use emages::report::sci;
-use emages::report::{Contender, Inputs, Report, Section};
-use emages::study::Dataset;
-use emages::StudyError;
+use emages_harness::report::sci;
+use emages_harness::report::{Contender, Inputs, Report, Section};
+use emages_harness::study::Dataset;
+use emages_harness::StudyError;
 use std::cmp::Ordering;
 
 /// The confidence level of the interval of the median (1 − α).
@@ -358,7 +358,7 @@ pub struct BesidePaper {
 
 impl BesidePaper {
     /// The comparison of a built report, if the paper has numbers for it
-    /// ([`emages::report::Inputs::published`]) and the rankings use a significance test.
+    /// ([`emages_harness::report::Inputs::published`]) and the rankings use a significance test.
     ///
     /// # Errors
     /// Statistics errors.

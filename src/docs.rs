@@ -4,8 +4,8 @@
 //! every block against the committed results.
 
 use bench_stats::Table;
-use emages::report::FigureLink;
-use emages::StudyError;
+use emages_harness::report::FigureLink;
+use emages_harness::StudyError;
 use std::path::Path;
 
 /// The comparison as Markdown: the given tables in order, then the figures, linked

@@ -22,9 +22,9 @@ pub use beside_paper::BesidePaper;
 pub use docs::{relative_link, to_markdown, DocBlock};
 pub use paper::Paper;
 
-use emages::report::{Contender, Lineup, Report, ReportOptions, ReportOutput};
-use emages::study::{Dataset, StudyConfig};
-use emages::StudyError;
+use emages_harness::report::{Contender, Lineup, Report, ReportOptions, ReportOutput};
+use emages_harness::study::{Dataset, StudyConfig};
+use emages_harness::StudyError;
 use ma_es::{ComponentSpec, Variant};
 use std::collections::BTreeSet;
 use std::path::Path;

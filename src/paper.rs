@@ -4,9 +4,9 @@
 //! ranking), εMAg-ES versus each reduced variant over the 28 problems, `+/=/−` for the
 //! median, mean and total rank.
 
-use emages::report::{Published, SummaryTable};
-use emages::study::Dataset;
-use emages::suites::CEC2017;
+use emages_harness::report::{Published, SummaryTable};
+use emages_harness::study::Dataset;
+use emages_harness::suites::CEC2017;
 
 /// `(plus, equal, minus)` for median, mean, total.
 pub type Row = [(u32, u32, u32); 3];

@@ -9,11 +9,11 @@ use bench_stats::configurations::{
 };
 use bench_stats::pairwise::Significance;
 use bench_stats::Table;
-use emages::report::write_table;
-use emages::report::{heat_map, Block, Page};
-use emages::study::Dataset;
-use emages::study::StudyConfig;
-use emages::StudyError;
+use emages_harness::report::write_table;
+use emages_harness::report::{heat_map, Block, Page};
+use emages_harness::study::Dataset;
+use emages_harness::study::StudyConfig;
+use emages_harness::StudyError;
 use ma_es::{Config, Variant};
 use std::path::{Path, PathBuf};
 

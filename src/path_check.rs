@@ -30,8 +30,8 @@
 use bench_stats::cec::{compare_runs, reference_order};
 use bench_stats::wilcoxon::ranksum_with_alpha;
 use constraint_handling::quality::Snapshot;
-use emages::study::Dataset;
-use emages::StudyError;
+use emages_harness::study::Dataset;
+use emages_harness::StudyError;
 use std::cmp::Ordering;
 use std::fmt::Write as _;
 

@@ -10,8 +10,8 @@ use crate::beside_paper::{BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED};
 use crate::parameter_study::{bootstrap_rankings, rank, Parameter, Rankings, Scores};
 use bench_stats::bootstrap::{quantile_range, two_study_range};
 use bench_stats::Table;
-use emages::study::Dataset;
-use emages::StudyError;
+use emages_harness::study::Dataset;
+use emages_harness::StudyError;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -239,7 +239,7 @@ pub fn studies(
         } else {
             continue;
         };
-        let files = emages::study::store::runs_files(&e.path())?;
+        let files = emages_harness::study::store::runs_files(&e.path())?;
         if !files.is_empty() {
             found.push((seed, files));
         }
@@ -406,7 +406,7 @@ pub fn run_time(param: Parameter, dim: usize, files: &[Dataset]) -> String {
             seconds(sum / s.len() as f64),
             seconds(median),
             seconds(s[s.len() - 1]),
-            emages::study::status::duration(sum),
+            emages_harness::study::status::duration(sum),
         ]);
     }
     let per_file: Vec<f64> = files.iter().map(Dataset::cpu_seconds).collect();
@@ -419,14 +419,14 @@ pub fn run_time(param: Parameter, dim: usize, files: &[Dataset]) -> String {
         (Some(a), Some(b)) if per_file.len() > 1 => format!(
             " in {} files of {} to {} each",
             per_file.len(),
-            emages::study::status::duration(a),
-            emages::study::status::duration(b)
+            emages_harness::study::status::duration(a),
+            emages_harness::study::status::duration(b)
         ),
         _ => String::new(),
     };
     t.note(format!(
         "{count} runs{spread}, {} of run time in all. Each record states the wall time of its run on one thread, with other jobs beside it and any pause of the machine included (the committed studies: the development machine, an AMD EPYC Zen 5), so this is a guide to what costs, not a benchmark.",
-        emages::study::status::duration(total)
+        emages_harness::study::status::duration(total)
     ));
     let mut out = t.to_markdown();
     out.push('\n');

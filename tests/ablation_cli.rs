@@ -643,7 +643,7 @@ fn exact_jacobians_are_labelled_and_compared_among_themselves() {
             "--out",
             out.to_str().unwrap(),
         ]));
-        emages::study::store::load_runs(&out.join("runs.jsonl")).unwrap()
+        emages_harness::study::store::load_runs(&out.join("runs.jsonl")).unwrap()
     };
     let exact_runs = run(&exact, "exact");
     let black_box_runs = run(&black_box, "differences");
@@ -673,7 +673,7 @@ fn exact_jacobians_are_labelled_and_compared_among_themselves() {
         !exact.join("paper_comparison.md").exists(),
         "no comparison with the paper's black-box runs"
     );
-    let generations = |runs: &[emages::study::store::RunRow]| -> usize {
+    let generations = |runs: &[emages_harness::study::store::RunRow]| -> usize {
         runs.iter()
             .filter(|r| r.problem == 3)
             .map(|r| r.generations)
@@ -732,7 +732,7 @@ fn a_study_against_another_baseline() {
         "--out",
         out.to_str().unwrap(),
     ]));
-    let runs = emages::study::store::load_runs(&out.join("runs.jsonl")).unwrap();
+    let runs = emages_harness::study::store::load_runs(&out.join("runs.jsonl")).unwrap();
     let mut configs: Vec<&str> = runs.iter().map(|r| r.config.as_str()).collect();
     configs.sort_unstable();
     configs.dedup();

@@ -2,9 +2,9 @@
 //! the suite's name and labels, the report speaks of it, and εMAg-ES solves the easy
 //! problems.
 
-use emages::report::{comparison_report, Contender, Lineup, ReportOptions};
-use emages::study::{run_study, Dataset, StudyConfig, StudySpec};
-use emages::suites::BbobConstrainedSuite;
+use emages_harness::report::{comparison_report, Contender, Lineup, ReportOptions};
+use emages_harness::study::{run_study, Dataset, StudyConfig, StudySpec};
+use emages_harness::suites::BbobConstrainedSuite;
 use ma_es::{Config, Variant};
 use std::sync::Arc;
 
@@ -183,7 +183,7 @@ fn coco_output_needs_a_coco_suite_and_every_recorded_run() {
         budget_per_dim: 100,
         coco: Some(out.path().join("coco")),
         ..StudySpec::new(
-            Arc::new(emages::suites::Cec2017Suite::synthetic(1)),
+            Arc::new(emages_harness::suites::Cec2017Suite::synthetic(1)),
             10,
             configs.clone(),
         )

@@ -5,7 +5,7 @@
 //! `scripts/bbob-constrained/observer_reference.py`), byte for byte.
 
 use bbob_constrained::BbobProblem;
-use emages::study::coco::{CocoArchive, CocoRunLog};
+use emages_harness::study::coco::{CocoArchive, CocoRunLog};
 use std::path::{Path, PathBuf};
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {

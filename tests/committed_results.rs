@@ -5,8 +5,8 @@
 //! docs/reproduction.md and the committed `paper_comparison.md`. A change of the
 //! statistics, the report or the data that would make the docs stale fails here.
 
-use emages::report::ReportOptions;
-use emages::study::Dataset;
+use emages_harness::report::ReportOptions;
+use emages_harness::study::Dataset;
 use emages_paper::ablation_report;
 use emages_paper::{to_markdown, DocBlock};
 use std::path::{Path, PathBuf};
@@ -717,7 +717,7 @@ fn the_tie_cells_verdicts_are_the_runs() {
 /// quotes that Table 1's median, mean and total.
 #[test]
 fn the_cec2017_d50_portfolio_test_gives_its_committed_tables() {
-    use emages::study::store::load_runs;
+    use emages_harness::study::store::load_runs;
     let dir = root().join("results/strategy-design/round4/test-cec2017-D50");
     let baseline: ma_es::ComponentSpec = "eps-mag-es-r".parse().unwrap();
     let label = baseline.to_string();

@@ -2,12 +2,12 @@
 //! records, dataset, report — with its labels and groups, and without the CEC data.
 
 use constraint_handling::FnProblem;
-use emages::report::{comparison_report, Contender, Lineup, ReportOptions};
-use emages::study::store::load_runs;
-use emages::study::Dataset;
-use emages::study::{run_study, StudyConfig, StudySpec};
-use emages::suites::{ProblemGroup, SharedProblem, Suite};
-use emages::StudyError;
+use emages_harness::report::{comparison_report, Contender, Lineup, ReportOptions};
+use emages_harness::study::store::load_runs;
+use emages_harness::study::Dataset;
+use emages_harness::study::{run_study, StudyConfig, StudySpec};
+use emages_harness::suites::{ProblemGroup, SharedProblem, Suite};
+use emages_harness::StudyError;
 use ma_es::{Config, Variant};
 use std::sync::Arc;
 
@@ -133,7 +133,7 @@ fn a_users_suite_rejects_what_it_does_not_have() {
     run_study(&spec(vec![1]), out.path()).unwrap();
     let data = Dataset::load(&[out.path().join("runs.jsonl")]).unwrap();
     let err = data
-        .with_suite(Arc::new(emages::suites::Cec2017Suite::catalogue()))
+        .with_suite(Arc::new(emages_harness::suites::Cec2017Suite::catalogue()))
         .unwrap_err();
     assert!(
         err.to_string()

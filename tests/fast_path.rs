@@ -4,9 +4,9 @@
 
 mod support;
 
-use emages::study::Dataset;
-use emages::study::{run_study, StudyConfig, StudySpec};
-use emages::suites::Cec2017Suite;
+use emages_harness::study::Dataset;
+use emages_harness::study::{run_study, StudyConfig, StudySpec};
+use emages_harness::suites::Cec2017Suite;
 use emages_paper::path_check::PathCheck;
 use ma_es::{Config, Variant};
 use std::sync::Arc;

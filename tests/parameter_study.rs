@@ -5,8 +5,8 @@ mod support;
 use support::*;
 
 use constraint_handling::{Checkpoint, Snapshot};
-use emages::study::store::{CheckpointRecord, RunRow, RECORD_FORMAT};
-use emages::study::Dataset;
+use emages_harness::study::store::{CheckpointRecord, RunRow, RECORD_FORMAT};
+use emages_harness::study::Dataset;
 use emages_paper::parameter_study::{parameter_report, Parameter};
 use std::process::Command;
 
@@ -24,7 +24,7 @@ fn row(config: &str, problem: usize, run: usize, f: f64, v: f64) -> RunRow {
         best: Snapshot::new(f, v).found_at(500),
         evals: 1000,
         generations: 10,
-        termination: emages::optimizer::StopReason::Budget,
+        termination: emages_harness::optimizer::StopReason::Budget,
         checkpoints: vec![CheckpointRecord {
             fraction: 1.0,
             checkpoint: Checkpoint {
@@ -173,13 +173,13 @@ fn reduced_study_end_to_end() {
         27
     );
     // Every record says which value it ran (typed, not only in its label).
-    for r in emages::study::store::load_runs(&out.join("runs.jsonl")).unwrap() {
+    for r in emages_harness::study::store::load_runs(&out.join("runs.jsonl")).unwrap() {
         let s = r
             .setting
             .expect("a parameter-study record carries its setting");
         assert_eq!(s.parameter, "theta_r");
         assert_eq!(r.config, format!("theta_r={}", s.value));
-        assert_eq!(r.format, emages::study::store::RECORD_FORMAT);
+        assert_eq!(r.format, emages_harness::study::store::RECORD_FORMAT);
     }
     let ranks = std::fs::read_to_string(out.join("ranks.csv")).unwrap();
     let lines: Vec<&str> = ranks.lines().collect();
@@ -322,7 +322,7 @@ fn one_study_is_ranged_by_its_bootstrap() {
 /// T changes the runs (the same seed with T = 100 and T = 4000 ends elsewhere).
 #[test]
 fn the_end_of_the_epsilon_schedule_is_a_parameter() {
-    use emages::optimizer::Task;
+    use emages_harness::optimizer::Task;
     let p = Parameter::TMax;
     assert_eq!(p.value_of(&p.label(250)), Some(250));
     assert!(p.default_values(10).contains(&1000));

@@ -6,9 +6,9 @@
 //! result types of `constraint-handling` unchanged), and version-1 records written
 //! again in format 4 read back equal.
 
-use emages::report::ReportOptions;
-use emages::study::store::{load_runs, RECORD_FORMAT};
-use emages::study::Dataset;
+use emages_harness::report::ReportOptions;
+use emages_harness::study::store::{load_runs, RECORD_FORMAT};
+use emages_harness::study::Dataset;
 use emages_paper::ablation_report;
 use std::path::PathBuf;
 
@@ -55,7 +55,7 @@ fn version_1_records_load_and_report_as_before() {
         assert!(r.best.found_at.is_some() && last.best.found_at.is_none());
         let json = serde_json::to_string(r).unwrap();
         assert!(json.contains("\"best\":{\"objective\":"), "{json}");
-        let back: emages::study::store::RunRow = serde_json::from_str(&json).unwrap();
+        let back: emages_harness::study::store::RunRow = serde_json::from_str(&json).unwrap();
         assert_eq!(&back, r);
     }
     assert_eq!(data.suite().name(), "cec2017");

@@ -13,7 +13,7 @@ mod support;
 use support::*;
 
 use constraint_handling::linalg::kernel::{cpu_has_avx2_fma, BlasKernel, CORETYPE_VARIABLE};
-use emages::study::store::{load_dynamics, load_runs, RunRow};
+use emages_harness::study::store::{load_dynamics, load_runs, RunRow};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -146,11 +146,12 @@ fn reproduce_with_dynamics(
         let c = by_key
             .get(&r.key())
             .unwrap_or_else(|| panic!("no committed record for {:?}", r.key()));
-        if fingerprint(c) != fingerprint(r) {
+        let c = as_recorded_now(c, r);
+        if fingerprint(&c) != fingerprint(r) {
             differ.push(format!(
                 "{:?}\n  committed {}\n  rerun     {}",
                 r.key(),
-                fingerprint(c),
+                fingerprint(&c),
                 fingerprint(r)
             ));
         }
@@ -165,14 +166,14 @@ fn reproduce_with_dynamics(
     if dynamics > 0 {
         let mut committed_rows = BTreeMap::new();
         for f in committed {
-            let Some(path) = emages::study::dynamics_path(f) else {
+            let Some(path) = emages_harness::study::dynamics_path(f) else {
                 continue;
             };
             for d in load_dynamics(&path).unwrap() {
                 committed_rows.insert((d.config.clone(), d.problem, d.run), d);
             }
         }
-        let path = emages::study::dynamics_path(&out.join("runs.jsonl"))
+        let path = emages_harness::study::dynamics_path(&out.join("runs.jsonl"))
             .expect("the rerun recorded dynamics");
         let rows = load_dynamics(&path).unwrap();
         assert_eq!(rows.len(), dynamics, "dynamics rows rerun");
@@ -548,8 +549,22 @@ fn the_frozen_portfolios_cec2020_runs_repeat() {
     );
 }
 
+/// The committed record `c` in the words a rerun `r` records: a restart sequence
+/// whose last run stalled was recorded `observer` before the reasons were told apart;
+/// it ended at the budget (or stalled at the end of its schedule), as the rerun says.
+/// Every other field stays as committed.
+fn as_recorded_now(c: &RunRow, r: &RunRow) -> RunRow {
+    let mut c = c.clone();
+    let now = r.termination.to_string();
+    if c.termination.to_string() == "observer" && (now == "budget" || now == "stalled") {
+        c.termination = r.termination.clone();
+    }
+    c
+}
+
 /// A CEC2020 rerun `r` is its committed record `c`, field for field ([`fingerprint`]).
 fn assert_same_run(c: &RunRow, r: &RunRow) {
+    let c = &as_recorded_now(c, r);
     assert_eq!(
         fingerprint(c),
         fingerprint(r),
@@ -561,7 +576,7 @@ fn assert_same_run(c: &RunRow, r: &RunRow) {
 
 /// Runs `examples/cec2020_rw.rs` with `args` into a fresh folder under the OpenBLAS
 /// kernel family `run_as`, and returns its run records.
-fn rerun_cec2020(args: &[&str], run_as: &str) -> Vec<emages::study::store::RunRow> {
+fn rerun_cec2020(args: &[&str], run_as: &str) -> Vec<emages_harness::study::store::RunRow> {
     let dir = tempfile::tempdir().unwrap();
     let output = Command::new(example("cec2020_rw"))
         .args(args)

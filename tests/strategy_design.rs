@@ -2,8 +2,8 @@
 //! rebuilt here from the committed records, and the log's numbers are read back from
 //! them, so a stale table or a misquoted number fails.
 
-use emages::report::ReportOptions;
-use emages::study::Dataset;
+use emages_harness::report::ReportOptions;
+use emages_harness::study::Dataset;
 use emages_paper::ablation_report;
 use emages_paper::parameter_study::{parameter_report, Parameter};
 use std::path::PathBuf;

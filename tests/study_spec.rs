@@ -3,10 +3,10 @@
 
 mod support;
 
-use emages::study::store::load_runs;
-use emages::study::Dataset;
-use emages::study::{run_study, StudyConfig, StudySpec};
-use emages::suites::Cec2017Suite;
+use emages_harness::study::store::load_runs;
+use emages_harness::study::Dataset;
+use emages_harness::study::{run_study, StudyConfig, StudySpec};
+use emages_harness::suites::Cec2017Suite;
 use ma_es::{Config, Variant};
 use std::sync::Arc;
 
@@ -80,7 +80,7 @@ fn a_study_of_another_kernel_is_not_continued() {
     run_study(&first, out.path()).unwrap();
     let path = out.path().join("runs.jsonl");
     let text = std::fs::read_to_string(&path).unwrap();
-    let here = emages::study::platform();
+    let here = emages_harness::study::platform();
     let kernel = here
         .strip_prefix("openblas ")
         .and_then(|p| p.split(';').next())
@@ -99,7 +99,7 @@ fn a_study_of_another_kernel_is_not_continued() {
         "{err}"
     );
     // Reading them is fine: --status and reports do not run anything.
-    let status = emages::study::status::study_status(&first, out.path()).unwrap();
+    let status = emages_harness::study::status::study_status(&first, out.path()).unwrap();
     assert!(status.to_string().contains("complete"), "{status}");
 }
 
@@ -108,9 +108,9 @@ fn a_study_of_another_kernel_is_not_continued() {
 /// seed, so the study's records are the same on one thread as on two, sharded or not.
 #[test]
 fn a_stochastic_ranking_from_a_spec_repeats_bit_for_bit() {
-    use emages::optimizer::MaEsOptimizer;
-    use emages::study::store::RunRow;
-    use emages::study::Shard;
+    use emages_harness::optimizer::MaEsOptimizer;
+    use emages_harness::study::store::RunRow;
+    use emages_harness::study::Shard;
     use support::records_without_time;
     let sr: ma_es::ComponentSpec = "eps-mag-es:ranking=stochastic".parse().unwrap();
     let study = |threads: usize, shard: Option<Shard>| StudySpec {
@@ -188,7 +188,7 @@ fn a_stochastic_ranking_from_a_spec_repeats_bit_for_bit() {
 /// runs go to the budget, as the suites' protocols say.
 #[test]
 fn runs_go_to_the_budget_unless_a_configuration_stops_them() {
-    use emages::optimizer::{MaEsOptimizer, StopReason};
+    use emages_harness::optimizer::{MaEsOptimizer, StopReason};
     use ma_es::control::Convergence;
     let run = |optimizer: MaEsOptimizer| {
         let out = tempfile::tempdir().unwrap();
@@ -238,7 +238,7 @@ fn runs_go_to_the_budget_unless_a_configuration_stops_them() {
 /// none. The records repeat on one thread and on two.
 #[test]
 fn restart_histories_are_recorded_and_read_back() {
-    use emages::optimizer::MaEsOptimizer;
+    use emages_harness::optimizer::MaEsOptimizer;
     use support::records_without_time;
     let bipop: ma_es::ComponentSpec = "eps-mag-es:restarts=bipop:eps-end=5%".parse().unwrap();
     let study = |threads: usize| StudySpec {

@@ -2,10 +2,10 @@
 //! on CEC2017 and bbob-constrained, its CEC statistics read back. Built by
 //! scripts/outside-crate/check with `emages` as its only dependency.
 
-use emages::optimizer::{Optimizer, Outcome, StopReason, Task, Tracker};
-use emages::study::{run_study, Dataset, StudyConfig, StudySpec};
-use emages::suites::{BbobConstrainedSuite, Cec2017Suite, Suite};
-use emages::StudyError;
+use emages_harness::optimizer::{Optimizer, Outcome, StopReason, Task, Tracker};
+use emages_harness::study::{run_study, Dataset, StudyConfig, StudySpec};
+use emages_harness::suites::{BbobConstrainedSuite, Cec2017Suite, Suite};
+use emages_harness::StudyError;
 use std::path::Path;
 use std::sync::Arc;
 

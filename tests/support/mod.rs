@@ -25,7 +25,7 @@ pub fn data_dir() -> String {
 
 /// The run records of a CEC2020 study folder (`D009/runs*.jsonl[.gz]` in every dimension
 /// group), the archived (`.gz`) files only if `archived_only`.
-pub fn cec2020_runs(out: &Path, archived_only: bool) -> Vec<emages::study::store::RunRow> {
+pub fn cec2020_runs(out: &Path, archived_only: bool) -> Vec<emages_harness::study::store::RunRow> {
     let mut rows = Vec::new();
     for group in std::fs::read_dir(out).unwrap().filter_map(Result::ok) {
         if !group.file_name().to_string_lossy().starts_with('D') {
@@ -42,7 +42,7 @@ pub fn cec2020_runs(out: &Path, archived_only: bool) -> Vec<emages::study::store
                 name.ends_with(".jsonl") || name.ends_with(".jsonl.gz")
             };
             if name.starts_with("runs") && wanted {
-                rows.extend(emages::study::store::load_runs(&f.path()).unwrap());
+                rows.extend(emages_harness::study::store::load_runs(&f.path()).unwrap());
             }
         }
     }
@@ -52,14 +52,14 @@ pub fn cec2020_runs(out: &Path, archived_only: bool) -> Vec<emages::study::store
 /// The run records of a study folder — every `runs*` file in it, shards included — in
 /// run order and without their wall times: what two runs of one study must agree on,
 /// whatever the threads or shards.
-pub fn records_without_time(dir: &Path) -> Vec<emages::study::store::RunRow> {
+pub fn records_without_time(dir: &Path) -> Vec<emages_harness::study::store::RunRow> {
     let mut rows: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("runs"))
-        .flat_map(|p| emages::study::store::load_runs(&p).unwrap())
+        .flat_map(|p| emages_harness::study::store::load_runs(&p).unwrap())
         .collect();
-    rows.sort_by_key(emages::study::store::RunRow::key);
+    rows.sort_by_key(emages_harness::study::store::RunRow::key);
     for r in &mut rows {
         r.seconds = 0.0;
     }

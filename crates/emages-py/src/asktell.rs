@@ -146,7 +146,7 @@ impl PyAskTell {
                 s.g_evaluations += k;
             }
         }
-        Ok(matches!(told, ma_es::strategy::Told::Generation(_)))
+        Ok(matches!(told, ma_es::strategy::Told::Iteration(_)))
     }
 
     /// Ends the run after the generation told last (`message` becomes `stopped`).

@@ -10,7 +10,8 @@ use crate::error::to_py;
 use crate::settings::PyPortfolioOptions;
 use crate::strategy::{portfolio_history, portfolio_options, portfolio_result};
 use constraint_handling::problem::{JacobianSource, ProblemShape};
-use ma_es::portfolio::{Portfolio, PortfolioStep};
+use emages::portfolio::Portfolio;
+use emages_solver::Status;
 use ma_es::request::RequestKind;
 use ma_es::Termination;
 use numpy::{IntoPyArray, PyArray2};
@@ -36,7 +37,7 @@ struct Saved {
     jacobians: usize,
     /// The history (`history=True`): one row per iteration.
     #[serde(default)]
-    history: Option<Vec<PortfolioStep>>,
+    history: Option<Vec<Status>>,
 }
 
 /// The compiled half of `emages.AskTell(variant="portfolio")`.
@@ -68,10 +69,10 @@ impl PyPortfolioAskTell {
         if jacobian {
             shape = shape.with_jacobian(JacobianSource::Exact);
         }
-        let mut run = Portfolio::new(shape, settings, seed).map_err(to_py)?;
-        if let Some(x0) = x0 {
-            run = run.with_start(&x0).map_err(to_py)?;
-        }
+        let run = crate::strategy::portfolio_plan(settings, budget, seed, x0)
+            .build(&shape)
+            .and_then(|plan| plan.ask_tell())
+            .map_err(to_py)?;
         Ok(Self {
             saved: Mutex::new(Saved {
                 run,
@@ -104,7 +105,7 @@ impl PyPortfolioAskTell {
         }
         let done = s.run.evaluations();
         // A black box (the shape has no exact Jacobians): every request wants f and C.
-        let Some(request) = s.run.ask().map_err(to_py)? else {
+        let Some(request) = Portfolio::ask(&mut s.run).map_err(to_py)? else {
             return Ok(None);
         };
         let charge = request.evaluations;
@@ -137,9 +138,7 @@ impl PyPortfolioAskTell {
                 "tell() without a question: call ask() first",
             ));
         }
-        let (k, jacobians) = s
-            .run
-            .ask()
+        let (k, jacobians) = Portfolio::ask(&mut s.run)
             .map_err(to_py)?
             .map(|r| (r.len(), r.kind == RequestKind::Jacobians))
             .ok_or_else(|| PyValueError::new_err("tell(): the run has ended"))?;
@@ -154,7 +153,7 @@ impl PyPortfolioAskTell {
         s.asked = false;
         let ended = s.run.iterations() > before;
         if ended {
-            let step = s.run.step();
+            let step = s.run.status();
             if let Some(history) = s.history.as_mut() {
                 history.push(step);
             }
@@ -175,7 +174,7 @@ impl PyPortfolioAskTell {
             PyValueError::new_err("nothing evaluated yet: ask() and tell() first")
         })?;
         let termination = if s.stopped {
-            Termination::Observer
+            Termination::Stopped
         } else {
             crate::strategy::portfolio_end(&s.run)
         };
@@ -199,9 +198,10 @@ impl PyPortfolioAskTell {
     /// last tell and the best so far (NaN before the first tell).
     fn status(&self) -> PyResult<(usize, usize, f64, f64, f64)> {
         let s = self.lock()?;
-        let (fun, violation) = s.run.best().map_or((f64::NAN, f64::NAN), |b| {
-            (b.fitness.objective, b.fitness.violation)
-        });
+        let (fun, violation) = s
+            .run
+            .best()
+            .map_or((f64::NAN, f64::NAN), |b| (b.objective(), b.violation()));
         Ok((
             s.run.iterations(),
             s.run.evaluations(),

@@ -11,8 +11,8 @@
 //! the ranges that depend on the problem (λ ≥ 2, μ ≤ λ, …) are checked where the run is
 //! built, as in Rust. No JSON crosses the boundary.
 
+use emages::portfolio::PortfolioSettings;
 use ma_es::control::{Convergence, Limits};
-use ma_es::portfolio::PortfolioSettings;
 use ma_es::BackCalculationSolver;
 use ma_es::{ComponentSpec, Config, Options};
 use pyo3::exceptions::{PyAttributeError, PyValueError};

@@ -9,8 +9,10 @@ use crate::problems::native;
 use crate::settings::{PyOptions, PyPortfolioOptions};
 use constraint_handling::problem::ProblemShape;
 use constraint_handling::ConstrainedProblem;
-use ma_es::observer::{GenerationReport, Observer};
-use ma_es::portfolio::{Portfolio, PortfolioBest, PortfolioSettings, PortfolioStep};
+use emages::portfolio::{Portfolio, PortfolioSettings};
+use emages_solver::{Best, Driver, Observer, Progress as Lines, Solver, Status};
+use ma_es::ask_tell::AskTell;
+use ma_es::noise::RngNoise;
 use ma_es::restarts::RestartRecord;
 use ma_es::{ComponentSpec, MaEsError, Options, RunResult, Termination};
 use numpy::IntoPyArray;
@@ -33,107 +35,40 @@ pub(crate) fn run_options(
     Ok((settings.options(spec).seed(seed), settings.disp.0))
 }
 
-/// `x` as Python's `{:.{digits}e}` writes it (`-3.7313312e+01`; `+` before a
-/// positive mantissa with `sign`).
-fn scientific(x: f64, digits: usize, sign: bool) -> String {
-    if !x.is_finite() {
-        return format!("{x}");
-    }
-    let text = format!("{x:.digits$e}");
-    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    let plus = if sign && !mantissa.starts_with('-') {
-        "+"
-    } else {
-        ""
-    };
-    let esign = if exponent < 0 { '-' } else { '+' };
-    format!("{plus}{mantissa}e{esign}{:02}", exponent.abs())
-}
-
-/// The progress lines of `disp` (pycma's layout): a header, then one line for the
-/// generations 1, 2, 3 and every `every`-th of the whole run, and the last.
+/// The progress lines of `disp` ([`emages_solver::Progress`], the one formatter of
+/// Rust's programs and Python's), printed through Python's `print`.
 pub(crate) struct Progress {
-    /// Every how many generations (0: off).
-    pub every: usize,
-    started: Instant,
-    printed: usize,
-    last: Option<String>,
+    lines: Lines,
 }
 
 impl Progress {
     pub(crate) fn new(every: usize) -> Self {
         Self {
-            every,
-            started: Instant::now(),
-            printed: 0,
-            last: None,
+            lines: Lines::new(every),
         }
-    }
-
-    /// The line of a generation, or `None` if it is not shown.
-    fn line(&mut self, report: &GenerationReport<'_>) -> Option<String> {
-        let generation = report.before.generations + report.generation;
-        // The best of the whole run, by the lexicographic order (ν̄, then f).
-        let best = report.before.best.map_or(report.best, |b| {
-            let key = |x: &ma_es::BestSoFar| (x.violation(), x.objective());
-            if key(b) < key(report.best) {
-                b
-            } else {
-                report.best
-            }
-        });
-        let text = format!(
-            "{:>7} {:>9} {:>14} {:>10} {:>9} {:>4} {:>8.1}",
-            generation,
-            report.before.evaluations + report.evaluations,
-            scientific(best.objective(), 7, true),
-            scientific(best.violation(), 3, false),
-            scientific(report.sigma, 2, false),
-            report.before.runs + 1,
-            self.started.elapsed().as_secs_f64()
-        );
-        // The initial population is not a generation of its own (pycma's first line is 1).
-        let shown = generation >= 1 && (generation <= 3 || generation.is_multiple_of(self.every));
-        self.last = Some(text.clone());
-        shown.then_some(text)
     }
 
     /// Prints through Python's `sys.stdout` (the GIL taken).
-    fn print(&mut self, text: &str) {
-        let header = (self.printed == 0).then(|| {
-            format!(
-                "{:>7} {:>9} {:>14} {:>10} {:>9} {:>4} {:>8}",
-                "Iter", "evals", "best f", "violation", "sigma", "run", "t[s]"
-            )
-        });
-        self.printed += 1;
+    fn print(text: &str) {
         Python::attach(|py| {
-            let out = header.map_or_else(|| text.to_string(), |h| format!("{h}\n{text}"));
             let _ = py
                 .import("builtins")
                 .and_then(|b| b.getattr("print"))
-                .and_then(|p| p.call1((out,)));
+                .and_then(|p| p.call1((text,)));
         });
     }
 
-    /// The last generation's line, if it was not shown.
+    /// The last iteration's line, if it was not shown.
     pub(crate) fn finish(&mut self) {
-        if self.every == 0 {
-            return;
-        }
-        if let Some(text) = self.last.take() {
-            self.print(&text);
+        if let Some(text) = self.lines.finish() {
+            Self::print(&text);
         }
     }
 
-    fn observe(&mut self, report: &GenerationReport<'_>) {
-        if self.every == 0 {
-            return;
-        }
-        if let Some(text) = self.line(report) {
-            self.last = None;
-            self.print(&text);
+    pub(crate) fn observe(&mut self, status: &Status) {
+        let lines = self.lines.lines(status);
+        if !lines.is_empty() {
+            Self::print(&lines.join("\n"));
         }
     }
 }
@@ -174,9 +109,9 @@ struct Signals {
     progress: Progress,
 }
 
-impl Observer for Signals {
-    fn observe(&mut self, report: &GenerationReport<'_>) -> ControlFlow<()> {
-        self.progress.observe(report);
+impl<S: Solver + ?Sized> Observer<S> for Signals {
+    fn observe(&mut self, run: &S) -> ControlFlow<()> {
+        self.progress.observe(&run.status());
         self.interrupt.poll()
     }
 }
@@ -195,8 +130,15 @@ fn drive<P: ConstrainedProblem + Send>(
             progress: Progress::new(disp),
         };
         let result = options.build_for(&problem).and_then(|plan| {
-            plan.run_with(&problem, plan.noise(), &mut signals)
-                .map(|o| (o.result, o.restarts))
+            plan.run_with(
+                &problem,
+                plan.noise(),
+                &mut signals as &mut dyn Observer<AskTell<RngNoise>>,
+            )
+            .map(|r| {
+                let restarts = r.restarts.clone();
+                (r, restarts)
+            })
         });
         signals.progress.finish();
         let outcome = match (result, signals.interrupt.raised) {
@@ -244,13 +186,13 @@ pub(crate) fn result_dict<'py>(
     d.set_item("restarts", restarts)?;
     let mut c = r.best.constraints.clone();
     let h = c.split_off(l.min(c.len()));
-    d.set_item("x", r.best.y.clone().into_pyarray(py))?;
+    d.set_item("x", r.best.x.clone().into_pyarray(py))?;
     d.set_item("fun", r.best.objective())?;
     d.set_item("violation", r.best.violation())?;
     d.set_item("feasible", r.best.is_feasible())?;
     d.set_item("g", c.into_pyarray(py))?;
     d.set_item("h", h.into_pyarray(py))?;
-    d.set_item("found_at", r.best.evaluations())?;
+    d.set_item("found_at", r.best.found_at())?;
     d.set_item("evaluations", r.evaluations)?;
     let (nfev, ngev) = evaluations.unwrap_or((r.evaluations, r.evaluations));
     d.set_item("nfev", nfev)?;
@@ -380,7 +322,7 @@ pub fn run_callbacks<'py>(
 #[pyfunction]
 #[pyo3(name = "run_seed")]
 pub fn run_seed(base: u64, label: &str, problem: usize, dim: usize, run: usize) -> u64 {
-    emages::study::run_seed(base, label, problem, dim, run)
+    emages_harness::study::run_seed(base, label, problem, dim, run)
 }
 
 /// The user's callables as a problem in the box `[lower, upper]` with `(l, m)`
@@ -446,33 +388,62 @@ pub fn run_portfolio<'py>(
         margin,
     )?
     .with_jacobian(jac);
-    let shape = ProblemShape::of(&problem).map_err(to_py)?;
-    let mut run = Portfolio::new(shape, settings, seed).map_err(to_py)?;
-    if let Some(x0) = x0 {
-        run = run.with_start(&x0).map_err(to_py)?;
-    }
+    let mut run = portfolio_plan(settings, budget, seed, x0)
+        .build_for(&problem)
+        .and_then(|plan| plan.ask_tell())
+        .map_err(to_py)?;
     // Ctrl-C is checked at every call of the callables.
     let (problem, run, outcome, steps) = py.detach(move || {
         let mut steps = Vec::new();
-        let outcome = run.run_observed(&problem, budget, |r| {
+        let mut observe = |r: &Portfolio| {
             if history {
-                steps.push(r.step());
+                steps.push(r.status());
             }
             ControlFlow::Continue(())
-        });
+        };
+        let outcome = Driver::new(&mut run)
+            .budget(budget)
+            .observe(&mut observe)
+            .run(&problem);
         (problem, run, outcome, steps)
     });
     if let Some(e) = problem.take_error() {
         return Err(e);
     }
-    let best = outcome.map_err(to_py)?;
-    let termination = portfolio_end(&run);
-    let d = portfolio_result(py, &run, &best, n_ineq, problem.evaluations(), termination)?;
+    let outcome = outcome.map_err(to_py)?;
+    let d = portfolio_result(
+        py,
+        &run,
+        &outcome.best,
+        n_ineq,
+        problem.evaluations(),
+        outcome.termination,
+    )?;
     d.set_item("njev", problem.jacobians())?;
     if history {
         d.set_item("history", portfolio_history(py, &steps)?)?;
     }
     Ok(d)
+}
+
+/// The options of a portfolio run from Python: `settings`, `budget`, `seed`, the first
+/// start `x0`, and the problem's own equality margin (Python's callables carry the
+/// margin `minimize` was given, the suites' problems their own).
+pub(crate) fn portfolio_plan(
+    settings: PortfolioSettings,
+    budget: usize,
+    seed: u64,
+    x0: Option<Vec<f64>>,
+) -> emages::Options {
+    let options = emages::Options::recommended()
+        .with_settings(settings)
+        .equality_margin(None)
+        .budget(budget)
+        .seed(seed);
+    match x0 {
+        Some(x0) => options.start(x0),
+        None => options,
+    }
 }
 
 /// Runs the portfolio on one of the suites' problems, entirely in Rust (its own
@@ -491,48 +462,58 @@ pub fn run_portfolio_native<'py>(
     let p = native(problem)
         .ok_or_else(|| PyValueError::new_err("not a problem of the emages suites"))?;
     let (budget, settings) = portfolio_options(&options, p.dim());
-    let mut run = Portfolio::for_problem(p.as_ref(), settings, seed).map_err(to_py)?;
-    if let Some(x0) = x0 {
-        run = run.with_start(&x0).map_err(to_py)?;
-    }
+    let mut run = portfolio_plan(settings, budget, seed, x0)
+        .build_for(p.as_ref())
+        .and_then(|plan| plan.ask_tell())
+        .map_err(to_py)?;
     let l = p.num_inequalities();
     // Ctrl-C is checked between iterations, at most every 20 ms (as the ES's native
     // runs check it between generations).
     let (run, outcome, steps, raised) = py.detach(move || {
         let (mut steps, mut interrupt) = (Vec::new(), Interrupt::new());
-        let outcome = run.run_observed(p.as_ref(), budget, |r| {
+        let mut observe = |r: &Portfolio| {
             if history {
-                steps.push(r.step());
+                steps.push(r.status());
             }
             interrupt.poll()
-        });
+        };
+        let outcome = Driver::new(&mut run)
+            .budget(budget)
+            .observe(&mut observe)
+            .run(p.as_ref());
         (run, outcome, steps, interrupt.raised)
     });
     if let Some(e) = raised {
         return Err(e);
     }
-    let best = outcome.map_err(to_py)?;
-    let termination = portfolio_end(&run);
+    let outcome = outcome.map_err(to_py)?;
     let evaluations = run.evaluations();
-    let d = portfolio_result(py, &run, &best, l, (evaluations, evaluations), termination)?;
+    let d = portfolio_result(
+        py,
+        &run,
+        &outcome.best,
+        l,
+        (evaluations, evaluations),
+        outcome.termination,
+    )?;
     if history {
         d.set_item("history", portfolio_history(py, &steps)?)?;
     }
     Ok(d)
 }
 
-/// A portfolio run's history, one entry per iteration ([`PortfolioStep`]): the columns
+/// A portfolio run's history, one entry per iteration ([`Status`]): the columns
 /// `generation` (the iteration), `evaluations`, the best-so-far `fun` and `violation`,
 /// `sigma` (the local phase's step bound or the ES's σ), `epsilon` (NaN in the local
 /// phase) and `local` (whether the iteration was the local phase's).
 pub(crate) fn portfolio_history<'py>(
     py: Python<'py>,
-    steps: &[PortfolioStep],
+    steps: &[Status],
 ) -> PyResult<Bound<'py, PyDict>> {
     let history = PyDict::new(py);
-    let whole = |f: &dyn Fn(&PortfolioStep) -> usize| steps.iter().map(f).collect::<Vec<_>>();
-    let real = |f: &dyn Fn(&PortfolioStep) -> f64| steps.iter().map(f).collect::<Vec<_>>();
-    history.set_item("generation", whole(&|s| s.iteration).into_pyarray(py))?;
+    let whole = |f: &dyn Fn(&Status) -> usize| steps.iter().map(f).collect::<Vec<_>>();
+    let real = |f: &dyn Fn(&Status) -> f64| steps.iter().map(f).collect::<Vec<_>>();
+    history.set_item("generation", whole(&|s| s.iterations).into_pyarray(py))?;
     history.set_item("evaluations", whole(&|s| s.evaluations).into_pyarray(py))?;
     history.set_item("fun", real(&|s| s.objective).into_pyarray(py))?;
     history.set_item("violation", real(&|s| s.violation).into_pyarray(py))?;
@@ -542,22 +523,20 @@ pub(crate) fn portfolio_history<'py>(
         "local",
         steps
             .iter()
-            .map(|s| s.local)
+            .map(Status::is_local)
             .collect::<Vec<_>>()
             .into_pyarray(py),
     )?;
     Ok(history)
 }
 
-/// Why a finished portfolio run ended: its target, its own stopping rule, or the budget.
+/// Why a portfolio run ended (or would, were it to end now): the solver's reason, else
+/// the budget; a convergence on an infeasible point is [`Termination::Infeasible`].
 pub(crate) fn portfolio_end(run: &Portfolio) -> Termination {
-    if run.reached_target() {
-        Termination::Target
-    } else if run.stopped() {
-        Termination::Confirmed
-    } else {
-        Termination::Budget
-    }
+    let feasible = run.best().is_some_and(Best::is_feasible);
+    Solver::termination(run)
+        .unwrap_or(Termination::Budget)
+        .given_feasibility(feasible)
 }
 
 /// A portfolio run's result as a dict (as [`result_dict`]'s, without the ES's fields):
@@ -565,7 +544,7 @@ pub(crate) fn portfolio_end(run: &Portfolio) -> Termination {
 pub(crate) fn portfolio_result<'py>(
     py: Python<'py>,
     run: &Portfolio,
-    best: &PortfolioBest,
+    best: &Best,
     n_ineq: usize,
     (nfev, ngev): (usize, usize),
     termination: Termination,
@@ -574,12 +553,12 @@ pub(crate) fn portfolio_result<'py>(
     let mut g = best.constraints.clone();
     let h = g.split_off(n_ineq.min(g.len()));
     d.set_item("x", best.x.clone().into_pyarray(py))?;
-    d.set_item("fun", best.fitness.objective)?;
-    d.set_item("violation", best.fitness.violation)?;
-    d.set_item("feasible", best.fitness.violation == 0.0)?;
+    d.set_item("fun", best.objective())?;
+    d.set_item("violation", best.violation())?;
+    d.set_item("feasible", best.is_feasible())?;
     d.set_item("g", g.into_pyarray(py))?;
     d.set_item("h", h.into_pyarray(py))?;
-    d.set_item("found_at", best.found_at)?;
+    d.set_item("found_at", best.found_at())?;
     d.set_item("evaluations", run.evaluations())?;
     d.set_item("nfev", nfev)?;
     d.set_item("ngev", ngev)?;

@@ -1,70 +1,80 @@
-//! A study harness for constrained optimizers: run any [`optimizer::Optimizer`] on a
-//! benchmark [`suites::Suite`] (CEC2017, COCO's bbob-constrained, the CEC2020 real-world
-//! problems, or one's own) — resumable, shardable, reproducible whatever the thread
-//! count or sharding — and turn the records into the CEC statistics, COCO's files and
-//! (feature `report`) tables, plots and an HTML page.
+//! Constrained optimisation with the recommended strategy of the emages workspace.
 //!
-//! | module | the concern | the seam |
-//! |---|---|---|
-//! | [`optimizer`] | what the harness asks of an algorithm, and the MA-ES behind it | [`optimizer::Optimizer`]; [`optimizer::MaEsOptimizer`] takes a component spec or a seeded factory |
-//! | [`suites`] | what the harness asks of a benchmark; the three suites | [`suites::Suite`] |
-//! | [`study`] | a study: spec, seeds, shards, runner, records, status, datasets, COCO files | [`study::StudySpec`], [`study::StudyConfig`] |
-//! | `report` (feature `report`) | tables, statistics, figures and the page, for any lineup and suite | `report::Report`, `report::Published` |
-//! | `cli` (feature `cli`) | the study command line for any suite | `cli::StudyArgs`, `cli::compare_main` |
+//! ```text
+//! minimise f(x)   subject to   g(x) ≤ 0,   h(x) = 0,   lb ≤ x ≤ ub
+//! ```
 //!
-//! Features: `openblas-system` (the BLAS/LAPACK backend; off: link your own), `report`
-//! (plotters), `progress` (a progress bar, indicatif), `cli` (clap; implies the other
-//! two); all on by default. With `default-features = false, features =
-//! ["openblas-system"]` a crate gets studies, records, statistics and COCO files
-//! without a plotting or command-line dependency.
+//! The **recommended strategy** ([`recommended`], [`Options::recommended`]) is the
+//! portfolio ([`portfolio`]): an SQP local phase on forward-difference models and the
+//! εMAg-ES of Hellwig & Beyer with restarts (εMAg-ES-R) in rounds. On smooth problems
+//! it needs evaluations in the hundreds where an ES needs thousands; on multimodal
+//! ones its ES rounds search globally. It stops by itself once its local phase keeps
+//! ending at the best point, holds equalities to `|h| ≤ 10⁻⁸`, and is the same run,
+//! seed for seed, as Python's `emages.minimize` default.
 //!
-//! Dependencies run one way: `cli` → `report` → `study` → `suites`, `optimizer`
-//! (the workspace's tests/architecture.rs checks that no module imports a sibling that
-//! imports it back). The paper's reproduction (its numbers beside ours, Section 6, the
-//! path check) is the repository's `emages-paper` package, built on this crate.
+//! ```
+//! use emages::FnProblem;
+//!
+//! // min (x₁ − 1)² + (x₂ − 2)² subject to x₁ + x₂ ≤ 2 on [−5, 5]²: f* = ½ at (½, 3⁄2)
+//! let problem = FnProblem::new(vec![-5.0; 2], vec![5.0; 2], 1, 0, |x, c| {
+//!     c[0] = x[0] + x[1] - 2.0;
+//!     Ok((x[0] - 1.0).powi(2) + (x[1] - 2.0).powi(2))
+//! })?;
+//! let outcome = emages::recommended().budget(10_000).seed(1).run(&problem)?;
+//! assert!(outcome.best.is_feasible() && (outcome.best.objective() - 0.5).abs() < 1e-8);
+//! println!("{:?} after {} evaluations ({})", outcome.best.x, outcome.evaluations, outcome.termination);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Every strategy here is a **solver** of one contract ([`solver`], the
+//! `emages-solver` crate): it hands out the points it wants evaluated and takes their
+//! values back ([`Solver::ask`], [`Solver::tell`]), so you evaluate them where you
+//! like; one [`Driver`] runs any of them on a problem with a budget, observers
+//! ([`Progress`] lines, a [`History`], your stopping rule) and a target; a run in
+//! progress saves to JSON and resumes bit for bit ([`save`]).
+//!
+//! | crate, re-exported as | what |
+//! |---|---|
+//! | [`portfolio`] (here) | the recommended strategy: [`Options`] → [`Plan`] → [`Plan::run`] or [`Plan::ask_tell`] ([`Portfolio`]) |
+//! | [`es`] (`ma-es`) | the εMAg-ES and the paper's seven variants by name (`es::Options::new(es::Variant::EpsMagEs)`), εMAg-ES-R |
+//! | [`local`] (`local-phase`) | the SQP local phase on its own |
+//! | [`solver`] (`emages-solver`) | the contract: [`Solver`], [`Driver`], [`Outcome`], [`Best`], [`Termination`], [`save`] |
+//! | [`constraint_handling`] | the problem trait ([`ConstrainedProblem`]), [`FnProblem`], [`WithEqualityMargin`], orderings, repairs |
+//!
+//! # The BLAS kernel
+//!
+//! The ES multiplies matrices with OpenBLAS, whose kernel decides the last bits of
+//! every product. For runs that repeat the workspace's committed results bit for bit
+//! (and run 1.5–2× faster where OpenBLAS does not know the CPU), make
+//! [`use_canonical_kernel`] the first line of `main`: it restarts the program with
+//! OpenBLAS's AVX2/FMA kernels when OpenBLAS fell back to older ones (the warning a
+//! program prints otherwise names this line).
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
-
-/// Prints a line to standard error like `eprintln!`, but a closed or broken stream
-/// (`ablation … 2>&1 | head`) is ignored: messages are not part of a study's results,
-/// and the study goes on to write its files.
-#[macro_export]
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
-    }};
-}
-
-/// Prints a line to standard output like `println!`, ignoring a closed stream (see
-/// [`say!`]).
-#[macro_export]
-macro_rules! show {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($arg)*);
-    }};
-}
-
-#[cfg(feature = "cli")]
-pub mod cli;
 
 mod error;
-pub mod optimizer;
-#[cfg(feature = "report")]
-pub mod report;
+pub mod portfolio;
 
-pub mod study;
-pub mod suites;
-
-pub use error::StudyError;
-
-// The workspace crates whose types the harness's signatures use, so that a crate
-// depending on `emages` alone can name them (`emages::constraint_handling::Snapshot`,
-// `emages::bench_stats::CecStatistics`, `emages::ma_es::Config`, …).
-pub use bbob_constrained;
-pub use bench_stats;
-pub use cec2017_constrained;
-pub use cec2020_rw;
+pub use canonical_kernel::use_canonical_kernel;
 pub use constraint_handling;
-pub use ma_es;
+pub use constraint_handling::problem::WithEqualityMargin;
+pub use constraint_handling::{ConstrainedProblem, FnProblem, ProblemError};
+pub use emages_solver as solver;
+pub use emages_solver::{
+    save, Best, Driver, History, NoObserver, Observer, Outcome, Progress, Solver, SolverError,
+    Status, Termination,
+};
+pub use error::Error;
+pub use local_phase as local;
+pub use ma_es as es;
+pub use portfolio::{Options, Plan, Portfolio, PortfolioSettings};
+
+/// The recommended strategy's options: [`Options::recommended`].
+#[must_use]
+pub fn recommended() -> Options {
+    Options::recommended()
+}
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

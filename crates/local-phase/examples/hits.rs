@@ -38,7 +38,7 @@ fn main() {
                 c.name,
                 hits.evaluations(),
                 hits.hit().map_or("null".into(), |h| h.to_string()),
-                best.f,
+                best.objective(),
                 sqp.stopped()
             );
         }

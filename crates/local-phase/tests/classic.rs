@@ -4,8 +4,9 @@
 //! budget; a run saved mid-way continues bit for bit (JSON and MessagePack).
 
 use constraint_handling::problem::{ConstrainedProblem, ProblemShape};
+use emages_solver::Termination;
 use local_phase::classic::{self, Classic};
-use local_phase::sqp::{Sqp, SqpSettings, SqpStop};
+use local_phase::sqp::{Sqp, SqpSettings};
 use ndarray::{Array1, Array2, ShapeBuilder};
 
 fn run(c: &Classic, start: &[f64], budget: usize) -> Sqp {
@@ -25,18 +26,18 @@ fn the_classic_problems_are_solved_in_few_evaluations() {
     for c in classic::all() {
         let sqp = run(&c, &c.start, 1000);
         let best = sqp.best().unwrap();
-        let gap = (best.f - c.f_star) / c.f_star.abs().max(1.0);
+        let gap = (best.objective() - c.f_star) / c.f_star.abs().max(1.0);
         println!(
             "{}: {:?} after {} evaluations, f {:.10} (gap {gap:.1e}), C {:?}",
             c.name,
             sqp.stopped(),
             sqp.evaluations(),
-            best.f,
+            best.objective(),
             best.constraints
         );
-        assert_eq!(sqp.stopped(), Some(SqpStop::Converged), "{}", c.name);
+        assert_eq!(sqp.stopped(), Some(Termination::Converged), "{}", c.name);
         assert!(gap.abs() <= 1e-6, "{}: gap {gap:e}", c.name);
-        assert_eq!(best.violation, 0.0, "{}", c.name);
+        assert_eq!(best.violation(), 0.0, "{}", c.name);
         let l = c.problem.num_inequalities();
         assert!(
             best.constraints[..l].iter().all(|g| *g <= 0.0),
@@ -79,14 +80,14 @@ fn the_design_problems_are_solved_from_spread_starts() {
         for x0 in starts(c.problem.dim(), 10) {
             let sqp = run(&c, &x0, 1000);
             let best = sqp.best().unwrap();
-            let gap = (best.f - c.f_star) / c.f_star;
+            let gap = (best.objective() - c.f_star) / c.f_star;
             println!(
                 "{} from {x0:.3?}: {} evaluations, gap {gap:.1e}, ν̄ {:e}",
                 c.name,
                 sqp.evaluations(),
-                best.violation
+                best.violation()
             );
-            if best.violation == 0.0 && gap.abs() <= 1e-4 {
+            if best.violation() == 0.0 && gap.abs() <= 1e-4 {
                 solved += 1;
             }
         }
@@ -127,8 +128,8 @@ fn saved_runs_continue_and_budgets_cut_the_same_run() {
     let plain = run(&c, &c.start, usize::MAX);
     assert_eq!(plain.evaluations(), full.evaluations());
     assert_eq!(
-        plain.best().unwrap().f.to_bits(),
-        full.best().unwrap().f.to_bits()
+        plain.best().unwrap().objective().to_bits(),
+        full.best().unwrap().objective().to_bits()
     );
     for budget in [1, 4, 5, 9, 23, 40] {
         let cut = run(&c, &c.start, budget);
@@ -203,12 +204,19 @@ fn an_infeasible_start_where_the_gradient_vanishes_is_left() {
         let mut sqp = Sqp::for_problem(&problem, &[0.0; 5], settings.clone()).unwrap();
         sqp.run(&problem, 200).unwrap();
         let best = sqp.best().unwrap();
-        assert_eq!(sqp.stopped(), Some(SqpStop::Converged), "{initial_step:?}");
-        assert_eq!(best.violation, 0.0, "{initial_step:?}: {best:?}");
-        assert!((best.f - 5.0).abs() < 1e-6, "{initial_step:?}: {best:?}");
+        assert_eq!(
+            sqp.stopped(),
+            Some(Termination::Converged),
+            "{initial_step:?}"
+        );
+        assert_eq!(best.violation(), 0.0, "{initial_step:?}: {best:?}");
+        assert!(
+            (best.objective() - 5.0).abs() < 1e-6,
+            "{initial_step:?}: {best:?}"
+        );
         println!(
             "Δ₀ = {initial_step:?}: f = {:.9} after {} evaluations",
-            best.f,
+            best.objective(),
             sqp.evaluations()
         );
         checked += 1;
@@ -219,7 +227,7 @@ fn an_infeasible_start_where_the_gradient_vanishes_is_left() {
     };
     let mut sqp = Sqp::for_problem(&problem, &[0.0; 5], frozen).unwrap();
     sqp.run(&problem, 200).unwrap();
-    assert!(sqp.best().unwrap().violation > 0.0);
+    assert!(sqp.best().unwrap().violation() > 0.0);
     assert!(sqp.step_bound() < 1e-3, "{}", sqp.step_bound());
     assert_eq!(checked, 4);
 }

@@ -8,7 +8,8 @@
 
 use constraint_handling::problem::{ConstrainedProblem, ProblemError};
 use constraint_handling::FnProblem;
-use local_phase::sqp::{Sqp, SqpSettings, SqpStop};
+use emages_solver::Termination;
+use local_phase::sqp::{Sqp, SqpSettings};
 use ndarray::{Array1, Array2, ShapeBuilder};
 
 const STEEP: f64 = 500.0;
@@ -48,25 +49,25 @@ fn the_correction_follows_a_curved_boundary_that_plain_steps_crawl_along() {
         println!(
             "start at angle {angle}: plain f + 1 = {:.2e} after {} evaluations ({:?}); \
              corrected f + 1 = {:.2e} after {} ({:?}, {} corrected steps)",
-            bp.f + 1.0,
+            bp.objective() + 1.0,
             plain.evaluations(),
             plain.stopped(),
-            bc.f + 1.0,
+            bc.objective() + 1.0,
             corrected.evaluations(),
             corrected.stopped(),
             corrected.corrected_steps()
         );
-        assert_eq!(corrected.stopped(), Some(SqpStop::Converged));
-        assert_eq!(bc.violation, 0.0);
-        assert!(bc.f + 1.0 < 1e-5, "{bc:?}");
+        assert_eq!(corrected.stopped(), Some(Termination::Converged));
+        assert_eq!(bc.violation(), 0.0);
+        assert!(bc.objective() + 1.0 < 1e-5, "{bc:?}");
         assert!(corrected.corrected_steps() > 0);
         assert_eq!(plain.corrected_steps(), 0);
         // Without it the run either stops short of the optimum (a step the merit
         // rejects, twice) or crawls.
         assert!(
-            bp.f + 1.0 > 1e-3 || plain.evaluations() > 2 * corrected.evaluations(),
+            bp.objective() + 1.0 > 1e-3 || plain.evaluations() > 2 * corrected.evaluations(),
             "plain f + 1 = {} after {}, corrected after {}",
-            bp.f + 1.0,
+            bp.objective() + 1.0,
             plain.evaluations(),
             corrected.evaluations()
         );
@@ -100,8 +101,8 @@ fn a_run_with_the_correction_saved_at_any_tell_continues_bit_for_bit() {
     assert_eq!(sqp.evaluations(), plain.evaluations());
     assert_eq!(sqp.corrected_steps(), plain.corrected_steps());
     assert_eq!(
-        sqp.best().unwrap().f.to_bits(),
-        plain.best().unwrap().f.to_bits()
+        sqp.best().unwrap().objective().to_bits(),
+        plain.best().unwrap().objective().to_bits()
     );
     assert_eq!(sqp.iterate(), plain.iterate());
 }

@@ -90,12 +90,7 @@ fn main() {
             let mut evaluations = Vec::new();
             let mut worst_h = 0.0f64;
             for seed in 0..10 {
-                let r = options
-                    .clone()
-                    .seed(seed)
-                    .run(&problem)
-                    .expect("a run")
-                    .result;
+                let r = options.clone().seed(seed).run(&problem).expect("a run");
                 let h = r.best.constraints[0].abs();
                 worst_h = worst_h.max(h);
                 solved +=

@@ -48,10 +48,7 @@ fn main() {
     let mut results = Vec::new();
     for expensive in [false, true] {
         let t = Instant::now();
-        let r = options
-            .run(&Simulation { expensive })
-            .expect("the run")
-            .result;
+        let r = options.run(&Simulation { expensive }).expect("the run");
         println!(
             "declared expensive: {expensive:5}: {:.2} s for {} evaluations ({cores} cores), f = {:.6}",
             t.elapsed().as_secs_f64(),

@@ -21,6 +21,7 @@ mod fixture;
 use cec2017_constrained::{Fidelity, Suite};
 use constraint_handling::linalg::kernel;
 use fixture::{deviation, parse_line, reals, traced, Header};
+use ma_es::ask_tell::reports;
 use ma_es::noise::ReplayNoise;
 use ma_es::observer::GenerationReport;
 use ma_es::{BackCalculationSolver, Options};
@@ -73,12 +74,12 @@ fn replay(
         .to_the_end()
         .build_for(&problem)
         .unwrap_or_else(|e| fail(e.to_string()));
-    let mut obs = |r: &GenerationReport<'_>| {
+    let mut obs = reports(|r: &GenerationReport<'_>| {
         if let Some(e) = rows.get(r.generation + 1).filter(|e| e.get("g").is_some()) {
             visit(e, r);
         }
         ControlFlow::Continue(())
-    };
+    });
     plan.run_with(&problem, ReplayNoise::new(header.seed), &mut obs)
         .unwrap_or_else(|e| fail(e.to_string()));
 }
@@ -123,7 +124,7 @@ fn main() {
                 r.generation,
                 r.evaluations,
                 e["evals"],
-                r.best.evaluations(),
+                r.best.found_at(),
                 e["best_evals"],
                 deviations.join("  ")
             );

@@ -70,7 +70,10 @@ fn main() {
         .strategy(&mut *noise)
         .unwrap_or_else(|e| fail(e.to_string()));
     let start = Instant::now();
-    let r = es.run(&p).unwrap_or_else(|e| fail(e.to_string()));
+    emages_solver::Driver::new(&mut es)
+        .run(&p)
+        .unwrap_or_else(|e| fail(e.to_string()));
+    let r = es.result();
     let secs = start.elapsed().as_secs_f64();
     println!(
         "C{problem:02} N={dim} {variant} ({} path, OpenBLAS {}): f = {:.6e}, ν̄ = {:.3e}, {} evaluations, {} generations, {:.3} s ({:?})",

@@ -8,10 +8,11 @@
 //! same seed gives the same trajectory, bit for bit, however the points are evaluated
 //! (in batches, in parallel, in another process), and as [`crate::Plan::run`].
 //!
-//! An [`AskTell`] serialises with serde (its noise source too, e.g. [`RngNoise`]) after
-//! any tell, to MessagePack or JSON; the restored value continues exactly as the
-//! original would (JSON needs `serde_json`'s `float_roundtrip` feature for that: without
-//! it, `serde_json` may read a number back one unit in the last place off).
+//! An [`AskTell`] is a solver of the contract ([`emages_solver::Solver`]):
+//! [`emages_solver::Driver`] runs it, as [`crate::Plan::run`] does. It serialises with
+//! serde (its noise source too, e.g. [`RngNoise`]) after any tell, to MessagePack or
+//! JSON ([`emages_solver::save`] keeps every bit); the restored value continues exactly
+//! as the original would.
 //!
 //! ```
 //! use constraint_handling::problem::ProblemShape;
@@ -39,7 +40,7 @@ use crate::config::{Config, Parameters};
 use crate::control::{Convergence, Monitor, RunLimits};
 use crate::error::MaEsError;
 use crate::noise::NoiseSource;
-use crate::observer::{Before, GenerationReport, Observer};
+use crate::observer::{Before, GenerationReport};
 use crate::plan::Plan;
 use crate::record::Record;
 use crate::restarts::{merge, shift, NextRun, RestartRecord, RestartSchedule, Stall};
@@ -51,6 +52,7 @@ use constraint_handling::problem::ProblemShape;
 use constraint_handling::ConstrainedProblem;
 use ndarray::ArrayView2;
 use serde::{Deserialize, Serialize};
+use std::ops::ControlFlow;
 
 #[cfg(doc)]
 use crate::noise::RngNoise;
@@ -234,7 +236,7 @@ impl<N: NoiseSource> AskTell<N> {
     }
 
     /// Takes the values of the points of the last [`AskTell::ask`] (as
-    /// [`Strategy::tell`]). Returns [`Told::Generation`] when a generation (or an
+    /// [`Strategy::tell`]). Returns [`Told::Iteration`] when a generation (or an
     /// initialisation) ended: [`AskTell::report`] shows it, and [`AskTell::stop`] may
     /// end the run before the next ask.
     ///
@@ -273,7 +275,7 @@ impl<N: NoiseSource> AskTell<N> {
             ));
         }
         let told = tell(self.strategy_mut())?;
-        self.review = matches!(told, Told::Generation(_));
+        self.review = matches!(told, Told::Iteration(_));
         if self.review {
             self.record_generation();
         }
@@ -296,45 +298,14 @@ impl<N: NoiseSource> AskTell<N> {
         Ok(true)
     }
 
-    /// Runs to the end with `problem` evaluating every request; returns the result.
-    ///
-    /// # Errors
-    /// Evaluation failures of the problem.
-    pub fn run<P: ConstrainedProblem + ?Sized>(
-        &mut self,
-        problem: &P,
-    ) -> Result<RunResult, MaEsError> {
-        self.run_observed(problem, &mut crate::observer::NoObserver)
-    }
-
-    /// [`AskTell::run`], calling `observer` after every initialisation
-    /// and generation of every run (its report counts generations and evaluations from
-    /// the current run's start); `ControlFlow::Break` ends the whole run (termination
-    /// `Observer`).
-    ///
-    /// # Errors
-    /// Evaluation failures of the problem.
-    pub fn run_observed<P: ConstrainedProblem + ?Sized>(
-        &mut self,
-        problem: &P,
-        observer: &mut dyn Observer,
-    ) -> Result<RunResult, MaEsError> {
-        while self.step(problem)? {
-            if observer.observe(&self.report()).is_break() {
-                self.stop();
-            }
-        }
-        Ok(self.result())
-    }
-
-    /// Ends the whole run after the generation just told (termination `Observer`,
+    /// Ends the whole run after the generation just told (termination `Stopped`,
     /// unless that generation met the budget or the generation limit).
     pub fn stop(&mut self) {
         if self.finished {
             return;
         }
         self.stopped = true;
-        self.strategy_mut().end(Termination::Observer);
+        self.strategy_mut().end(Termination::Stopped);
     }
 
     /// Whether the run is over (after the review of its last generation).
@@ -360,7 +331,7 @@ impl<N: NoiseSource> AskTell<N> {
                 let initialization = current.report().generation == 0;
                 let stall = seq.stall.observe(&current.report()).is_break();
                 if stall && (initialization || current.termination().is_none()) {
-                    current.end(Termination::Observer);
+                    current.end(Termination::Stalled);
                 }
             }
         }
@@ -384,14 +355,20 @@ impl<N: NoiseSource> AskTell<N> {
             .checkpoints
             .end_run(&report(self.current.as_ref(), self.sequence.as_ref()));
         let (last, ending) = self.end_run();
-        // A caller's stop is reported as such, whatever the run reached.
+        // A caller's stop is reported as such, whatever the run reached; a sequence
+        // whose last run spent what was left of the budget ended at the budget, unless
+        // that run converged.
         let ending = ending.filter(|_| !stopped);
         if last || stopped || ending.is_some() {
-            self.finish(ending);
+            let converged = self
+                .restarts()
+                .last()
+                .is_some_and(|r| r.termination.is_convergence());
+            self.finish(ending.or((last && !stopped && !converged).then_some(Termination::Budget)));
             return Ok(());
         }
         match self.next_run()? {
-            Some((params, limits, components)) => {
+            Ok((params, limits, components)) => {
                 // The noise source goes on from the run that ended.
                 let (_, noise) = self
                     .current
@@ -410,21 +387,27 @@ impl<N: NoiseSource> AskTell<N> {
                 );
             }
             // The last run stays, as the run the reports are of.
-            None => self.finish(None),
+            Err(reason) => self.finish(reason),
         }
         Ok(())
     }
 
     /// The parameters, limits and components of the next run of the sequence (its
-    /// stall and convergence criteria and record set up), or `None` if there is none.
-    fn next_run(&mut self) -> Result<Option<(Parameters, RunLimits, Components)>, MaEsError> {
+    /// stall and convergence criteria and record set up), or why there is none: the
+    /// budget left is too small for a generation ([`Termination::Budget`]), the whole
+    /// run's generation limit is reached, or the restart schedule is over (`None`: the
+    /// last run's reason stands).
+    #[allow(clippy::type_complexity)]
+    fn next_run(
+        &mut self,
+    ) -> Result<Result<(Parameters, RunLimits, Components), Option<Termination>>, MaEsError> {
         let monitor = self.convergence.is_on().then_some(self.convergence);
         let seq = self.sequence.as_mut().expect("a restart sequence");
         let budget = seq.limits.budget;
         let lambda0 = seq.base.lambda;
         let left = budget.saturating_sub(seq.used);
         let polish = match &seq.merged {
-            Some(m) if seq.polish_from.is_some_and(|b| left as f64 <= b) => Some(m.best.y.clone()),
+            Some(m) if seq.polish_from.is_some_and(|b| left as f64 <= b) => Some(m.best.x.clone()),
             _ => None,
         };
         let next = match polish {
@@ -436,12 +419,12 @@ impl<N: NoiseSource> AskTell<N> {
             },
             None => match seq.plan.next(&seq.history) {
                 Some(next) => next,
-                None => return Ok(None),
+                None => return Ok(Err(None)),
             },
         };
         let run_budget = next.budget_cap.map_or(left, |cap| cap.min(left));
         if !seq.history.is_empty() && run_budget < next.lambda {
-            return Ok(None);
+            return Ok(Err(Some(Termination::Budget)));
         }
         let share = (run_budget as f64 / next.lambda as f64) / (budget as f64 / lambda0 as f64);
         let t_max = match polish {
@@ -468,7 +451,7 @@ impl<N: NoiseSource> AskTell<N> {
         if let Some(total) = seq.limits.total_generations {
             let used: usize = seq.history.iter().map(|r| r.generations).sum();
             if used >= total {
-                return Ok(None);
+                return Ok(Err(Some(Termination::GenerationLimit)));
             }
             // A run with the limit `g` has at most `g + 1` generations.
             run_limits.max_generations = run_limits.max_generations.min(total - used - 1);
@@ -495,7 +478,7 @@ impl<N: NoiseSource> AskTell<N> {
         seq.t_max = t_max;
         seq.polish = polish.is_some();
         self.monitor = monitor.map(|c| c.monitor(dim, next.lambda));
-        Ok(Some((params, run_limits, components)))
+        Ok(Ok((params, run_limits, components)))
     }
 }
 
@@ -519,6 +502,11 @@ impl<N> AskTell<N> {
     #[must_use]
     pub fn strategy(&self) -> &Strategy<N> {
         self.current.as_ref().expect("a run is always set up")
+    }
+
+    /// The final result, once the run is over.
+    pub(crate) fn finished_result(&self) -> Option<&RunResult> {
+        self.result.as_ref().filter(|_| self.finished)
     }
 
     /// The runs of the restart sequence that have ended (empty without restarts).
@@ -553,6 +541,7 @@ impl<N> AskTell<N> {
                 r = merge(m.clone(), r);
             }
             r.evaluations = total;
+            r.restarts.clone_from(&seq.history);
         }
         self.record.result(r)
     }
@@ -585,7 +574,7 @@ impl<N> AskTell<N> {
         let found = r.best.snapshot.fitness;
         let ending = match (r.termination, &seq.merged) {
             (Termination::Target, _) => Some(Termination::Target),
-            (t, Some(m)) if tol_fun > 0.0 && (t == Termination::Observer || t.is_convergence()) => {
+            (t, Some(m)) if tol_fun > 0.0 && (t == Termination::Stalled || t.is_convergence()) => {
                 let best = m.best.snapshot.fitness;
                 let same = found.violation == 0.0
                     && best.violation == 0.0
@@ -614,6 +603,7 @@ impl<N> AskTell<N> {
         let seq = self.sequence.as_mut().expect("a restart sequence");
         let mut result = seq.merged.clone().expect("the first run always happens");
         result.evaluations = seq.used;
+        result.restarts.clone_from(&seq.history);
         if let Some(t) = ending {
             result.termination = t;
         }
@@ -647,4 +637,32 @@ impl<N> std::fmt::Debug for AskTell<N> {
             .field("finished", &self.finished)
             .finish_non_exhaustive()
     }
+}
+
+/// An observer of a run ([`emages_solver::Observer`] of an [`AskTell`]) from a closure
+/// over its generation reports: `f(&es.report())` after the initialisation and every
+/// generation.
+///
+/// ```
+/// use ma_es::ask_tell::reports;
+/// use ma_es::observer::GenerationReport;
+/// use ma_es::Options;
+/// use constraint_handling::FnProblem;
+/// use std::ops::ControlFlow;
+/// let problem = FnProblem::new(vec![-5.0; 2], vec![5.0; 2], 0, 0, |x, _| Ok(x[0] * x[0] + x[1] * x[1]))?;
+/// let plan = Options::recommended().budget(2_000).seed(1).build_for(&problem)?;
+/// let mut sigmas = Vec::new();
+/// let mut observer = reports(|r: &GenerationReport<'_>| {
+///     sigmas.push(r.sigma);
+///     ControlFlow::Continue(())
+/// });
+/// plan.run_with(&problem, plan.noise(), &mut observer)?;
+/// drop(observer);
+/// assert!(!sigmas.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn reports<N>(
+    mut f: impl FnMut(&GenerationReport<'_>) -> ControlFlow<()>,
+) -> impl FnMut(&AskTell<N>) -> ControlFlow<()> {
+    move |es: &AskTell<N>| f(&es.report())
 }

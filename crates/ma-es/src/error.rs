@@ -4,6 +4,7 @@ use constraint_handling::epsilon::ScheduleError;
 use constraint_handling::ordering::RankingError;
 use constraint_handling::repair::RepairError;
 use constraint_handling::ProblemError;
+use emages_solver::SolverError;
 
 use crate::config::ConfigError;
 
@@ -33,8 +34,18 @@ pub enum MaEsError {
     /// or a strategy whose components went to an earlier run.
     #[error("ask and tell: {0}")]
     Protocol(String),
-    /// A portfolio's settings that cannot run, a start its local phase refuses, or
-    /// values that do not fit its request ([`crate::portfolio`]).
-    #[error("portfolio: {0}")]
-    Portfolio(String),
+    /// The solver contract's errors (a driver's, an evaluator's).
+    #[error(transparent)]
+    Contract(#[from] SolverError),
+}
+
+impl From<MaEsError> for SolverError {
+    fn from(e: MaEsError) -> Self {
+        match e {
+            MaEsError::Problem(e) => Self::Problem(e),
+            MaEsError::Protocol(text) => Self::Protocol(text),
+            MaEsError::Contract(e) => e,
+            e => Self::solver(e),
+        }
+    }
 }

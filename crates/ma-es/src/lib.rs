@@ -54,7 +54,7 @@
 //! }
 //!
 //! let outcome = Options::recommended().budget(20_000).seed(1).run(&HalfPlane)?;
-//! let best = &outcome.result.best;
+//! let best = &outcome.best;
 //! assert!(best.is_feasible());
 //! assert!((best.objective() - 0.5).abs() < 1e-6); // x* = (½, ½)
 //! # Ok::<(), ma_es::MaEsError>(())
@@ -101,7 +101,6 @@ pub mod linalg;
 pub mod noise;
 pub mod observer;
 pub mod plan;
-pub mod portfolio;
 pub mod ranking;
 pub mod record;
 pub mod repair;
@@ -110,6 +109,7 @@ pub mod restarts;
 mod result;
 mod run;
 mod saved;
+mod solver;
 mod spec;
 pub mod step_size;
 pub mod strategy;
@@ -120,8 +120,7 @@ pub use constraint_handling::ConstrainedProblem;
 pub use constraint_handling::{Checkpoint, Fitness, Snapshot};
 pub use error::MaEsError;
 pub use plan::{Options, Plan};
-pub use result::{BestSoFar, DynamicsRecord, RunResult, Termination};
-pub use run::Outcome;
+pub use result::{Best, DynamicsRecord, RunResult, Termination};
 pub use spec::{ComponentSpec, Components, Variant};
 
 pub mod variant {

@@ -1,11 +1,27 @@
-//! Observers: a hook called after the initialisation and after every generation, for
-//! logging, progress, custom stopping rules, or embedding the strategy in other tools.
+//! What an observer of the ES reads after the initialisation and after every
+//! generation ([`GenerationReport`]: `ask_tell::AskTell::report`,
+//! `strategy::Strategy::report`), for logging, dynamics, custom stopping rules, or
+//! embedding the strategy in other tools. The observers themselves are the solver
+//! contract's ([`emages_solver::Observer`]): a closure over the run
+//! ([`crate::ask_tell::reports`] makes one of a closure over the reports):
+//!
+//! ```
+//! use ma_es::ask_tell::AskTell;
+//! use ma_es::noise::RngNoise;
+//! use std::ops::ControlFlow;
+//! let mut sigmas = Vec::new();
+//! let mut observer = |es: &AskTell<RngNoise>| {
+//!     let report = es.report();
+//!     sigmas.push(report.sigma);
+//!     if report.total_generations() >= 10 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+//! };
+//! # let _: &mut dyn emages_solver::Observer<AskTell<RngNoise>> = &mut observer;
+//! ```
 
-use crate::result::BestSoFar;
+use crate::result::Best;
 use constraint_handling::ordering::improves_best_so_far;
 use constraint_handling::{Fitness, Snapshot};
 use ndarray::ArrayView2;
-use std::ops::ControlFlow;
 
 /// The strategy's state after a generation (or after the initialisation, `generation = 0`).
 #[derive(Debug)]
@@ -25,7 +41,7 @@ pub struct GenerationReport<'a> {
     /// The transformation matrix `M`.
     pub m: ArrayView2<'a, f64>,
     /// The best-so-far solution.
-    pub best: &'a BestSoFar,
+    pub best: &'a Best,
     /// The objective values of the generation's offspring (after the initialisation:
     /// of the initial population).
     pub objectives: &'a [f64],
@@ -47,7 +63,7 @@ pub struct Before<'a> {
     /// Their evaluations.
     pub evaluations: usize,
     /// Their best-so-far (`found_at` counted from the sequence's start).
-    pub best: Option<&'a BestSoFar>,
+    pub best: Option<&'a Best>,
 }
 
 impl GenerationReport<'_> {
@@ -82,41 +98,5 @@ impl GenerationReport<'_> {
     #[must_use]
     pub fn overall_fitness(&self) -> Fitness {
         self.overall_best().fitness
-    }
-}
-
-/// Called after the initialisation and after each generation; returning
-/// `ControlFlow::Break(())` ends the run (termination `Observer`).
-///
-/// Closures `FnMut(&GenerationReport) -> ControlFlow<()>` are observers:
-///
-/// ```
-/// use ma_es::observer::{GenerationReport, Observer};
-/// use std::ops::ControlFlow;
-/// let mut sigmas = Vec::new();
-/// let mut obs = |r: &GenerationReport| {
-///     sigmas.push(r.sigma);
-///     if r.generation >= 10 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-/// };
-/// # let _: &mut dyn Observer = &mut obs;
-/// ```
-pub trait Observer {
-    /// Looks at the state.
-    fn observe(&mut self, report: &GenerationReport<'_>) -> ControlFlow<()>;
-}
-
-/// The observer that does nothing.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoObserver;
-
-impl Observer for NoObserver {
-    fn observe(&mut self, _report: &GenerationReport<'_>) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-}
-
-impl<F: FnMut(&GenerationReport<'_>) -> ControlFlow<()>> Observer for F {
-    fn observe(&mut self, report: &GenerationReport<'_>) -> ControlFlow<()> {
-        self(report)
     }
 }

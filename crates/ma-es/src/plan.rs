@@ -31,9 +31,9 @@
 //! // The recommended strategy, up to 20 000 evaluations, stopping once converged.
 //! let plan = Options::recommended().budget(20_000).seed(7).build_for(&problem)?;
 //! let outcome = plan.run(&problem)?;
-//! let best = &outcome.result.best;
+//! let best = &outcome.best;
 //! assert!(best.is_feasible() && (best.objective() - 0.5).abs() < 1e-6);
-//! assert!(outcome.result.evaluations < 20_000);
+//! assert!(outcome.evaluations < 20_000);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -96,13 +96,13 @@ impl Options {
         }
     }
 
-    /// The recommended strategy for a problem of your own: εMAg-ES-R (`eps-mag-es-r`,
-    /// BIPOP restarts, the stall rule, polishing; docs/strategy-design.md). With exact
+    /// The recommended ES for a problem of your own: εMAg-ES-R (`eps-mag-es-r`, BIPOP
+    /// restarts, the stall rule, polishing; docs/strategy-design.md). With exact
     /// constraint Jacobians, `eps-mag-es-rlm` (the Levenberg–Marquardt repair) is the
-    /// better choice on the CEC2020 problems; on black boxes it is not. Where each
-    /// evaluation is expensive, [`crate::portfolio::Portfolio`] (the local phase and
-    /// this ES in rounds; Python's default) reaches in hundreds of evaluations what the
-    /// ES reaches in thousands.
+    /// better choice on the CEC2020 problems; on black boxes it is not. The recommended
+    /// strategy overall is the `emages` crate's portfolio (`emages::recommended()`: a
+    /// local phase and this ES in rounds; Python's default), which reaches in hundreds
+    /// of evaluations what the ES reaches in thousands.
     #[must_use]
     pub fn recommended() -> Self {
         Self::new(ComponentSpec::recommended())

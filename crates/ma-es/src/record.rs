@@ -8,7 +8,10 @@
 //!
 //! ```
 //! use ma_es::control::Limits;
+//! use emages_solver::Driver;
+//! use ma_es::noise::RngNoise;
 //! use ma_es::record::Record;
+//! use ma_es::strategy::Strategy;
 //! use ma_es::{Options, Variant};
 //! use cec2017_constrained::Suite;
 //!
@@ -17,7 +20,8 @@
 //! let plan = Options::new(Variant::EpsMagEs).limits(limits.clone()).seed(1).build_for(&problem).unwrap();
 //! let mut es = plan.strategy(plan.noise()).unwrap();
 //! let mut record = Record::new(&limits, plan.limits());
-//! es.run_observed(&problem, &mut record).unwrap();
+//! let mut observe = |s: &Strategy<RngNoise>| record.observe(&s.report());
+//! Driver::new(&mut es).observe(&mut observe).run(&problem).unwrap();
 //! let result = record.into_result(es.result());
 //! // Taken after the generation that reached 1 000 evaluations, and at the end.
 //! assert!(result.checkpoints[0].evaluations >= 1_000);
@@ -26,7 +30,7 @@
 //! ```
 
 use crate::control::{Limits, RunLimits};
-use crate::observer::{GenerationReport, Observer};
+use crate::observer::GenerationReport;
 use crate::result::{DynamicsRecord, RunResult};
 use constraint_handling::{Checkpoint, Incumbent, Snapshot};
 use serde::{Deserialize, Serialize};
@@ -72,8 +76,9 @@ impl Checkpoints {
     }
 }
 
-impl Observer for Checkpoints {
-    fn observe(&mut self, report: &GenerationReport<'_>) -> ControlFlow<()> {
+impl Checkpoints {
+    /// Looks at the state after the initialisation or a generation.
+    pub fn observe(&mut self, report: &GenerationReport<'_>) -> ControlFlow<()> {
         if report.generation > 0 {
             self.taken.replace(report.overall_best());
             self.taken.reach(report.total_evaluations(), self.budget);
@@ -88,8 +93,9 @@ impl Observer for Checkpoints {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Dynamics(pub Vec<DynamicsRecord>);
 
-impl Observer for Dynamics {
-    fn observe(&mut self, report: &GenerationReport<'_>) -> ControlFlow<()> {
+impl Dynamics {
+    /// Looks at the state after the initialisation or a generation.
+    pub fn observe(&mut self, report: &GenerationReport<'_>) -> ControlFlow<()> {
         self.0.push(DynamicsRecord {
             generation: report.total_generations(),
             evaluations: report.total_evaluations(),
@@ -152,8 +158,9 @@ impl Record {
     }
 }
 
-impl Observer for Record {
-    fn observe(&mut self, report: &GenerationReport<'_>) -> ControlFlow<()> {
+impl Record {
+    /// Looks at the state after the initialisation or a generation.
+    pub fn observe(&mut self, report: &GenerationReport<'_>) -> ControlFlow<()> {
         let _ = self.checkpoints.observe(report);
         if let Some(d) = &mut self.dynamics {
             let _ = d.observe(report);

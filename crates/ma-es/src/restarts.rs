@@ -41,8 +41,9 @@
 //!   runs up to it. `found_at` counts from the start of the whole run.
 
 use crate::control::{history_window, stagnation_window, Ring};
-use crate::observer::{GenerationReport, Observer};
-use crate::result::{RunResult, Termination};
+use crate::observer::GenerationReport;
+pub use crate::result::RestartRecord;
+use crate::result::RunResult;
 use crate::variant::{RestartKind, StallKind};
 use constraint_handling::ordering::improves_best_so_far;
 use constraint_handling::Fitness;
@@ -53,34 +54,6 @@ use std::ops::ControlFlow;
 
 /// The most restarts (λ grows to 2⁹ λ at most).
 pub const MAX_RESTARTS: usize = 9;
-
-/// One run of a restart sequence.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RestartRecord {
-    /// Evaluations spent before it began.
-    pub start: usize,
-    /// Its population size.
-    pub lambda: usize,
-    /// Its initial mutation strength.
-    pub sigma0: f64,
-    /// Whether it belongs to the large-population regime (every IPOP run; BIPOP's
-    /// first run and its runs with doubled λ).
-    pub large: bool,
-    /// The generation from which its ε is 0.
-    pub t_max: usize,
-    /// Its generations.
-    pub generations: usize,
-    /// Its evaluations.
-    pub evaluations: usize,
-    /// Its best `(f, ν̄)`.
-    pub best: Fitness,
-    /// Why it ended (`observer`: it stalled).
-    pub termination: Termination,
-    /// Whether it polished the best-so-far (`polish=p%`; absent from a serialised
-    /// record when false).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub polish: bool,
-}
 
 /// The stall criterion of a restart (see the [module](self) documentation and
 /// [`StallKind`]).
@@ -181,8 +154,9 @@ impl Stall {
     }
 }
 
-impl Observer for Stall {
-    fn observe(&mut self, r: &GenerationReport<'_>) -> ControlFlow<()> {
+impl Stall {
+    /// Looks at the state after the initialisation or a generation.
+    pub fn observe(&mut self, r: &GenerationReport<'_>) -> ControlFlow<()> {
         let now = r.best.snapshot.fitness;
         let improved = self.best.is_none_or(|b| improves_best_so_far(&now, &b));
         if improved {
@@ -316,7 +290,7 @@ pub(crate) fn merge(mut m: RunResult, r: RunResult) -> RunResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::result::BestSoFar;
+    use crate::result::Best;
     use constraint_handling::Snapshot;
     use ndarray::Array2;
 
@@ -325,8 +299,8 @@ mod tests {
     /// returns the generation it stalls at.
     fn stalls_at(kind: StallKind, violation: impl Fn(usize) -> f64) -> Option<usize> {
         let mut stall = Stall::new(kind, 2, 8, 1.0);
-        let best = BestSoFar {
-            y: vec![0.0; 2],
+        let best = Best {
+            x: vec![0.0; 2],
             constraints: vec![0.0],
             snapshot: Snapshot::new(1.0, 1e-9),
         };

@@ -1,28 +1,16 @@
-//! Running a [`Plan`]: with a problem evaluating every request ([`Plan::run`]), or as
-//! an ask-and-tell value ([`Plan::ask_tell`]); the finished run is an [`Outcome`].
+//! Running a [`Plan`]: with a problem evaluating every request ([`Plan::run`], the
+//! solver contract's [`Driver`] over an [`AskTell`]), or as an ask-and-tell value
+//! ([`Plan::ask_tell`]).
 
 use crate::ask_tell::AskTell;
 use crate::error::MaEsError;
 use crate::noise::{NoiseSource, RngNoise};
-use crate::observer::{NoObserver, Observer};
 use crate::plan::{Options, Plan};
-use crate::restarts::RestartRecord;
 use crate::result::RunResult;
 use crate::spec::Components;
 use crate::strategy::Batching;
-use constraint_handling::parallel::Parallel;
-use constraint_handling::problem::ProblemShape;
 use constraint_handling::ConstrainedProblem;
-
-/// A finished run: its result over the whole run, and the runs of its restart
-/// sequence (empty without restarts).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Outcome {
-    /// The result, merged over the runs, in the counts of the whole run.
-    pub result: RunResult,
-    /// The runs of the restart sequence.
-    pub restarts: Vec<RestartRecord>,
-}
+use emages_solver::{Driver, NoObserver, Observer};
 
 impl Plan {
     /// The run as an ask-and-tell value, drawing from the seed's [`RngNoise`]
@@ -44,20 +32,22 @@ impl Plan {
     }
 
     /// Runs to the end with `problem` evaluating every request, drawing from the seed's
-    /// [`RngNoise`]. A problem that declares itself expensive
-    /// ([`ConstrainedProblem::as_expensive`]) has each request's points evaluated on all
-    /// cores ([`Parallel`]), with the values, and so the run, of one thread.
+    /// [`RngNoise`]: [`Driver`] over [`Plan::ask_tell`]'s run, so a problem that declares
+    /// itself expensive ([`ConstrainedProblem::as_expensive`]) has each request's points
+    /// evaluated on all cores, with the values, and so the run, of one thread. The
+    /// result holds the whole run, its restarts included.
     ///
     /// # Errors
-    /// Evaluation failures of the problem, or a component that cannot be set up.
-    pub fn run<P: ConstrainedProblem + ?Sized>(&self, problem: &P) -> Result<Outcome, MaEsError> {
+    /// Evaluation failures of the problem; a problem of another shape than the plan's
+    /// (the error names what differs); a component that cannot be set up.
+    pub fn run<P: ConstrainedProblem + ?Sized>(&self, problem: &P) -> Result<RunResult, MaEsError> {
         self.run_with(problem, self.noise(), &mut NoObserver)
     }
 
     /// [`Plan::run`] drawing from `noise`, with an observer called after every
-    /// initialisation and generation of every run (its
-    /// [`crate::observer::GenerationReport`] counts from the current run's start;
-    /// `ControlFlow::Break` ends the whole run, termination `Observer`).
+    /// initialisation and generation of every run (it reads the run, e.g.
+    /// [`AskTell::report`]; `ControlFlow::Break` ends the whole run, termination
+    /// `Stopped`).
     ///
     /// # Errors
     /// As [`Plan::run`].
@@ -65,8 +55,8 @@ impl Plan {
         &self,
         problem: &P,
         noise: N,
-        observer: &mut dyn Observer,
-    ) -> Result<Outcome, MaEsError> {
+        observer: &mut dyn Observer<AskTell<N>>,
+    ) -> Result<RunResult, MaEsError> {
         self.drive(problem, None, noise, observer)
     }
 
@@ -75,28 +65,18 @@ impl Plan {
         problem: &P,
         components: Option<Components>,
         noise: N,
-        observer: &mut dyn Observer,
-    ) -> Result<Outcome, MaEsError> {
-        if ProblemShape::of(problem)?.with_jacobian(self.shape.jacobian) != self.shape {
-            return Err(MaEsError::Protocol(
-                "the problem's bounds or constraint counts are not those the plan was built for"
-                    .into(),
-            ));
-        }
-        let expensive = problem.as_expensive();
-        let batching = self.batching.unwrap_or(match expensive {
+        observer: &mut dyn Observer<AskTell<N>>,
+    ) -> Result<RunResult, MaEsError> {
+        // The reference's order of evaluations (which logs such as COCO's record) in
+        // this thread; as few requests as a generation allows where the points go to
+        // other threads.
+        let batching = self.batching.unwrap_or(match problem.as_expensive() {
             Some(_) => Batching::Generation,
             None => Batching::Offspring,
         });
         let mut es = AskTell::from_parts(self, components, batching, noise)?;
-        let result = match expensive {
-            Some(p) => es.run_observed(&Parallel::on_all_cores(p), observer)?,
-            None => es.run_observed(problem, observer)?,
-        };
-        Ok(Outcome {
-            result,
-            restarts: es.restarts().to_vec(),
-        })
+        Driver::new(&mut es).observe(observer).run(problem)?;
+        Ok(es.result())
     }
 
     /// [`Plan::run_with`] for a single run with hand-made `components` (any
@@ -110,8 +90,8 @@ impl Plan {
         problem: &P,
         components: Components,
         noise: N,
-        observer: &mut dyn Observer,
-    ) -> Result<Outcome, MaEsError> {
+        observer: &mut dyn Observer<AskTell<N>>,
+    ) -> Result<RunResult, MaEsError> {
         self.drive(problem, Some(components), noise, observer)
     }
 }
@@ -122,7 +102,7 @@ impl Options {
     ///
     /// # Errors
     /// As [`Options::build`] and [`Plan::run`].
-    pub fn run<P: ConstrainedProblem + ?Sized>(&self, problem: &P) -> Result<Outcome, MaEsError> {
+    pub fn run<P: ConstrainedProblem + ?Sized>(&self, problem: &P) -> Result<RunResult, MaEsError> {
         self.build_for(problem)?.run(problem)
     }
 }

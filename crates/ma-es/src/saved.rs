@@ -197,7 +197,7 @@ pub(crate) mod column_major {
 /// evaluated: saved with that placeholder as `null` (JSON has no NaN), restored as it
 /// was.
 pub(crate) mod best_so_far {
-    use crate::result::BestSoFar;
+    use crate::result::Best;
     use constraint_handling::Snapshot;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -217,19 +217,19 @@ pub(crate) mod best_so_far {
         snapshot: Option<Snapshot>,
     }
 
-    pub(crate) fn serialize<S: Serializer>(best: &BestSoFar, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(best: &Best, s: S) -> Result<S::Ok, S::Error> {
         Saved {
-            y: best.y.clone(),
+            y: best.x.clone(),
             constraints: best.constraints.clone(),
             snapshot: (!is_placeholder(&best.snapshot)).then_some(best.snapshot),
         }
         .serialize(s)
     }
 
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BestSoFar, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Best, D::Error> {
         let saved = Saved::deserialize(d)?;
-        Ok(BestSoFar {
-            y: saved.y,
+        Ok(Best {
+            x: saved.y,
             constraints: saved.constraints,
             snapshot: saved.snapshot.unwrap_or_else(placeholder),
         })

@@ -404,7 +404,7 @@ fn a_result_midway_counts_the_whole_sequence() {
     let mut es = start(&problem, &spec, 30_000, 2);
     let (mut sizes, mut checked, mut later_runs) = (Vec::new(), 0, 0);
     while let Some(told) = answer(&mut es, &problem, &mut sizes).unwrap() {
-        if !matches!(told, Told::Generation(_)) {
+        if !matches!(told, Told::Iteration(_)) {
             continue;
         }
         let r = es.result();
@@ -697,7 +697,7 @@ fn the_lm_repair_of_the_best_so_far() {
                         let (c0, c1) = (points.column(j * n), points.column(j * n + 1));
                         (0..n).all(|i| {
                             let xi = if i == 0 { c1[0] } else { c0[i] };
-                            xi == before.best.y[i]
+                            xi == before.best.x[i]
                         })
                     });
                     with_best += usize::from(hit);
@@ -900,7 +900,7 @@ fn values_and_jacobians_in_one_call_match_the_accounting() {
                     .build_for(&problem)
                     .unwrap();
                 let outcome = plan.run(&problem).unwrap();
-                (outcome.result, problem.calls())
+                (outcome, problem.calls())
             };
             let (one, (values, jacobians, both)) = run(true);
             let (two, (values2, jacobians2, both2)) = run(false);
@@ -968,7 +968,7 @@ fn requests_evaluated_in_parallel_repeat_the_run() {
         .seed(8)
         .build_for(&problem)
         .unwrap();
-    let expected = plan.run(&problem).unwrap().result;
+    let expected = plan.run(&problem).unwrap();
     for threads in [1, 3] {
         let mut es = plan.ask_tell().unwrap();
         let mut jacobian_requests = 0;

@@ -320,7 +320,7 @@ fn a_callers_stop_is_not_a_confirmation() {
         }
     }
     assert!(stopped, "the second run found the first one's best");
-    assert_eq!(es.result().termination, Termination::Observer);
+    assert_eq!(es.result().termination, Termination::Stopped);
 }
 
 /// `Limits::max_total_generations` limits the whole restart sequence: the runs'

@@ -12,6 +12,7 @@ use cec2017_constrained::{Fidelity, Suite};
 use constraint_handling::linalg::kernel::{BlasKernel, VERIFIED_KERNELS};
 use emages_test_support::{cec2017_data, shared};
 use fixture::{close, parse_line, real, reals, traced, Header};
+use ma_es::ask_tell::reports;
 use ma_es::noise::ReplayNoise;
 use ma_es::observer::GenerationReport;
 use ma_es::{BackCalculationSolver, Options};
@@ -31,7 +32,7 @@ fn line_of(r: &GenerationReport<'_>) -> Line {
     Line {
         g: r.generation,
         evals: r.evaluations,
-        best_evals: r.best.evaluations(),
+        best_evals: r.best.found_at(),
         reals: traced(r),
     }
 }
@@ -128,14 +129,14 @@ fn replay(
         .build_for(&problem)
         .expect("strategy");
     let mut seen = Vec::new();
-    let mut observer = |r: &GenerationReport<'_>| {
+    let mut observer = reports(|r: &GenerationReport<'_>| {
         seen.push(line_of(r));
         ControlFlow::Continue(())
-    };
+    });
     let result = plan
         .run_with(&problem, ReplayNoise::new(header.seed), &mut observer)
-        .expect("run")
-        .result;
+        .expect("run");
+    drop(observer);
 
     let name = path.file_name().unwrap().to_string_lossy().to_string();
     let mut errors = Vec::new();

@@ -5,6 +5,7 @@
 mod runs;
 use cec2017_constrained::Suite;
 use constraint_handling::{ConstrainedProblem, FnProblem, ProblemError};
+use ma_es::ask_tell::reports;
 use ma_es::control::Limits;
 use ma_es::noise::RngNoise;
 use ma_es::observer::GenerationReport;
@@ -278,7 +279,7 @@ fn checkpoints_follow_the_budget() {
     };
     assert!(single(&p, &Config::default(), &bad, Variant::EpsMagEs).is_err());
     assert!(r.evaluations >= 30_000);
-    assert!(r.best.evaluations() <= r.evaluations);
+    assert!(r.best.found_at() <= r.evaluations);
 }
 
 #[test]
@@ -306,7 +307,7 @@ fn dynamics_and_observer_stop() {
     let r = es
         .run_observed(&mut RngNoise::seed_from_u64(2), &mut stop)
         .unwrap();
-    assert_eq!((r.generations, r.termination), (5, Termination::Observer));
+    assert_eq!((r.generations, r.termination), (5, Termination::Stopped));
 }
 
 /// The report's offspring values pair up: `objectives[k]` and `violations[k]` belong to
@@ -424,9 +425,13 @@ fn sigma_overflow_does_not_panic() {
         ControlFlow::Continue(())
     };
     let r = plan
-        .run_components(&p, components, RngNoise::seed_from_u64(1), &mut obs)
-        .unwrap()
-        .result;
+        .run_components(
+            &p,
+            components,
+            RngNoise::seed_from_u64(1),
+            &mut reports(&mut obs),
+        )
+        .unwrap();
     assert!(sigmas.iter().any(|s| s.is_infinite()), "{sigmas:?}");
     assert!(!r.sigma.is_finite(), "σ = {}", r.sigma);
     assert!(r.evaluations >= 4_000);
@@ -518,7 +523,7 @@ fn invalid_configurations_and_problems_are_errors() {
     .unwrap()
     .run(&mut RngNoise::seed_from_u64(1))
     .unwrap();
-    assert!(r.best.y.iter().all(|&v| v == 0.5));
+    assert!(r.best.x.iter().all(|&v| v == 0.5));
 }
 
 #[test]
@@ -571,7 +576,6 @@ fn generations_do_not_allocate() {
     }
     // The restarts' stall criteria watch every generation too (their verdict ignored
     // here, so that the run goes on).
-    use ma_es::observer::Observer;
     use ma_es::restarts::Stall;
     use ma_es::variant::StallKind;
     for kind in [StallKind::Range, StallKind::Progress] {
@@ -599,7 +603,9 @@ fn generations_do_not_allocate() {
 /// second on in which the allocation count changed; returns the run's generations and
 /// those.
 fn allocating_generations(
-    run: impl FnOnce(&mut dyn ma_es::observer::Observer) -> Result<RunResult, MaEsError>,
+    run: impl FnOnce(
+        &mut dyn FnMut(&GenerationReport<'_>) -> ControlFlow<()>,
+    ) -> Result<RunResult, MaEsError>,
     mut watch: impl FnMut(&GenerationReport<'_>),
 ) -> (usize, Vec<usize>) {
     let mut last = 0usize;
@@ -670,7 +676,7 @@ fn the_initial_population_can_start_around_a_point() {
     // The initial population and one generation (λ = 16 each): the best point is one
     // of them, within a few σ0 of x0.
     assert_eq!(r.evaluations, 32);
-    for (y, m) in r.best.y.iter().zip(&x0) {
+    for (y, m) in r.best.x.iter().zip(&x0) {
         assert!((y - m).abs() < 0.01, "{y} vs {m}");
     }
     // An unbounded problem: the uniform start is impossible, the start around x0 works.
@@ -808,7 +814,7 @@ fn ipop_restarts_keep_one_budget_and_absolute_checkpoints() {
     assert_eq!(history[0].t_max, 50);
     assert_eq!(
         history[0].termination,
-        ma_es::Termination::Observer,
+        ma_es::Termination::Stalled,
         "a stall"
     );
     let total: usize = history.iter().map(|h| h.evaluations).sum();
@@ -1160,7 +1166,7 @@ fn the_tolfun_stall_restarts_a_flat_run_earlier() {
         stagnation.generations, tolfun.generations
     );
     assert!(tolfun.generations < stagnation.generations);
-    assert_eq!(tolfun.termination, ma_es::Termination::Observer);
+    assert_eq!(tolfun.termination, ma_es::Termination::Stalled);
     assert!(tolfun.best.violation == 0.0);
 }
 

@@ -30,7 +30,7 @@ impl<N: NoiseSource> Strategy<N> {
     pub(super) fn set_best(&mut self, k: usize) {
         self.progress
             .best
-            .y
+            .x
             .iter_mut()
             .zip(self.pop.points.column(k))
             .for_each(|(a, &b)| *a = b);

@@ -22,10 +22,10 @@
 //!
 //! A run in progress is a value, [`Strategy`]: [`Strategy::ask`] hands out the points it
 //! wants evaluated ([`Request`]: the population, the repair's Jacobian probes, or the
-//! repaired offspring), [`Strategy::tell`] takes their values. [`Strategy::step`] does
-//! that for one generation with a [`ConstrainedProblem`], [`Strategy::run`] for the whole
-//! run. [`crate::Plan::strategy`] builds one; [`crate::Plan::run`] drives a run with its
-//! convergence criteria and restarts.
+//! repaired offspring), [`Strategy::tell`] takes their values: it is a solver
+//! ([`emages_solver::Solver`]), and [`emages_solver::Driver`] runs it. [`Strategy::step`]
+//! does one generation with a [`ConstrainedProblem`]. [`crate::Plan::strategy`] builds
+//! one; [`crate::Plan::run`] drives a run with its convergence criteria and restarts.
 //!
 //! The generation loop allocates nothing: every buffer is sized before the first
 //! generation; matrix products go through BLAS.
@@ -35,17 +35,15 @@ use crate::config::Parameters;
 use crate::control::RunLimits;
 use crate::error::MaEsError;
 use crate::noise::NoiseSource;
-use crate::observer::{Before, GenerationReport, Observer};
+use crate::observer::{Before, GenerationReport};
 use crate::ranking::ConstraintValues;
 use crate::repair::{Choice, Derivatives};
-use crate::result::{BestSoFar, RunResult, Termination};
+use crate::result::{Best, RunResult, Termination};
 use crate::saved::column_major;
 use crate::spec::Components;
 use constraint_handling::linalg::gemm;
 use constraint_handling::ordering::Fitness;
-use constraint_handling::problem::{
-    validate_bounds, ConstraintJacobian, JacobianSource, ProblemShape,
-};
+use constraint_handling::problem::{validate_bounds, JacobianSource, ProblemShape};
 use constraint_handling::reflection::keep_range;
 use constraint_handling::{ConstrainedProblem, ProblemError};
 use constraint_handling::{Incumbent, Snapshot};
@@ -54,12 +52,11 @@ use ndarray::{Array1, Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBui
 use serde::{Deserialize, Serialize};
 
 pub use crate::request::{Batching, Request, RequestKind, Slots, Told};
+use emages_solver::{Evaluator, ProblemEvaluator};
 
-mod evaluate;
 mod generation;
 mod repair_round;
 
-use evaluate::evaluate;
 use repair_round::RepairRound;
 
 /// Checks that a problem of this shape can run with `params`.
@@ -212,7 +209,7 @@ struct Progress {
     /// The point and constraint values of the best-so-far, and its snapshot (the same
     /// as the incumbent's): what observers and the result report.
     #[serde(with = "crate::saved::best_so_far")]
-    best: BestSoFar,
+    best: Best,
     /// The best-so-far rule (step 10), as every optimizer of the workspace keeps it.
     incumbent: Incumbent,
     resets: usize,
@@ -272,8 +269,8 @@ impl<N: NoiseSource> Strategy<N> {
             progress: Progress {
                 generation: 0,
                 evaluations: 0,
-                best: BestSoFar {
-                    y: vec![0.0; n],
+                best: Best {
+                    x: vec![0.0; n],
                     constraints: vec![0.0; k],
                     snapshot: crate::saved::best_so_far::placeholder(),
                 },
@@ -609,10 +606,11 @@ impl<N: NoiseSource> Strategy<N> {
     }
 
     /// One generation (or the initialisation, if the run has not been initialised) with
-    /// `problem` evaluating every request, in the reference's grouping: the population
-    /// as one batch, each offspring's probes as one batch, each repaired point alone
-    /// (so that a problem whose batches round differently gives the reference's
-    /// numbers). Returns the termination the generation met, as [`Told::Generation`].
+    /// `problem` evaluating every request, in the reference's grouping
+    /// ([`ProblemEvaluator`]: the population as one batch, each offspring's probes as
+    /// one batch, each repaired point alone, so that a problem whose batches round
+    /// differently gives the reference's numbers). Returns the termination the
+    /// generation met, as [`Told::Iteration`].
     ///
     /// # Errors
     /// Evaluation failures of the problem.
@@ -620,55 +618,19 @@ impl<N: NoiseSource> Strategy<N> {
         &mut self,
         problem: &P,
     ) -> Result<Option<Termination>, MaEsError> {
-        let n = self.params.dim;
+        let mut evaluator = ProblemEvaluator::new(problem);
         loop {
-            let told = self.evaluate_with(|slots| evaluate(problem, n, slots))?;
-            if let Told::Generation(stop) = told {
+            let told = self.evaluate_with(|slots| evaluator.evaluate(slots))?;
+            if let Told::Iteration(stop) = told {
                 return Ok(stop);
             }
         }
     }
 
-    /// Runs to the end with `problem` evaluating every request; returns the result.
-    ///
-    /// # Errors
-    /// Evaluation failures of the problem.
-    pub fn run<P: ConstrainedProblem + ?Sized>(
-        &mut self,
-        problem: &P,
-    ) -> Result<RunResult, MaEsError> {
-        self.run_observed(problem, &mut crate::observer::NoObserver)
-    }
-
-    /// [`Strategy::run`], calling `observer` after the initialisation and after every
-    /// generation (`ControlFlow::Break` ends the run, termination `Observer`).
-    ///
-    /// # Errors
-    /// Evaluation failures of the problem.
-    pub fn run_observed<P: ConstrainedProblem + ?Sized>(
-        &mut self,
-        problem: &P,
-        observer: &mut dyn Observer,
-    ) -> Result<RunResult, MaEsError> {
-        if !self.is_initialized() {
-            self.step(problem)?;
-            if observer.observe(&self.report()).is_break() {
-                self.end(Termination::Observer);
-            }
-        }
-        while self.progress.termination.is_none() {
-            let stop = self.step(problem)?;
-            if observer.observe(&self.report()).is_break() && stop.is_none() {
-                self.end(Termination::Observer);
-            }
-        }
-        Ok(self.result())
-    }
-
-    /// Ends the run after the generation just told (termination `Observer`), unless it
+    /// Ends the run after the generation just told (termination `Stopped`), unless it
     /// has ended already; [`Strategy::ask`] returns `None` from then on.
     pub fn stop(&mut self) {
-        self.end(Termination::Observer);
+        self.end(Termination::Stopped);
     }
 
     /// Ends the run for `reason`, unless it has ended already.
@@ -683,7 +645,7 @@ impl<N: NoiseSource> Strategy<N> {
                 self.take_population();
                 self.initialize()?;
                 self.phase = Phase::Sample;
-                Ok(Told::Generation(None))
+                Ok(Told::Iteration(None))
             }
             Phase::Population { initial: false } => {
                 self.take_population();
@@ -799,7 +761,7 @@ impl<N> Strategy<N> {
 
     /// The best-so-far.
     #[must_use]
-    pub fn best(&self) -> &BestSoFar {
+    pub fn best(&self) -> &Best {
         &self.progress.best
     }
 
@@ -817,6 +779,7 @@ impl<N> Strategy<N> {
             sigma: self.dist.sigma,
             resets: self.progress.resets,
             dynamics: None,
+            restarts: Vec::new(),
         }
     }
 }

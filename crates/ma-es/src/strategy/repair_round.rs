@@ -143,7 +143,7 @@ impl<N: NoiseSource> Strategy<N> {
             self.repair.chosen.clear();
             let stop = self.complete_generation()?;
             self.phase = Phase::Sample;
-            return Ok(Told::Generation(stop));
+            return Ok(Told::Iteration(stop));
         }
         self.repair.size(n, k);
         if continuing {
@@ -195,7 +195,7 @@ impl<N: NoiseSource> Strategy<N> {
         self.pop
             .points
             .column_mut(o)
-            .assign(&ndarray::ArrayView1::from(&best.y[..]));
+            .assign(&ndarray::ArrayView1::from(&best.x[..]));
         self.pop
             .constraints
             .column_mut(o)
@@ -203,7 +203,7 @@ impl<N: NoiseSource> Strategy<N> {
         self.pop.objectives[o] = best.snapshot.fitness.objective;
         self.pop.violations[o] = best.snapshot.fitness.violation;
         let candidate = self.pop.candidates.column(o);
-        if best.y.iter().zip(candidate).any(|(a, b)| a != b) {
+        if best.x.iter().zip(candidate).any(|(a, b)| a != b) {
             self.pop.changed[o] = true;
         }
         if let Err(at) = self.repair.chosen.binary_search(&o) {

@@ -169,7 +169,7 @@ pub fn traced(r: &GenerationReport<'_>) -> Vec<(&'static str, Vec<f64>)> {
         ("p_sigma", r.p_sigma.to_vec()),
         ("best_f", vec![r.best.objective()]),
         ("best_violation", vec![r.best.violation()]),
-        ("best_y", r.best.y.clone()),
+        ("best_y", r.best.x.clone()),
     ]
 }
 

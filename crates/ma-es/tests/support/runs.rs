@@ -4,11 +4,14 @@
 #![allow(dead_code)] // each includer uses a part
 
 use constraint_handling::ConstrainedProblem;
+use emages_solver::NoObserver;
+use ma_es::ask_tell::reports;
 use ma_es::control::{Convergence, Limits};
 use ma_es::noise::NoiseSource;
-use ma_es::observer::{NoObserver, Observer};
+use ma_es::observer::GenerationReport;
 use ma_es::restarts::RestartRecord;
 use ma_es::{ComponentSpec, Config, MaEsError, Options, Plan, RunResult};
+use std::ops::ControlFlow;
 
 /// A problem with its plan: the spec, the constants and the limits, to the budget.
 pub struct Single<P> {
@@ -54,18 +57,18 @@ impl<P> std::fmt::Debug for Single<P> {
 impl<P: ConstrainedProblem> Single<P> {
     /// Runs to the end, drawing from `noise`.
     pub fn run(&mut self, noise: &mut dyn NoiseSource) -> Result<RunResult, MaEsError> {
-        self.run_observed(noise, &mut NoObserver)
+        self.run_observed(noise, &mut |_| ControlFlow::Continue(()))
     }
 
-    /// Runs to the end, drawing from `noise`, with an observer.
+    /// Runs to the end, drawing from `noise`, with an observer of its generation
+    /// reports.
     pub fn run_observed(
         &mut self,
         noise: &mut dyn NoiseSource,
-        observer: &mut dyn Observer,
+        observer: &mut dyn FnMut(&GenerationReport<'_>) -> ControlFlow<()>,
     ) -> Result<RunResult, MaEsError> {
         self.plan
-            .run_with(&self.problem, noise, observer)
-            .map(|o| o.result)
+            .run_with(&self.problem, noise, &mut reports(observer))
     }
 }
 
@@ -124,9 +127,10 @@ pub fn drive<P: ConstrainedProblem + ?Sized>(
     seed: u64,
     noise: &mut dyn NoiseSource,
 ) -> Result<(RunResult, Vec<RestartRecord>), MaEsError> {
-    let outcome = control
+    let result = control
         .options(spec, config, seed)
         .build_for(problem)?
         .run_with(problem, noise, &mut NoObserver)?;
-    Ok((outcome.result, outcome.restarts))
+    let restarts = result.restarts.clone();
+    Ok((result, restarts))
 }
