@@ -6,7 +6,7 @@
 //!
 //! | module | what | REFERENCE.md |
 //! |---|---|---|
-//! | [`autodiff`] | forward-mode automatic differentiation: `Scalar` (f64 or `Dual<N>`), `forward_jacobian` | — |
+//! | [`autodiff`] | the `emages-autodiff` crate's `Scalar` (f64 or `Dual<N>`) and `forward_jacobian`, and a problem written once over them (`Formula`, `Differentiable`) | — |
 //! | [`problem`] | the constrained-problem trait `min f(x)` s.t. `g(x) ≤ 0`, `h(x) = 0`, `lb ≤ x ≤ ub` | §1 |
 //! | [`violation`] | violation `ν`, mean violation `ν̄` with the equality margin `δ`, CEC counts `c` | §1 |
 //! | [`reflection`] | box reflection (`keep_range`) | §2 |
@@ -51,8 +51,14 @@
 //!   `default-features = false, features = ["linalg"]`.
 #![deny(missing_docs)]
 
-pub mod autodiff;
 pub mod epsilon;
+
+/// Forward-mode automatic differentiation (the `emages-autodiff` crate) and the problem
+/// written once over its number type ([`problem::Formula`], [`problem::Differentiable`]).
+pub mod autodiff {
+    pub use crate::problem::{Differentiable, Formula};
+    pub use emages_autodiff::{forward_jacobian, Dual, Scalar};
+}
 pub mod incumbent;
 #[cfg(feature = "linalg")]
 pub mod levenberg_marquardt;

@@ -199,8 +199,8 @@ impl fmt::Display for KernelWarning {
                  although the CPU has AVX2 and FMA: runs are 1.5-2x slower and round \
                  differently from the committed results and the replay fixtures. Fix: set \
                  {CORETYPE_VARIABLE}={CANONICAL_KERNEL} before the program starts (OpenBLAS \
-                 reads it when it loads), or call \
-                 canonical_kernel::use_canonical_kernel() first in main"
+                 reads it when it loads), or make `emages::use_canonical_kernel();` the \
+                 first line of main (crate `canonical-kernel` without `emages`)"
             ),
             Self::UnknownRequest { requested, kernel } => write!(
                 f,

@@ -1,37 +1,70 @@
-//! The strategy driven by its user: `ask()` returns the points the strategy wants
-//! evaluated, `tell()` gives their values — `ma_es::ask_tell::AskTell` itself, no
-//! thread and no channel. The repair's evaluations come batched by generation: all the
-//! Jacobian probes of a step in one request (constraints only), all its repaired points
-//! in another. With `jacobian=True` the user computes the constraints' Jacobians
-//! instead of answering difference probes (`RequestKind::Jacobians`). The state pickles (MessagePack of the Rust value) at any point and
-//! continues exactly.
+//! Any strategy driven by its user: `ask()` returns the points the run wants evaluated,
+//! `tell()` gives their values — one compiled core over the solver contract
+//! ([`emages_solver::Solver`]) for the ES (`ma_es::ask_tell::AskTell`) and the portfolio
+//! (`emages::portfolio::Portfolio`), no thread and no channel. The ES's repair comes
+//! batched by generation: all the Jacobian probes of a step in one request (constraints
+//! only), all its repaired points in another; with `jacobian=True` the user computes
+//! the constraints' Jacobians instead of answering difference probes. The state
+//! pickles (MessagePack of the Rust value) at any point and continues exactly.
 
 use crate::error::to_py;
-use crate::settings::PyOptions;
-use crate::strategy::{result_dict, run_options};
+use crate::settings::{PyOptions, PyPortfolioOptions};
+use crate::strategy::{
+    portfolio_history, portfolio_options, portfolio_plan, portfolio_result, result_dict,
+    run_options,
+};
 use constraint_handling::problem::{JacobianSource, ProblemShape};
+use emages::portfolio::Portfolio;
+use emages_solver::{Best, RequestKind, Solver, Status, Termination, Told};
 use ma_es::ask_tell::AskTell;
 use ma_es::noise::RngNoise;
-use ma_es::strategy::RequestKind;
 use ndarray::{Array2, ShapeBuilder};
-use numpy::{IntoPyArray, PyArray2};
+use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
 
-/// Everything an ask-and-tell run is: the strategy and the evaluation counts.
+/// The run: an ES (any variant, restarts included) or the portfolio.
+#[derive(Serialize, Deserialize)]
+enum Run {
+    Es(Box<AskTell<RngNoise>>),
+    Portfolio(Box<Portfolio>),
+}
+
+impl Run {
+    fn solver(&mut self) -> &mut dyn Solver {
+        match self {
+            Self::Es(es) => es.as_mut(),
+            Self::Portfolio(p) => p.as_mut(),
+        }
+    }
+
+    fn view(&self) -> &dyn Solver {
+        match self {
+            Self::Es(es) => es.as_ref(),
+            Self::Portfolio(p) => p.as_ref(),
+        }
+    }
+}
+
+/// Everything an ask-and-tell run is: the strategy, its budget (the portfolio's is a
+/// cap the core keeps; the ES keeps its own) and the evaluation counts.
 #[derive(Serialize, Deserialize)]
 struct Saved {
-    es: AskTell<RngNoise>,
+    run: Run,
     l: usize,
     m: usize,
+    budget: Option<usize>,
     f_evaluations: usize,
     g_evaluations: usize,
     /// The points whose Jacobians were told.
-    #[serde(default)]
     j_evaluations: usize,
+    /// The history (`history=True`): one row per iteration.
+    history: Option<Vec<Status>>,
+    /// A question is pending (asked, not told).
+    asked: bool,
 }
 
 /// The compiled half of `emages.AskTell` (see its Python docstring).
@@ -43,9 +76,10 @@ pub struct PyAskTell {
 
 #[pymethods]
 impl PyAskTell {
-    #[new]
+    /// An ES run of `variant` with the typed `emages.Options`.
+    #[staticmethod]
     #[allow(clippy::too_many_arguments)]
-    fn new(
+    fn es(
         lower: Vec<f64>,
         upper: Vec<f64>,
         n_ineq: usize,
@@ -57,40 +91,72 @@ impl PyAskTell {
         jacobian: bool,
     ) -> PyResult<Self> {
         let (options, _) = run_options(variant, &options, seed)?;
-        let mut shape = ProblemShape::new(lower, upper, n_ineq, n_eq).map_err(to_py)?;
-        shape.equality_margin = margin;
-        if jacobian {
-            shape = shape.with_jacobian(JacobianSource::Exact);
-        }
+        let shape = shape(lower, upper, (n_ineq, n_eq), margin, jacobian)?;
         let es = options
             .build(&shape)
             .and_then(|plan| plan.ask_tell())
             .map_err(to_py)?;
-        Ok(Self {
-            saved: Mutex::new(Saved {
-                es,
-                l: n_ineq,
-                m: n_eq,
-                f_evaluations: 0,
-                g_evaluations: 0,
-                j_evaluations: 0,
-            }),
-        })
+        Ok(Self::new(
+            Run::Es(Box::new(es)),
+            (n_ineq, n_eq),
+            None,
+            false,
+        ))
+    }
+
+    /// A portfolio run with the typed `emages.PortfolioOptions`, starting at `x0`.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (lower, upper, n_ineq, n_eq, margin, options, seed, x0=None, jacobian=false, history=false))]
+    fn portfolio(
+        lower: Vec<f64>,
+        upper: Vec<f64>,
+        n_ineq: usize,
+        n_eq: usize,
+        margin: f64,
+        options: PyRef<'_, PyPortfolioOptions>,
+        seed: u64,
+        x0: Option<Vec<f64>>,
+        jacobian: bool,
+        history: bool,
+    ) -> PyResult<Self> {
+        let (budget, settings) = portfolio_options(&options, lower.len());
+        let shape = shape(lower, upper, (n_ineq, n_eq), margin, jacobian)?;
+        let run = portfolio_plan(settings, budget, seed, x0)
+            .build(&shape)
+            .and_then(|plan| plan.ask_tell())
+            .map_err(to_py)?;
+        Ok(Self::new(
+            Run::Portfolio(Box::new(run)),
+            (n_ineq, n_eq),
+            Some(budget),
+            history,
+        ))
     }
 
     /// The next question: `(points, constraints_only, kind, evaluations)` with the
     /// points as the rows of a `(k, N)` array, `kind` one of `population`, `probes`,
     /// `jacobians`, `repaired`, and the evaluations it is charged; or `None` when the
-    /// run has ended. Asking again before telling returns the same question.
+    /// run has ended (by itself, stopped, or — the portfolio — at the next request
+    /// that would take it past its budget). Asking again before telling returns the
+    /// same question.
     #[allow(clippy::type_complexity)]
     fn ask<'py>(
         &self,
         py: Python<'py>,
     ) -> PyResult<Option<(Bound<'py, PyArray2<f64>>, bool, &'static str, usize)>> {
-        let mut s = self.lock()?;
-        let Some(request) = s.es.ask().map_err(to_py)? else {
+        let mut guard = self.lock()?;
+        let s = &mut *guard;
+        let budget = s.budget;
+        let solver = s.run.solver();
+        let done = solver.evaluations();
+        let Some(request) = solver.ask().map_err(to_py)? else {
             return Ok(None);
         };
+        if budget.is_some_and(|b| done + request.evaluations > b) {
+            return Ok(None);
+        }
+        s.asked = true;
         let rows = request.points.t().as_standard_layout().into_owned();
         let kind = match request.kind {
             RequestKind::Population => "population",
@@ -109,8 +175,8 @@ impl PyAskTell {
     /// The answer to the pending question: `f` of shape `(k,)` (ignored, may be
     /// `None`, when only the constraints were asked for), `g` of shape `(k, l)`, `h` of
     /// shape `(k, m)`; for a `jacobians` question the Jacobians, `g` of shape
-    /// `(k, l, N)` and `h` of shape `(k, m, N)`. Returns whether a generation ended with
-    /// it.
+    /// `(k, l, N)` and `h` of shape `(k, m, N)`. Returns whether an iteration (a
+    /// generation, a step of the local phase) ended with it.
     #[pyo3(signature = (f, g=None, h=None))]
     fn tell(
         &self,
@@ -120,8 +186,15 @@ impl PyAskTell {
     ) -> PyResult<bool> {
         let mut guard = self.lock()?;
         let s = &mut *guard;
-        let n = s.es.strategy().shape().dim();
-        let (k, only, jacobians) = match s.es.pending() {
+        if !s.asked {
+            return Err(PyValueError::new_err(
+                "tell() without a question: call ask() first",
+            ));
+        }
+        let (l, m) = (s.l, s.m);
+        let solver = s.run.solver();
+        let n = solver.shape().dim();
+        let (k, only, jacobians) = match solver.ask().map_err(to_py)? {
             Some(request) => (
                 request.points.ncols(),
                 request.kind.constraints_only(),
@@ -129,29 +202,37 @@ impl PyAskTell {
             ),
             None => {
                 return Err(PyValueError::new_err(
-                    "tell() without a question: call ask() first",
+                    "tell(): the run has ended: nothing is asked for",
                 ))
             }
         };
         let objectives = told_objectives(f, k, !only)?;
-        let c = told_constraints(g, h, k, (s.l, s.m), jacobians.then_some(n))?;
-        let told = s.es.tell(&objectives, c.view()).map_err(to_py)?;
+        let c = told_constraints(g, h, k, (l, m), jacobians.then_some(n))?;
+        let told = solver.tell(&objectives, c.view()).map_err(to_py)?;
+        s.asked = false;
+        let ended = matches!(told, Told::Iteration(_));
+        let status = solver.status();
         if jacobians {
             s.j_evaluations += k;
         } else {
             if !only {
                 s.f_evaluations += k;
             }
-            if s.l + s.m > 0 {
+            if l + m > 0 {
                 s.g_evaluations += k;
             }
         }
-        Ok(matches!(told, ma_es::strategy::Told::Iteration(_)))
+        if ended {
+            if let Some(history) = s.history.as_mut() {
+                history.push(status);
+            }
+        }
+        Ok(ended)
     }
 
-    /// Ends the run after the generation told last (`message` becomes `stopped`).
+    /// Ends the run after the iteration told last (`termination` becomes `stopped`).
     fn stop(&self) -> PyResult<()> {
-        self.lock()?.es.stop();
+        self.lock()?.run.solver().stop();
         Ok(())
     }
 
@@ -159,48 +240,81 @@ impl PyAskTell {
     /// far (as `minimize`'s).
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = self.lock()?;
-        if !s.es.strategy().is_initialized() && s.es.restarts().is_empty() {
-            return Err(PyValueError::new_err(
-                "the run has not evaluated its initial population yet: ask() and tell() first",
-            ));
-        }
-        let d = result_dict(
-            py,
-            s.es.result(),
-            s.es.restarts(),
-            s.l,
-            Some((s.f_evaluations, s.g_evaluations)),
-        )?;
+        let best = s.run.view().best().ok_or_else(|| {
+            PyValueError::new_err("nothing evaluated yet: ask() and tell() first")
+        })?;
+        let d = match &s.run {
+            Run::Es(es) => {
+                let r = es.result();
+                result_dict(
+                    py,
+                    r,
+                    es.restarts(),
+                    s.l,
+                    Some((s.f_evaluations, s.g_evaluations)),
+                )?
+            }
+            Run::Portfolio(run) => {
+                let termination = end(run.as_ref(), &best);
+                let d = portfolio_result(
+                    py,
+                    run,
+                    &best,
+                    s.l,
+                    (s.f_evaluations, s.g_evaluations),
+                    termination,
+                )?;
+                if let Some(history) = &s.history {
+                    d.set_item("history", portfolio_history(py, history)?)?;
+                }
+                d
+            }
+        };
         d.set_item("njev", s.j_evaluations)?;
         Ok(d)
     }
 
-    /// The state after the last generation: `(generation, evaluations, sigma, fun,
-    /// violation)` of the current run and the best so far.
-    fn status(&self) -> PyResult<(usize, usize, f64, f64, f64)> {
+    /// The state after the last tell: `(iterations, evaluations, step size, fun,
+    /// violation, local, run)` — the best so far (NaN before the first tell), the
+    /// running phase's step size (an ES's σ, the local phase's step bound), whether the
+    /// local phase runs, and the current run of a restart sequence (the portfolio's
+    /// round) from 1.
+    fn status(&self) -> PyResult<(usize, usize, f64, f64, f64, bool, usize)> {
         let s = self.lock()?;
-        let r = s.es.report();
-        let best = s.es.result().best;
+        let status = s.run.view().status();
         Ok((
-            r.generation,
-            s.es.evaluations(),
-            r.sigma,
-            best.objective(),
-            best.violation(),
+            status.iterations,
+            status.evaluations,
+            status.step_size,
+            status.objective,
+            status.violation,
+            status.is_local(),
+            status.run,
         ))
     }
 
-    /// The mean of the current run's search distribution (the parent `y`).
+    /// The centre of the current search: an ES's mean (the parent `y`), the local
+    /// phase's iterate while the portfolio's local phase runs.
     #[getter]
-    fn mean<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray1<f64>>> {
+    fn mean<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let s = self.lock()?;
-        Ok(s.es.report().parent.to_vec().into_pyarray(py))
+        let mean = match &s.run {
+            Run::Es(es) => es.report().parent.to_vec(),
+            Run::Portfolio(run) => run.mean(),
+        };
+        Ok(mean.into_pyarray(py))
     }
 
     /// The dimension.
     #[getter]
     fn dim(&self) -> PyResult<usize> {
-        Ok(self.lock()?.es.strategy().shape().dim())
+        Ok(self.lock()?.run.view().shape().dim())
+    }
+
+    /// Whether the run is the portfolio.
+    #[getter]
+    fn is_portfolio(&self) -> PyResult<bool> {
+        Ok(matches!(self.lock()?.run, Run::Portfolio(_)))
     }
 
     /// Pickling: the whole state as bytes, restored by `emages._asktell._restore_core`.
@@ -226,6 +340,22 @@ impl PyAskTell {
 }
 
 impl PyAskTell {
+    fn new(run: Run, (l, m): (usize, usize), budget: Option<usize>, history: bool) -> Self {
+        Self {
+            saved: Mutex::new(Saved {
+                run,
+                l,
+                m,
+                budget,
+                f_evaluations: 0,
+                g_evaluations: 0,
+                j_evaluations: 0,
+                history: history.then(Vec::new),
+                asked: false,
+            }),
+        }
+    }
+
     fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Saved>> {
         self.saved
             .lock()
@@ -233,6 +363,31 @@ impl PyAskTell {
     }
 }
 
+/// The shape of a problem of Python's: the box, the constraint counts, the margin, and
+/// exact Jacobians where the user gives them.
+fn shape(
+    lower: Vec<f64>,
+    upper: Vec<f64>,
+    (l, m): (usize, usize),
+    margin: f64,
+    jacobian: bool,
+) -> PyResult<ProblemShape> {
+    let mut shape = ProblemShape::new(lower, upper, l, m).map_err(to_py)?;
+    shape.equality_margin = margin;
+    Ok(if jacobian {
+        shape.with_jacobian(JacobianSource::Exact)
+    } else {
+        shape
+    })
+}
+
+/// Why a portfolio run ended (or would, were it to end now): the solver's reason, else
+/// the budget; a convergence on an infeasible point is [`Termination::Infeasible`].
+pub(crate) fn end(run: &dyn Solver, best: &Best) -> Termination {
+    run.termination()
+        .unwrap_or(Termination::Budget)
+        .given_feasibility(best.is_feasible())
+}
 /// The `f` told for `k` points: `k` numbers, none NaN, where `wanted`; nothing (and
 /// `f` ignored) for a request that wants only the constraints.
 pub(crate) fn told_objectives(

@@ -6,9 +6,9 @@
 
 mod asktell;
 mod callback;
+mod contract;
 mod convert;
 mod error;
-mod portfolio;
 mod problems;
 mod settings;
 mod stats;
@@ -19,12 +19,14 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _emages(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    // The termination reasons and their scipy status, from the one table in Rust.
-    let terminations: Vec<(&str, u8)> = ma_es::Termination::ALL
-        .iter()
-        .map(|t| (t.name(), t.status()))
-        .collect();
-    m.add("TERMINATIONS", terminations)?;
+    // The termination reasons, their scipy status and sentence: the one table in Rust.
+    m.add("TERMINATIONS", contract::terminations())?;
+    // The recommended strategy: its text form and the equality margin it holds.
+    m.add("RECOMMENDED_PORTFOLIO", emages::recommended().to_string())?;
+    m.add(
+        "DEFAULT_EQUALITY_MARGIN",
+        emages::portfolio::DEFAULT_EQUALITY_MARGIN,
+    )?;
     // The presets, the strategies and the recommended one, from Rust's tables.
     let presets: Vec<&str> = ma_es::Variant::ALL.iter().map(|v| v.name()).collect();
     m.add("PRESETS", presets)?;
@@ -40,7 +42,6 @@ fn _emages(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<settings::PyOptions>()?;
     m.add_class::<settings::PyPortfolioOptions>()?;
     m.add_class::<asktell::PyAskTell>()?;
-    m.add_class::<portfolio::PyPortfolioAskTell>()?;
     m.add_function(wrap_pyfunction!(settings::serialised_fields, m)?)?;
     m.add_function(wrap_pyfunction!(strategy::run_native, m)?)?;
     m.add_function(wrap_pyfunction!(strategy::run_callbacks, m)?)?;
@@ -52,6 +53,8 @@ fn _emages(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stats::cec_statistics, m)?)?;
     m.add_function(wrap_pyfunction!(stats::cec_compare, m)?)?;
     m.add_function(wrap_pyfunction!(kernel, m)?)?;
+    m.add_class::<contract::PyProgress>()?;
+    m.add_function(wrap_pyfunction!(contract::recommended_half_plane, m)?)?;
     Ok(())
 }
 

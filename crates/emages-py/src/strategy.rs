@@ -530,15 +530,6 @@ pub(crate) fn portfolio_history<'py>(
     Ok(history)
 }
 
-/// Why a portfolio run ended (or would, were it to end now): the solver's reason, else
-/// the budget; a convergence on an infeasible point is [`Termination::Infeasible`].
-pub(crate) fn portfolio_end(run: &Portfolio) -> Termination {
-    let feasible = run.best().is_some_and(Best::is_feasible);
-    Solver::termination(run)
-        .unwrap_or(Termination::Budget)
-        .given_feasibility(feasible)
-}
-
 /// A portfolio run's result as a dict (as [`result_dict`]'s, without the ES's fields):
 /// `(nfev, ngev)` the evaluation counts.
 pub(crate) fn portfolio_result<'py>(

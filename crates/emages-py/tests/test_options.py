@@ -218,6 +218,6 @@ def test_budget_and_tol_meet_the_typed_options():
 
 def test_no_json_string_crosses_the_boundary():
     with pytest.raises(TypeError):
-        emages._emages._AskTell([0.0], [1.0], 0, 0, 1e-4, "eps-mag-es", '{"budget": 5}', 1, False)
+        emages._emages._AskTell.es([0.0], [1.0], 0, 0, 1e-4, "eps-mag-es", '{"budget": 5}', 1, False)
     with pytest.raises(TypeError):
-        emages._emages._PortfolioAskTell([0.0], [1.0], 0, 0, 1e-8, '{"budget": 5}', 1)
+        emages._emages._AskTell.portfolio([0.0], [1.0], 0, 0, 1e-8, '{"budget": 5}', 1)

@@ -106,7 +106,7 @@ impl Termination {
             Self::TolX => "Converged: every coordinate's step fell below tol_x.",
             Self::Stagnation => "Converged: no improvement within the stagnation window.",
             Self::Target => "Stopped at the target: a feasible point with fun <= target.",
-            Self::Confirmed => "Converged: restarts ended at the best point found again.",
+            Self::Confirmed => "Converged: restarts ended at the best point found again (the portfolio: its local phase's last runs).",
             Self::Converged => {
                 "Converged: the local phase's step became negligible at a KKT point of its model."
             }

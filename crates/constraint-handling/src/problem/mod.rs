@@ -10,11 +10,13 @@
 //! `C(x) = (g_1(x), …, g_l(x), h_1(x), …, h_m(x))` — inequalities first, then equalities,
 //! the layout the Jacobian-based repair (REFERENCE.md §4) differentiates.
 
+mod differentiable;
 mod function;
 mod jacobian;
 mod shape;
 mod wrapper;
 
+pub use differentiable::{Differentiable, Formula};
 pub use function::FnProblem;
 pub use jacobian::{prepare_jacobian, ConstraintJacobian, JacobianSource};
 pub use shape::ProblemShape;

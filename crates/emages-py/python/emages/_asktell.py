@@ -9,9 +9,10 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from . import (DEFAULT_VARIANT, PORTFOLIO, OptimizeResult, _box, _Callables, _callables,
-               _emages, _finished, _inside, _Progress, _result_class,
-               _sigma0, _typed_options, _WithArgs, PortfolioOptions)
+from ._core import DEFAULT_VARIANT, PORTFOLIO, PortfolioOptions, _emages
+from ._minimize import _Progress, _sigma0, _typed_options
+from ._problem import _box, _Callables, _callables, _inside, _WithArgs
+from ._result import OptimizeResult, _finished, _result_class
 
 
 class Request:
@@ -160,7 +161,7 @@ class AskTell:
             opts = opts.replace(initial_mean=_start(x0, dim, lb, ub))
         elif not (np.isfinite(lb).all() and np.isfinite(ub).all()):
             raise ValueError("without x0, the initial population is uniform in the box: give finite bounds")
-        self._core = _emages._AskTell(
+        self._core = _emages._AskTell.es(
             lb.tolist(), ub.tolist(), int(n_ineq), int(n_eq), float(equality_margin),
             variant, opts, seed, bool(jacobian),
         )
@@ -191,8 +192,8 @@ class AskTell:
         return ended
 
     def _status_line(self):
-        generation, evaluations, sigma, fun, violation = self._core.status()
-        return generation, evaluations, fun, violation, sigma
+        iterations, evaluations, step, fun, violation, local, run = self._core.status()
+        return iterations, evaluations, fun, violation, step, local, run
 
     def stop(self) -> dict:
         """pycma's query: the termination criteria met, as ``{termination: message}``
@@ -217,12 +218,10 @@ class AskTell:
 
     @property
     def mean(self) -> Optional[np.ndarray]:
-        """The mean of the current search distribution (pycma's ``mean``; ``x0`` before
-        the first tell, ``None`` then without ``x0``); ``None`` for the portfolio, which
-        has none."""
-        mean = getattr(self._core, "mean", None)
-        if mean is None:
-            return None
+        """The centre of the current search (pycma's ``mean``): an ES's mean; while the
+        portfolio's local phase runs, its iterate; ``x0`` before the first tell (``None``
+        then without ``x0``)."""
+        mean = self._core.mean
         if self._core.status()[1] == 0:
             # Before the initial population: x0 (or None: it is drawn in the box).
             x0 = self.__dict__.get("_x0")
@@ -230,11 +229,12 @@ class AskTell:
         return np.array(mean, dtype=float)
 
     def disp(self) -> None:
-        """Prints one progress line (pycma's ``disp``): generation, evaluations, the best
-        ``f``, its violation, σ; the first call prints the header too."""
+        """Prints one progress line (pycma's ``disp``): iteration, evaluations, the best
+        ``f``, its violation, the step size, the phase and the run; the first call prints
+        the header too."""
         if self.__dict__.get("_printer") is None:
             self._printer = _Progress(1)
-        self._printer.show(self._printer.line(*self._status_line()))
+        self._printer.observe(*self._status_line())
 
     def optimize(self, fun, ineq=None, eq=None, *, constraints=(), vectorized: bool = False, args=(),
                  jac=None, callback=None) -> "AskTell":
@@ -294,21 +294,16 @@ def _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, seed, equality_margin
     ``"jacobians"`` for the ES rounds' repair."""
     if sigma0 is not None:
         opts = opts.replace(sigma0=_sigma0(sigma0))
-    margin = 1e-8 if equality_margin is None else equality_margin
+    margin = _emages.DEFAULT_EQUALITY_MARGIN if equality_margin is None else equality_margin
     if not (isinstance(margin, (int, float)) and math.isfinite(margin) and margin >= 0):
         raise ValueError(f"equality_margin must be a finite number >= 0, not {margin!r}")
     lb, ub = _box(bounds, int(dim))
     if x0 is not None:
         x0 = _start(x0, dim, lb, ub)
-    return _emages._PortfolioAskTell(
+    return _emages._AskTell.portfolio(
         lb.tolist(), ub.tolist(), int(n_ineq), int(n_eq), float(margin), opts, seed, x0, bool(jacobian),
         bool(history),
     )
-
-
-def _restore_portfolio_core(state: bytes):
-    """Unpickles the compiled half of an ``AskTell(variant=PORTFOLIO)``."""
-    return _emages._PortfolioAskTell._from_bytes(state)
 
 
 def _restore_core(state: bytes):
@@ -345,11 +340,11 @@ def _drive(core, task, executor, callback, seed: int, disp: int = 0) -> dict:
         if kind == "jacobians":
             continue
         if ended and progress is not None:
-            generation, evaluations, sigma, fun, violation = core.status()
-            progress.observe(generation, evaluations, fun, violation, sigma)
+            iterations, evaluations, step, fun, violation, local, run = core.status()
+            progress.observe(iterations, evaluations, fun, violation, step, local, run)
         if not (ended and callback is not None):
             continue
-        generation, evaluations, _, fun, violation = core.status()
+        generation, evaluations, _, fun, violation, _, _ = core.status()
         # After a generation (not after a run's initial population).
         if generation > 0:
             best = OptimizeResult(core.result())

@@ -209,8 +209,9 @@ class PortfolioOptions:
     def keys() -> List[str]: ...
 
 class _AskTell:
-    def __init__(
-        self,
+    """One compiled core for every strategy, over the solver contract."""
+    @staticmethod
+    def es(
         lower: Sequence[float],
         upper: Sequence[float],
         n_ineq: int,
@@ -220,17 +221,50 @@ class _AskTell:
         options: Options,
         seed: int,
         jacobian: bool,
-    ) -> None: ...
+    ) -> _AskTell: ...
+    @staticmethod
+    def portfolio(
+        lower: Sequence[float],
+        upper: Sequence[float],
+        n_ineq: int,
+        n_eq: int,
+        margin: float,
+        options: PortfolioOptions,
+        seed: int,
+        x0: Optional[Sequence[float]] = None,
+        jacobian: bool = False,
+        history: bool = False,
+    ) -> _AskTell: ...
     def ask(self) -> Optional[Tuple[npt.NDArray[np.float64], bool, str, int]]: ...
     def tell(
         self,
         f: Optional[npt.ArrayLike],
         g: Optional[npt.ArrayLike] = None,
         h: Optional[npt.ArrayLike] = None,
-    ) -> None: ...
+    ) -> bool: ...
+    def stop(self) -> None: ...
     def result(self) -> dict: ...
+    def status(self) -> Tuple[int, int, float, float, float, bool, int]: ...
+    @property
+    def mean(self) -> npt.NDArray[np.float64]: ...
     @property
     def dim(self) -> int: ...
+    @property
+    def is_portfolio(self) -> bool: ...
+
+class _Progress:
+    """The progress lines every run prints (Rust's formatter)."""
+    def __init__(self, every: int) -> None: ...
+    def lines(self, iterations: int, evaluations: int, objective: float, violation: float,
+              step_size: float, local: bool, run: int = 1) -> List[str]: ...
+    def finish(self) -> Optional[str]: ...
+
+TERMINATIONS: List[Tuple[str, int, str]]
+RECOMMENDED_PORTFOLIO: str
+DEFAULT_EQUALITY_MARGIN: float
+
+def _recommended_half_plane(seed: int, budget: int) -> Tuple[List[List[float]], int]:
+    """The recommended strategy in Rust on the half plane: its points and evaluations."""
 
 def _run_native(problem: _Problem, variant: str, options: Options, seed: int) -> dict: ...
 def _run_portfolio_native(problem: _Problem, options: PortfolioOptions, seed: int,

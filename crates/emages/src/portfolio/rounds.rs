@@ -535,6 +535,16 @@ impl Portfolio {
         }
     }
 
+    /// The centre of the current phase's search: the local phase's iterate, or the
+    /// mean (parent) of the ES round's search distribution.
+    #[must_use]
+    pub fn mean(&self) -> Vec<f64> {
+        match &self.phase {
+            Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => sqp.iterate().to_vec(),
+            Phase::Es { es } => es.report().parent.to_vec(),
+        }
+    }
+
     /// The state after the last tell, as a row of the run's history.
     #[must_use]
     pub fn status(&self) -> Status {
