@@ -10,8 +10,8 @@
 use crate::error::to_py;
 use crate::settings::{PyOptions, PyPortfolioOptions};
 use crate::strategy::{
-    portfolio_history, portfolio_options, portfolio_plan, portfolio_result, result_dict,
-    run_options,
+    portfolio_history, portfolio_iterations, portfolio_options, portfolio_plan, portfolio_result,
+    result_dict, run_options,
 };
 use constraint_handling::problem::{JacobianSource, ProblemShape};
 use emages::portfolio::Portfolio;
@@ -57,6 +57,9 @@ struct Saved {
     l: usize,
     m: usize,
     budget: Option<usize>,
+    /// The iteration limit (the portfolio's `max_iterations`; the ES keeps its own).
+    #[serde(default = "no_limit")]
+    max_iterations: usize,
     f_evaluations: usize,
     g_evaluations: usize,
     /// The points whose Jacobians were told.
@@ -121,17 +124,20 @@ impl PyAskTell {
         history: bool,
     ) -> PyResult<Self> {
         let (budget, settings) = portfolio_options(&options, lower.len());
+        let max_iterations = portfolio_iterations(&options);
         let shape = shape(lower, upper, (n_ineq, n_eq), margin, jacobian)?;
         let run = portfolio_plan(settings, budget, seed, x0)
             .build(&shape)
             .and_then(|plan| plan.ask_tell())
             .map_err(to_py)?;
-        Ok(Self::new(
+        let core = Self::new(
             Run::Portfolio(Box::new(run)),
             (n_ineq, n_eq),
             Some(budget),
             history,
-        ))
+        );
+        core.lock()?.max_iterations = max_iterations;
+        Ok(core)
     }
 
     /// The next question: `(points, constraints_only, kind, evaluations)` with the
@@ -148,8 +154,12 @@ impl PyAskTell {
         let mut guard = self.lock()?;
         let s = &mut *guard;
         let budget = s.budget;
+        let max_iterations = s.max_iterations;
         let solver = s.run.solver();
         let done = solver.evaluations();
+        if solver.iterations() >= max_iterations {
+            return Ok(None);
+        }
         let Some(request) = solver.ask().map_err(to_py)? else {
             return Ok(None);
         };
@@ -255,7 +265,12 @@ impl PyAskTell {
                 )?
             }
             Run::Portfolio(run) => {
-                let termination = end(run.as_ref(), &best);
+                let termination =
+                    if run.termination().is_none() && run.iterations() >= s.max_iterations {
+                        Termination::GenerationLimit
+                    } else {
+                        end(run.as_ref(), &best)
+                    };
                 let d = portfolio_result(
                     py,
                     run,
@@ -347,6 +362,7 @@ impl PyAskTell {
                 l,
                 m,
                 budget,
+                max_iterations: usize::MAX,
                 f_evaluations: 0,
                 g_evaluations: 0,
                 j_evaluations: 0,
@@ -361,6 +377,11 @@ impl PyAskTell {
             .lock()
             .map_err(|_| PyRuntimeError::new_err("the ask-and-tell state is poisoned"))
     }
+}
+
+/// No iteration limit (a run saved without the field).
+fn no_limit() -> usize {
+    usize::MAX
 }
 
 /// The shape of a problem of Python's: the box, the constraint counts, the margin, and

@@ -25,6 +25,8 @@ use pyo3::IntoPyObjectExt;
 trait Setting: Sized {
     /// What a value must be.
     fn expects() -> String;
+    /// The value's Python type, as the type stubs write it.
+    fn py_type() -> String;
     /// The value `v` gives, or what a value must be (with the reason, where one helps).
     fn from_py(v: &Bound<'_, PyAny>) -> Result<Self, String>;
     /// The value as Python sees it.
@@ -44,6 +46,9 @@ impl Setting for usize {
     fn expects() -> String {
         "a whole number >= 0".into()
     }
+    fn py_type() -> String {
+        "int".into()
+    }
     fn from_py(v: &Bound<'_, PyAny>) -> Result<Self, String> {
         whole(v)
             .and_then(|k| usize::try_from(k).ok())
@@ -57,6 +62,9 @@ impl Setting for usize {
 impl Setting for f64 {
     fn expects() -> String {
         "a finite number".into()
+    }
+    fn py_type() -> String {
+        "float".into()
     }
     fn from_py(v: &Bound<'_, PyAny>) -> Result<Self, String> {
         let number = v.is_instance_of::<PyFloat>() || v.is_instance_of::<PyInt>() || {
@@ -79,6 +87,9 @@ impl Setting for bool {
     fn expects() -> String {
         "True or False".into()
     }
+    fn py_type() -> String {
+        "bool".into()
+    }
     fn from_py(v: &Bound<'_, PyAny>) -> Result<Self, String> {
         v.cast::<PyBool>()
             .map(|b| b.is_true())
@@ -92,6 +103,9 @@ impl Setting for bool {
 impl<T: Setting> Setting for Option<T> {
     fn expects() -> String {
         format!("{}, or None (the default)", T::expects())
+    }
+    fn py_type() -> String {
+        format!("Optional[{}]", T::py_type())
     }
     fn from_py(v: &Bound<'_, PyAny>) -> Result<Self, String> {
         if v.is_none() {
@@ -112,6 +126,9 @@ impl<T: Setting> Setting for Option<T> {
 impl<T: Setting> Setting for Vec<T> {
     fn expects() -> String {
         format!("a sequence, each item {}", T::expects())
+    }
+    fn py_type() -> String {
+        format!("List[{}]", T::py_type())
     }
     fn from_py(v: &Bound<'_, PyAny>) -> Result<Self, String> {
         if v.is_instance_of::<PyString>() {
@@ -136,6 +153,9 @@ impl Setting for ComponentSpec {
     fn expects() -> String {
         "a variant, e.g. \"eps-mag-es-r\" or PRESET:KEY=VALUE…".into()
     }
+    fn py_type() -> String {
+        "str".into()
+    }
     fn from_py(v: &Bound<'_, PyAny>) -> Result<Self, String> {
         let text = v.extract::<String>().map_err(|_| Self::expects())?;
         text.parse().map_err(|e| format!("a variant ({e})"))
@@ -150,6 +170,9 @@ impl Setting for ComponentSpec {
 impl Setting for BackCalculationSolver {
     fn expects() -> String {
         "\"pseudo-inverse\", \"lu\" or {\"method\": \"lu\", \"min_rcond\": r}".into()
+    }
+    fn py_type() -> String {
+        "Union[str, Dict[str, Any]]".into()
     }
     fn from_py(v: &Bound<'_, PyAny>) -> Result<Self, String> {
         let expected = Self::expects;
@@ -196,7 +219,10 @@ pub(crate) struct Display(pub usize);
 
 impl Setting for Display {
     fn expects() -> String {
-        "True, False or a number of generations >= 1".into()
+        "True, False or a number of iterations >= 1".into()
+    }
+    fn py_type() -> String {
+        "int".into()
     }
     fn from_py(v: &Bound<'_, PyAny>) -> Result<Self, String> {
         if v.is_none() {
@@ -218,18 +244,27 @@ pub(crate) struct Field<S> {
     pub key: &'static str,
     /// Other keys that name the same field.
     pub aliases: &'static [&'static str],
+    /// What it sets, in a line (the docs' tables and the type stubs are made of it).
+    pub doc: &'static str,
+    /// What a value must be.
+    expects: fn() -> String,
+    /// The value's Python type.
+    py_type: fn() -> String,
     /// Sets the field from a Python value (`Err`: what a value must be).
     set: fn(&mut S, &Bound<'_, PyAny>) -> Result<(), String>,
     /// The field's value.
     get: for<'py> fn(&S, Python<'py>) -> PyResult<Bound<'py, PyAny>>,
 }
 
-/// A table entry: `field!(S, "key" | "alias"…, path.to.field)`.
+/// A table entry: `field!(S, "key" | "alias"…, path.to.field, "what it sets")`.
 macro_rules! field {
-    ($s:ty, $key:literal $(| $alias:literal)*, $($path:ident).+) => {
+    ($s:ty, $key:literal $(| $alias:literal)*, $($path:ident).+, $doc:literal) => {
         Field::<$s> {
             key: $key,
             aliases: &[$($alias),*],
+            doc: $doc,
+            expects: || setting_of(None::<&$s>.map(|s| &s.$($path).+)).0,
+            py_type: || setting_of(None::<&$s>.map(|s| &s.$($path).+)).1,
             set: |s, v| {
                 s.$($path).+ = Setting::from_py(v)?;
                 Ok(())
@@ -238,10 +273,13 @@ macro_rules! field {
         }
     };
     // A count of at least 1, or `None` (the default).
-    (@positive $s:ty, $key:literal $(| $alias:literal)*, $($path:ident).+) => {
+    (@positive $s:ty, $key:literal $(| $alias:literal)*, $($path:ident).+, $doc:literal) => {
         Field::<$s> {
             key: $key,
             aliases: &[$($alias),*],
+            doc: $doc,
+            expects: || "a whole number >= 1, or None (the default)".to_string(),
+            py_type: || "Optional[int]".to_string(),
             set: |s, v| {
                 let expected = || "a whole number >= 1, or None (the default)".to_string();
                 let k: Option<usize> = Setting::from_py(v).map_err(|_| expected())?;
@@ -254,6 +292,12 @@ macro_rules! field {
             get: |s, py| s.$($path).+.to_py(py),
         }
     };
+}
+
+/// `(expects, py_type)` of the setting a field's path reaches (its type inferred from
+/// the path: no value is read).
+fn setting_of<T: Setting>(_field: Option<&T>) -> (String, String) {
+    (T::expects(), T::py_type())
 }
 
 /// What `minimize`'s and `AskTell`'s `options` set: the fields of Rust's
@@ -282,49 +326,57 @@ impl RunSettings {
 
 /// The fields of `emages.Options`, in the order of the documentation.
 pub(crate) const OPTIONS: &[Field<RunSettings>] = &[
-    field!(@positive RunSettings, "budget" | "maxfev", limits.budget),
-    field!(@positive
-        RunSettings,
-        "max_generations" | "maxiter",
-        limits.max_total_generations
-    ),
-    field!(
-        RunSettings,
-        "max_generations_per_run",
-        limits.max_generations
-    ),
-    field!(RunSettings, "checkpoints", limits.checkpoints),
-    field!(RunSettings, "record_dynamics", limits.record_dynamics),
-    field!(RunSettings, "tol_fun", convergence.tol_fun),
-    field!(RunSettings, "tol_x", convergence.tol_x),
-    field!(RunSettings, "target", convergence.target),
-    field!(RunSettings, "stagnation", convergence.stagnation),
-    field!(RunSettings, "disp", disp),
-    field!(RunSettings, "sigma0", config.sigma0),
-    field!(RunSettings, "initial_mean", config.initial_mean),
-    field!(RunSettings, "lambda" | "lambda_" | "popsize", config.lambda),
-    field!(RunSettings, "mu", config.mu),
-    field!(RunSettings, "weights", config.weights),
-    field!(RunSettings, "c_sigma", config.c_sigma),
-    field!(RunSettings, "c1", config.c1),
-    field!(RunSettings, "c_mu", config.c_mu),
-    field!(RunSettings, "sigma_max", config.sigma_max),
-    field!(RunSettings, "t_max", config.t_max),
-    field!(RunSettings, "theta_t", config.theta_t),
-    field!(RunSettings, "gamma_min", config.gamma_min),
-    field!(RunSettings, "theta_p", config.theta_p),
-    field!(RunSettings, "theta_r", config.theta_r),
-    field!(RunSettings, "eta", config.eta),
-    field!(RunSettings, "pinv_tolerance", config.pinv_tolerance),
-    field!(RunSettings, "back_calculation", config.back_calculation),
+    field!(@positive RunSettings, "budget" | "maxfev", limits.budget,
+        "evaluations at most (default 20000 N)"),
+    field!(@positive RunSettings, "max_generations" | "maxiter", limits.max_total_generations,
+        "generations at most, over all runs of a restart sequence (scipy's maxiter)"),
+    field!(RunSettings, "max_generations_per_run", limits.max_generations,
+        "generations at most of each run of a restart sequence (default 2000 N)"),
+    field!(RunSettings, "checkpoints", limits.checkpoints,
+        "evaluation counts at which the best-so-far is recorded (result['checkpoints'])"),
+    field!(RunSettings, "record_dynamics", limits.record_dynamics,
+        "record the per-generation dynamics (history=True sets it)"),
+    field!(RunSettings, "tol_fun", convergence.tol_fun,
+        "stop once the offspring's f and violation and the recent lowest lie within it (0: off)"),
+    field!(RunSettings, "tol_x", convergence.tol_x,
+        "stop once every coordinate's step is below it (0: off)"),
+    field!(RunSettings, "target", convergence.target,
+        "stop once a feasible best-so-far has f <= target"),
+    field!(RunSettings, "stagnation", convergence.stagnation,
+        "stop after this many generations without improvement (0: off; default 100 + 100 N^1.5 / lambda)"),
+    field!(RunSettings, "disp", disp,
+        "a progress line every k generations (True: 100), and the first three and the last"),
+    field!(RunSettings, "sigma0", config.sigma0, "the initial step size"),
+    field!(RunSettings, "initial_mean", config.initial_mean,
+        "the initial mean (x0 sets it; default: uniform in the box)"),
+    field!(RunSettings, "lambda" | "lambda_" | "popsize", config.lambda,
+        "the population size (default 4 N)"),
+    field!(RunSettings, "mu", config.mu, "the parents (default lambda / 3)"),
+    field!(RunSettings, "weights", config.weights, "the recombination weights (default equal)"),
+    field!(RunSettings, "c_sigma", config.c_sigma, "the cumulation constant of the search path"),
+    field!(RunSettings, "c1", config.c1, "the rank-one learning rate of M"),
+    field!(RunSettings, "c_mu", config.c_mu, "the rank-mu learning rate of M"),
+    field!(RunSettings, "sigma_max", config.sigma_max, "the cap on sigma"),
+    field!(RunSettings, "t_max", config.t_max, "the generation at which epsilon reaches 0"),
+    field!(RunSettings, "theta_t", config.theta_t, "the share of the population that sets epsilon_0"),
+    field!(RunSettings, "gamma_min", config.gamma_min, "the least exponent of the epsilon decay"),
+    field!(RunSettings, "theta_p", config.theta_p, "the repair's probability"),
+    field!(RunSettings, "theta_r", config.theta_r, "the repair's period in generations"),
+    field!(RunSettings, "eta", config.eta, "the repair's step budget"),
+    field!(RunSettings, "pinv_tolerance", config.pinv_tolerance,
+        "the pseudo-inverse's cutoff of small singular values"),
+    field!(RunSettings, "back_calculation", config.back_calculation,
+        "how the back-calculation solves for z (pseudo-inverse or LU)"),
 ];
 
-/// What the portfolio's `options` set: its budget, the progress lines and the fields
-/// of [`PortfolioSettings`].
+/// What the portfolio's `options` set: its budget and iteration limit, the progress
+/// lines and the fields of [`PortfolioSettings`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PortfolioRun {
     /// Evaluations at most (`None`: `20000 · N`).
     pub budget: Option<usize>,
+    /// Iterations at most (`None`: no limit).
+    pub max_iterations: Option<usize>,
     /// The progress lines.
     pub disp: Display,
     /// The portfolio's settings.
@@ -333,47 +385,39 @@ pub struct PortfolioRun {
 
 /// The fields of `emages.PortfolioOptions` (the local phase's with `sqp_` before them).
 pub(crate) const PORTFOLIO_OPTIONS: &[Field<PortfolioRun>] = &[
-    field!(@positive PortfolioRun, "budget" | "maxfev", budget),
-    field!(PortfolioRun, "disp", disp),
-    field!(PortfolioRun, "confirmations", settings.confirmations),
-    field!(
-        PortfolioRun,
-        "es_budget_per_dim",
-        settings.es_budget_per_dim
-    ),
-    field!(PortfolioRun, "initial_share", settings.initial_share),
-    field!(PortfolioRun, "max_share", settings.max_share),
-    field!(PortfolioRun, "es", settings.es),
-    field!(PortfolioRun, "sigma0", settings.sigma0),
-    field!(PortfolioRun, "target", settings.target),
-    field!(PortfolioRun, "bound_local_runs", settings.bound_local_runs),
-    field!(PortfolioRun, "sqp_initial_step", settings.sqp.initial_step),
-    field!(
-        PortfolioRun,
-        "sqp_difference_step",
-        settings.sqp.difference_step
-    ),
-    field!(PortfolioRun, "sqp_margin", settings.sqp.margin),
-    field!(
-        PortfolioRun,
-        "sqp_step_tolerance",
-        settings.sqp.step_tolerance
-    ),
-    field!(
-        PortfolioRun,
-        "sqp_relaxation_weight",
-        settings.sqp.relaxation_weight
-    ),
-    field!(
-        PortfolioRun,
-        "sqp_curvature_steering",
-        settings.sqp.curvature_steering
-    ),
-    field!(
-        PortfolioRun,
-        "sqp_second_order_correction",
-        settings.sqp.second_order_correction
-    ),
+    field!(@positive PortfolioRun, "budget" | "maxfev", budget,
+        "evaluations at most (default 20000 N)"),
+    field!(@positive PortfolioRun, "max_iterations" | "maxiter", max_iterations,
+        "iterations at most: steps of the local phase and generations of the ES rounds (scipy's maxiter)"),
+    field!(PortfolioRun, "disp", disp,
+        "a progress line every k iterations (True: 100), and the first three and the last"),
+    field!(PortfolioRun, "confirmations", settings.confirmations,
+        "stop once this many runs of the local phase in a row end at the best point (0: run to the budget)"),
+    field!(PortfolioRun, "es_budget_per_dim", settings.es_budget_per_dim,
+        "the first round's ES budget per dimension (round r: times 2^r)"),
+    field!(PortfolioRun, "initial_share", settings.initial_share,
+        "the local phase's first share of a round's budget"),
+    field!(PortfolioRun, "max_share", settings.max_share, "the local phase's largest share"),
+    field!(PortfolioRun, "es", settings.es, "the ES of each round"),
+    field!(PortfolioRun, "sigma0", settings.sigma0, "the initial step size of the ES rounds"),
+    field!(PortfolioRun, "target", settings.target,
+        "stop once a feasible best point has f <= target"),
+    field!(PortfolioRun, "bound_local_runs", settings.bound_local_runs,
+        "end a run of the local phase once it has spent the round's ES budget"),
+    field!(PortfolioRun, "sqp_initial_step", settings.sqp.initial_step,
+        "the local phase's first step bound (default a quarter of the box's narrowest side)"),
+    field!(PortfolioRun, "sqp_difference_step", settings.sqp.difference_step,
+        "the relative forward-difference step"),
+    field!(PortfolioRun, "sqp_margin", settings.sqp.margin,
+        "the back-off that makes the linearised inequalities strictly feasible"),
+    field!(PortfolioRun, "sqp_step_tolerance", settings.sqp.step_tolerance,
+        "the local phase converges when a step is below this times max(1, |x|) (tol sets it)"),
+    field!(PortfolioRun, "sqp_relaxation_weight", settings.sqp.relaxation_weight,
+        "the weight of the relaxation of inconsistent linearised constraints"),
+    field!(PortfolioRun, "sqp_curvature_steering", settings.sqp.curvature_steering,
+        "the merit's weights steered with the model's curvature"),
+    field!(PortfolioRun, "sqp_second_order_correction", settings.sqp.second_order_correction,
+        "a rejected full step tried once more with the second-order correction"),
 ];
 
 /// A table's settings with the keys given explicitly, in the order given.
@@ -578,6 +622,30 @@ macro_rules! settings_class {
             #[staticmethod]
             fn keys() -> Vec<&'static str> {
                 $table.iter().map(|f| f.key).collect()
+            }
+
+            /// Every setting as the table declares it, in the documentation's order:
+            /// `(key, other spellings, Python type, what a value must be, default, what
+            /// it sets)` — what the docs' tables and the type stubs are made of.
+            #[staticmethod]
+            #[allow(clippy::type_complexity)]
+            fn describe<'py>(
+                py: Python<'py>,
+            ) -> PyResult<Vec<(&'static str, Vec<&'static str>, String, String, Bound<'py, PyAny>, &'static str)>> {
+                let default = <$s>::default();
+                $table
+                    .iter()
+                    .map(|f| {
+                        Ok((
+                            f.key,
+                            f.aliases.to_vec(),
+                            (f.py_type)(),
+                            (f.expects)(),
+                            (f.get)(&default, py)?,
+                            f.doc,
+                        ))
+                    })
+                    .collect()
             }
 
             fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {

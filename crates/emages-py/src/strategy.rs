@@ -376,6 +376,7 @@ pub fn run_portfolio<'py>(
     history: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (budget, settings) = portfolio_options(&options, lower.len());
+    let max_iterations = portfolio_iterations(&options);
     let problem = callback_problem(
         fun,
         ineq,
@@ -403,6 +404,7 @@ pub fn run_portfolio<'py>(
         };
         let outcome = Driver::new(&mut run)
             .budget(budget)
+            .max_iterations(max_iterations)
             .observe(&mut observe)
             .run(&problem);
         (problem, run, outcome, steps)
@@ -462,6 +464,7 @@ pub fn run_portfolio_native<'py>(
     let p = native(problem)
         .ok_or_else(|| PyValueError::new_err("not a problem of the emages suites"))?;
     let (budget, settings) = portfolio_options(&options, p.dim());
+    let max_iterations = portfolio_iterations(&options);
     let mut run = portfolio_plan(settings, budget, seed, x0)
         .build_for(p.as_ref())
         .and_then(|plan| plan.ask_tell())
@@ -479,6 +482,7 @@ pub fn run_portfolio_native<'py>(
         };
         let outcome = Driver::new(&mut run)
             .budget(budget)
+            .max_iterations(max_iterations)
             .observe(&mut observe)
             .run(p.as_ref());
         (run, outcome, steps, interrupt.raised)
@@ -572,4 +576,10 @@ pub(crate) fn portfolio_options(
 ) -> (usize, PortfolioSettings) {
     let run = &options.given.value;
     (run.budget.unwrap_or(20_000 * dim), run.settings.clone())
+}
+
+/// The iteration limit of `emages.PortfolioOptions` (`max_iterations`, scipy's
+/// `maxiter`): `usize::MAX` when none is given.
+pub(crate) fn portfolio_iterations(options: &PyPortfolioOptions) -> usize {
+    options.given.value.max_iterations.unwrap_or(usize::MAX)
 }

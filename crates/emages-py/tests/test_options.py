@@ -40,25 +40,28 @@ VALUES = {
     "back_calculation": "pseudo-inverse",
 }
 
-PORTFOLIO_VALUES = {
-    "budget": 999,
-    "disp": 3,
-    "confirmations": 2,
-    "es_budget_per_dim": 1000,
-    "initial_share": 0.5,
-    "max_share": 0.75,
-    "es": "eps-mag-es:restarts=ipop",
-    "sigma0": 0.3,
-    "target": -1.5,
-    "bound_local_runs": True,
-    "sqp_initial_step": 0.1,
-    "sqp_difference_step": 1e-7,
-    "sqp_margin": 1e-8,
-    "sqp_step_tolerance": 1e-9,
-    "sqp_relaxation_weight": 1e5,
-    "sqp_curvature_steering": False,
-    "sqp_second_order_correction": True,
-}
+# The portfolio's: a value of each key that differs from its default, made from the
+# Rust declaration (``describe()``) where the type says how, so that a new setting of a
+# plain type needs no line here.
+PORTFOLIO_SPECIAL = {"es": "eps-mag-es:restarts=ipop", "disp": 3}
+
+
+def _other_value(key, py_type, default):
+    """A value of ``py_type`` other than ``default``."""
+    if key in PORTFOLIO_SPECIAL:
+        return PORTFOLIO_SPECIAL[key]
+    base = py_type.removeprefix("Optional[").removesuffix("]")
+    if base == "bool":
+        return not default
+    if base == "int":
+        return 7 if default is None else default + 1
+    if base == "float":
+        return 0.375 if default is None else default * 0.5 + 0.0625
+    raise AssertionError(f"{key}: a value of type {py_type} is not made automatically")
+
+
+PORTFOLIO_VALUES = {key: _other_value(key, py_type, default)
+                    for key, _, py_type, _, default, _ in emages.PortfolioOptions.describe()}
 
 
 def test_every_key_is_set_and_read_back():
@@ -90,7 +93,7 @@ def test_every_rust_field_has_one_python_key():
     assert len(expected) == 27
     # nan_last has no key: Python refuses a NaN value with a ValueError, so no best is NaN.
     expected = ([k for k in rust["portfolio"] if k not in ("sqp", "nan_last")] + ["sqp_" + k for k in rust["sqp"]]
-                + ["budget", "disp"])
+                + ["budget", "max_iterations", "disp"])
     assert sorted(emages.PortfolioOptions.keys()) == sorted(expected)
     print(f"{len(emages.Options.keys())} + {len(emages.PortfolioOptions.keys())} keys checked against Rust's fields")
 
@@ -133,7 +136,7 @@ def test_replace_gives_a_changed_copy():
     ({"checkpoints": [10, "x"]}, "checkpoints must be a sequence, each item a whole number"),
     ({"weights": "abc"}, "weights must be a sequence"),
     ({"initial_mean": [0.0, np.nan]}, "initial_mean must be a sequence, each item a finite number"),
-    ({"disp": "yes"}, "disp must be True, False or a number of generations"),
+    ({"disp": "yes"}, "disp must be True, False or a number of iterations"),
     ({"back_calculation": "svd"}, 'back_calculation must be "pseudo-inverse", "lu"'),
     ({"lambada": 4}, r'unknown key "lambada"; the keys are back_calculation, budget'),
 ])

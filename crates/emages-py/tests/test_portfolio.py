@@ -74,7 +74,7 @@ def test_the_budget_is_a_cap():
         ({"sigma0": -0.5}, "sigma0 must be a finite positive number"),
         ({"sigma0": float("nan")}, "sigma0 must be a finite positive number"),
         ({"options": {"sigma0": "1"}}, "sigma0"),
-        ({"options": {"maxiter": 5}}, "maxiter"),
+        ({"options": {"maxiter": 0}}, "maxiter must be a whole number >= 1"),
         ({"options": {"tol_fun": 1e-9}}, r"unknown key \"tol_fun\" for the portfolio: tol_fun is a setting of "
          r"the ES variants \(emages.Options\), which a variant such as variant=\"eps-mag-es-r\" takes; "
          r"the portfolio stops by its own rule, confirmations \(0: to the budget\); the keys are bound_local_runs, budget, confirmations"),

@@ -195,8 +195,11 @@ def test_the_portfolio_takes_scipys_spellings_or_says_why_not():
     assert by_tol.nfev == by_key.nfev and by_tol.fun == by_key.fun < 1e-8
     with pytest.raises(ValueError, match="tol must be a finite positive number"):
         emages.minimize(lambda x: float(x @ x), x0=[1.0, 1.0], variant=emages.PORTFOLIO, tol=0.0)
-    with pytest.raises(ValueError, match="maxiter"):
-        emages.minimize(lambda x: float(x @ x), x0=[1.0, 1.0], variant=emages.PORTFOLIO, options={"maxiter": 9})
+    # maxiter: the portfolio's iterations (steps of the local phase, generations of the
+    # ES rounds), as for the ES its generations.
+    capped = emages.minimize(lambda x: float(x @ x), x0=[1.0, 1.0], variant=emages.PORTFOLIO,
+                             options={"maxiter": 9}, seed=1)
+    assert capped.nit == 9 and capped.termination == "generation limit" and capped.status == 1
     es = emages.AskTell(2, x0=[1.0, 1.0], variant=emages.PORTFOLIO, seed=1, budget=500)
     assert es.result().nfev == 0 and es.stop() == {} and np.array_equal(es.mean, [1.0, 1.0])
     es.optimize(lambda x: float(x @ x))
