@@ -41,10 +41,11 @@ struct Args {
           long_help = variants_help("Variants, comma-separated, or \"all\" (the seven presets); the baseline (--baseline) is always included."))]
     variants: Variants,
     /// Also run these optimizers that are not MA-ES specs (comma-separated):
-    /// `sqp-restarts` (the restarted SQP local phase), `portfolio` (issue 55's first
-    /// portfolio); black boxes (forward differences), but for the `portfolio-share0`
-    /// family, which takes the exact Jacobians with `--jacobian exact` (labelled
-    /// `NAME+jacobian=exact`; the others are refused then).
+    /// `portfolio[:KEY=VALUE]…` (the recommended strategy, `emages::recommended()`),
+    /// `sqp-restarts` (the restarted SQP local phase), the training `rounds`; black
+    /// boxes (forward differences), but for the portfolios, which take the exact
+    /// Jacobians with `--jacobian exact` (labelled `NAME+jacobian=exact`; the others
+    /// are refused then).
     #[arg(long = "with", value_delimiter = ',')]
     with: Vec<String>,
     /// Run only the optimizers of `--with`, neither the variants nor the baseline

@@ -3,7 +3,7 @@
 //! run to the budget), the training `rounds` and `sqp-restarts` on local-phase's
 //! classic problems
 //! (Rosen–Suzuki, the spring, the pressure vessel, a circle with an equality) at the
-//! budgets of issue 55's Rosen–Suzuki table, seeds 1–10: the "hit", the first
+//! budgets of docs/python.md's Rosen–Suzuki table, seeds 1–10: the "hit", the first
 //! evaluation of a point with `g ≤ 0`, `|h| ≤ 10⁻⁸` and `f − f* ≤ 10⁻⁶ · max(1, |f*|)`.
 //! The budget only cuts, so a hit does not depend on the budget beyond it.
 //!

@@ -8,7 +8,7 @@
 //! Replays the nl runs of the ablation study (same seeds as `ablation --seed S`) and
 //! watches every generation: a run *diverges* in the first generation after which
 //! `σ > 1e50` or `σ` or the parent `ȳ` is not finite. For that generation it records
-//! its counter `g` (0-based, as in REFERENCE.md §5), whether `g mod N = 0` (a repair
+//! its counter `g` (0-based, as in docs/algorithm.md §5), whether `g mod N = 0` (a repair
 //! generation), and whether offspring were repaired in it (evaluations beyond λ).
 //! Writes `nl_divergence.md` and `.csv` to `--out` (default `results/nl-divergence-D{N}`).
 //!

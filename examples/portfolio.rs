@@ -1,7 +1,7 @@
-//! Issue 55's first portfolios (`portfolio`, `portfolio+`) and the restarted SQP local
-//! phase against εMAg-ES-R (the baseline) on CEC2017, by the paper's methodology
-//! (Wilcoxon tests per problem, the rankings, the report). All are black boxes
-//! (forward differences).
+//! The portfolio's training rounds (`rounds`, `rounds+`, …), the `portfolio-share0`
+//! family and the restarted SQP local phase (`StudyConfig::OTHERS`) against εMAg-ES-R
+//! (the baseline) on CEC2017, by the paper's methodology (Wilcoxon tests per problem,
+//! the rankings, the report). All are black boxes (forward differences).
 //!
 //! ```sh
 //! cargo run --release --example portfolio -- --dim 10 --out results/portfolio-D10

@@ -57,7 +57,7 @@ fn main() -> ExitCode {
             sqp: SqpSettings {
                 curvature_steering: true,
                 second_order_correction: args.soc,
-                ..SqpSettings::frozen()
+                ..SqpSettings::linear_steering()
             },
             ..PortfolioSettings::default()
         }

@@ -10,8 +10,8 @@
 //!
 //! At N = 10 a run is the paper's budget of 2·10⁵ evaluations; at N = 100 it is the first
 //! 2·10⁵ evaluations (`--budget`), 500 generations of λ = 400. Interleave two builds'
-//! binaries round by round (docs/performance.md, "The paper's variants before and
-//! after issue 55") so that a slow phase of the machine falls on both.
+//! binaries round by round (docs/performance.md, "The paper's variants beside the
+//! portfolio's code") so that a slow phase of the machine falls on both.
 
 use clap::Parser;
 use emages_harness::cli::main_with;

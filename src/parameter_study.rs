@@ -1,7 +1,7 @@
 //! The parameter studies of Section 6: the offspring population size `λ` (with
 //! `μ = ⌊λ/3⌋`) and the maximal number of repair repetitions `θ_r`, ranked per problem
 //! and overall, shown as heat maps — twice: by exact comparison of means and medians as
-//! REFERENCE.md §6 describes, and by the significance-aware reading of the paper's text
+//! docs/algorithm.md §6 describes, and by the significance-aware reading of the paper's text
 //! ([`bench_stats::configurations::rank_on_problem_with_significance`]).
 
 use bench_stats::configurations::{
@@ -140,7 +140,7 @@ pub struct ParameterReport {
     pub values: Vec<usize>,
     /// The problems.
     pub problems: Vec<usize>,
-    /// Per problem, the ranking of the configurations (exact comparison, REFERENCE.md §6).
+    /// Per problem, the ranking of the configurations (exact comparison, docs/algorithm.md §6).
     pub per_problem: Vec<ProblemRanking>,
     /// The overall ranking (exact comparison).
     pub overall: OverallRanking,
@@ -164,7 +164,7 @@ struct Rule {
 
 const EXACT: Rule = Rule {
     suffix: "",
-    note: "Per problem: mean rank (FR, then mean ν̄, then mean f) + median rank (median run's ν̄, then f), competition-ranked; overall: the average of the per-problem ranks. No significance test (REFERENCE.md §6).",
+    note: "Per problem: mean rank (FR, then mean ν̄, then mean f) + median rank (median run's ν̄, then f), competition-ranked; overall: the average of the per-problem ranks. No significance test (docs/algorithm.md §6).",
     name: "exact comparison",
 };
 
@@ -184,7 +184,7 @@ pub struct Rankings {
     pub problems: Vec<usize>,
     /// Runs per configuration and problem.
     pub runs: usize,
-    /// The exact comparison (REFERENCE.md §6).
+    /// The exact comparison (docs/algorithm.md §6).
     pub exact: Scores,
     /// The significance-aware ranking (Wilcoxon signed-rank test, α = 0.05).
     pub significance: Scores,
@@ -320,7 +320,7 @@ impl FinalRuns {
 }
 
 /// Ranks the configurations of a parameter study per problem and overall, twice (exact
-/// comparison as REFERENCE.md §6, and significance-aware), and writes for each
+/// comparison as docs/algorithm.md §6, and significance-aware), and writes for each
 /// `ranks{,_significance}.csv` (problems × configurations: the heat-map tiles),
 /// `ranks_detail{,_significance}.csv` (mean rank, median rank, score),
 /// `average_ranks{,_significance}.md/.csv`, `heatmap{,_significance}.svg/.png`, and one

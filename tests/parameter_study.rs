@@ -1,4 +1,4 @@
-//! The parameter-study report ranks configurations as documented (REFERENCE.md §6), on
+//! The parameter-study report ranks configurations as documented (docs/algorithm.md §6), on
 //! a hand-made case, and the example runs end to end.
 
 mod support;

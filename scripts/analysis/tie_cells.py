@@ -89,7 +89,7 @@ def main():
             bf, bv = zip(*(base[i] for i in range(25)))
             vf, vv = zip(*(other[i] for i in range(25)))
             total = emages.cec_compare(list(bf), list(bv), list(vf), list(vv))["total"]
-            # The tests behind the verdict (REFERENCE.md §6): f, and ν̄ where a run is
+            # The tests behind the verdict (docs/algorithm.md §6): f, and ν̄ where a run is
             # infeasible (a ν̄ tie leaves f to decide).
             p_f = emages.signrank(list(bf), list(vf)).p
             text = f"p_f = {p_f:.2f}"

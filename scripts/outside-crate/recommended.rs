@@ -4,7 +4,7 @@
 //! first line picks OpenBLAS's canonical kernel (no cargo runner here). Built by
 //! scripts/outside-crate/check with `emages` as a direct dependency.
 
-use emages::{save, ConstrainedProblem, FnProblem, Portfolio, Solver};
+use emages::{save, ConstrainedProblem, FnProblem, Portfolio};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     emages::use_canonical_kernel()?;
@@ -42,7 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             run = save::from_json::<Portfolio>(&save::to_json(&run)?)?;
         }
     }
-    assert_eq!(run.best(), Some(outcome.best.clone()));
+    assert_eq!(run.best(), Some(&outcome.best));
     assert_eq!(run.evaluations(), outcome.evaluations);
     println!("by ask and tell, saved to JSON and resumed: the same run ({tells} tells)");
     Ok(())

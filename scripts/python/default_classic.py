@@ -1,15 +1,15 @@
-"""Issue 55's measures of `minimize`'s default on small smooth problems, as a user runs
+"""The measures of `minimize`'s default on small smooth problems, as a user runs
 it: Rosen–Suzuki (4-D, f* = −44) from x0 = 0 with sigma0 = 1 at the budgets 5 000,
 20 000 and 200 000, and the tension/compression spring and the pressure vessel
 (variables scaled to [0, 1], started at the box's centre) at the default budget; seeds
 1–10. "Hit" is the first evaluation of a point with every g <= 0 and
 f − f* <= tol · max(1, |f*|) (tol 1e-6 for Rosen–Suzuki, 1e-4 for the design problems,
-as the issue measures them); "stop" the evaluations the run used. Run with the package
+as docs/python.md quotes them); "stop" the evaluations the run used. Run with the package
 installed:
 
     python scripts/python/default_classic.py [--options JSON] [VARIANT …]
 
-(default: `emages.DEFAULT_VARIANT`, and "eps-mag-es-r", the default before issue 55);
+(default: `emages.DEFAULT_VARIANT`, and "eps-mag-es-r");
 `--options '{"sqp_second_order_correction": true}'` passes `options` to every run.
 The problems are those of scripts/local-phase/scipy_peers.py (imported from there).
 """

@@ -1,8 +1,7 @@
 """Rosen–Suzuki (4-D, Hock & Schittkowski 43; f* = -44 at (0, 1, 2, -1)) and a second
 problem, solved by `emages.minimize` with its defaults and by pycma's `fmin_con2`, 10
 seeds each: the evaluations until each stops, why, and whether it solved the problem
-(feasible, within 1e-6 of f*). The numbers quoted in docs/python.md and the issue 41
-closing note. Run with the package installed and `pip install cma`:
+(feasible, within 1e-6 of f*): the numbers quoted in docs/python.md. Run with the package installed and `pip install cma`:
 
     python scripts/python/rosen_suzuki.py
 """

@@ -1,4 +1,4 @@
-//! Per-problem CEC statistics (REFERENCE.md §6).
+//! Per-problem CEC statistics (docs/algorithm.md §6).
 //!
 //! The runs are sorted by the reference lexicographic order on `(f, ν̄)` — a stable sort
 //! on the key `(ν̄, f if ν̄ = 0 else 0)`, NaN last — and

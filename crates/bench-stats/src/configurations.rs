@@ -1,5 +1,5 @@
 //! Ranking many configurations (the population-size and `θ_r` studies, Figs. 9–12 of
-//! the paper; REFERENCE.md §6). No significance test takes part.
+//! the paper; docs/algorithm.md §6). No significance test takes part.
 //!
 //! Per problem, at the final checkpoint:
 //! 1. mean rank: order the configurations by FR (higher first), then mean `ν̄`, then

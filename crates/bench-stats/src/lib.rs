@@ -1,5 +1,5 @@
 //! Statistics to compare optimizers honestly, with the exact semantics of the εMAg-ES
-//! paper (REFERENCE.md §6):
+//! paper (docs/algorithm.md §6):
 //!
 //! | module | what |
 //! |---|---|

@@ -1,5 +1,5 @@
 //! The pairwise comparison of a baseline `B` with a variant `S` on one problem
-//! (REFERENCE.md §6, Fig. 1 and Table 3 of the paper), and its aggregation over
+//! (docs/algorithm.md §6, Fig. 1 and Table 3 of the paper), and its aggregation over
 //! problems (Tables 1, 2, 4, 5, A1).
 //!
 //! `h1` is the significance test on the final `f` values (run `i` of `B` paired with

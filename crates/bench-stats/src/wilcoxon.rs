@@ -1,5 +1,5 @@
 //! Wilcoxon tests: the signed-rank test for paired samples with MATLAB `signrank`
-//! semantics (REFERENCE.md §6), and the rank-sum (Mann–Whitney U) test for
+//! semantics (docs/algorithm.md §6), and the rank-sum (Mann–Whitney U) test for
 //! independent samples with MATLAB `ranksum` semantics.
 
 use crate::error::StatsError;
@@ -130,7 +130,7 @@ pub fn signrank(x: &[f64], y: &[f64]) -> Result<TestResult, StatsError> {
     signrank_with_alpha(x, y, DEFAULT_ALPHA)
 }
 
-/// The two-sided Wilcoxon signed-rank test (REFERENCE.md §6):
+/// The two-sided Wilcoxon signed-rank test (docs/algorithm.md §6):
 ///
 /// 1. pairs with a NaN difference are dropped; `d_i = x_i − y_i` with tolerance
 ///    `t_i = eps(x_i) + eps(y_i)`; pairs with `|d_i| < t_i` are dropped (ties to

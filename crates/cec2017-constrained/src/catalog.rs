@@ -75,7 +75,7 @@ const fn spec(
 
 use Transform::{Double, None as Plain, Single};
 
-/// The 28 problems, indexed by `k − 1` (REFERENCE.md §1).
+/// The 28 problems, indexed by `k − 1` (docs/algorithm.md §1).
 pub const PROBLEMS: [ProblemSpec; 28] = [
     spec(1, 100.0, 1, 0, Plain, 50.0, (false, true)),
     spec(2, 100.0, 1, 0, Single, 50.0, (false, false)),

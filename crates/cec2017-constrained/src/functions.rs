@@ -1,4 +1,4 @@
-//! The 28 objective/constraint definitions of REFERENCE.md §1, on shifted (`y = x − o`)
+//! The 28 objective/constraint definitions of docs/algorithm.md §1, on shifted (`y = x − o`)
 //! and transformed (`z = M y`) coordinates.
 //!
 //! Sums and products run left to right over the indices, as in the reference. The

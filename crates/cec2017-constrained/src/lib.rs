@@ -1,5 +1,5 @@
 //! The CEC2017 constrained real-parameter benchmark, exactly as the εMAg-ES authors
-//! evaluated it (REFERENCE.md §1).
+//! evaluated it (docs/algorithm.md §1).
 //!
 //! Each problem `k ∈ 1..=28` minimises `f(x)` subject to `l_k` inequalities
 //! `g_i(x) ≤ 0`, `m_k` equalities `h_j(x) = 0` and the box `[−b_k, b_k]^N`, on the
@@ -32,7 +32,7 @@
 //! | C21–C28 | C12–C19 on `z = M y` | as C12–C19 | | as C12–C19 | `M` (shared) | no / no |
 //!
 //! ("Separable": a sum of one-coordinate terms, or `max`; the exact formulas are in
-//! REFERENCE.md §1 and in the source of `functions.rs`.) Problems without a
+//! docs/algorithm.md §1 and in the source of `functions.rs`.) Problems without a
 //! transformation accept any `N ≤ 100` (C08/C09: even `N`); transformed ones need
 //! instance data for their `N` (officially `N ∈ {10, 30, 50, 100}`).
 //!

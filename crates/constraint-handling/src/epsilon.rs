@@ -1,4 +1,4 @@
-//! The ε-level threshold schedule (REFERENCE.md §5, initialisation steps 2–3 and
+//! The ε-level threshold schedule (docs/algorithm.md §5, initialisation steps 2–3 and
 //! generation step 12).
 //!
 //! ```text
@@ -76,7 +76,7 @@ impl Default for EpsilonDecayParams {
     }
 }
 
-/// The decaying threshold of the εMAg-ES (REFERENCE.md §5: initialisation and step 12):
+/// The decaying threshold of the εMAg-ES (docs/algorithm.md §5: initialisation and step 12):
 /// `ε0` from the initial population, then `ε(g) = ε0 (1 − g/T)^{CP}` until `g = T`, then 0.
 /// (The threshold of the ε-level order [`crate::ordering::EpsilonLevel`]; called the
 /// "ε-level control" by Takahama & Sakai.)

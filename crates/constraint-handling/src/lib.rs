@@ -4,7 +4,7 @@
 //! Principles for Competitive Evolution Strategies in Constrained Search Spaces",
 //! generic over any problem implementing [`ConstrainedProblem`]:
 //!
-//! | module | what | REFERENCE.md |
+//! | module | what | docs/algorithm.md |
 //! |---|---|---|
 //! | [`autodiff`] | the `emages-autodiff` crate's `Scalar` (f64 or `Dual<N>`) and `forward_jacobian`, and a problem written once over them (`Formula`, `Differentiable`) | — |
 //! | [`problem`] | the constrained-problem trait `min f(x)` s.t. `g(x) ≤ 0`, `h(x) = 0`, `lb ≤ x ≤ ub` | §1 |

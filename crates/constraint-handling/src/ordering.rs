@@ -1,5 +1,5 @@
 //! Orderings of candidates by objective `f` and mean violation `ν̄`
-//! (REFERENCE.md §3), as comparators and as stable rankings of a population.
+//! (docs/algorithm.md §3), as comparators and as stable rankings of a population.
 //!
 //! - [`EpsilonLevel`] — the ε-level order: `a` may stay before `b` iff
 //!   `ν_a = ν_b ∧ f_a ≤ f_b`, or `ν_a ≤ ε ∧ ν_b ≤ ε ∧ f_a ≤ f_b`, or otherwise `ν_a < ν_b`.
@@ -51,7 +51,7 @@ pub trait CandidateOrder {
     }
 }
 
-/// The ε-level order with threshold `epsilon` (REFERENCE.md §3).
+/// The ε-level order with threshold `epsilon` (docs/algorithm.md §3).
 ///
 /// ```
 /// use constraint_handling::ordering::{CandidateOrder, EpsilonLevel, Fitness};
@@ -94,7 +94,7 @@ impl CandidateOrder for EpsilonLevel {
     }
 }
 
-/// The reference lexicographic order (REFERENCE.md §3): feasible candidates by `f`,
+/// The reference lexicographic order (docs/algorithm.md §3): feasible candidates by `f`,
 /// all others by `ν` alone.
 ///
 /// ```
@@ -123,7 +123,7 @@ impl CandidateOrder for ReferenceLexicographic {
     }
 }
 
-/// The reference's best-so-far update (REFERENCE.md §5, step 10): whether `candidate`
+/// The reference's best-so-far update (docs/algorithm.md §5, step 10): whether `candidate`
 /// replaces `best`. It is lexicographic like [`ReferenceLexicographic`] except that
 /// two points with the same violation `ν̄ > 0` are compared by `f` (the reference's
 /// expression `(ν_c = 0 ∧ ν_b = 0 ∧ f_c < f_b) ∨ (ν_c = ν_b ∧ f_c < f_b) ∨ ν_c < ν_b`).

@@ -1,4 +1,4 @@
-//! Box handling by reflection at the bounds (`keep_range`, REFERENCE.md §2).
+//! Box handling by reflection at the bounds (`keep_range`, docs/algorithm.md §2).
 //!
 //! For each component with width `w = ub − lb`:
 //!

@@ -1,4 +1,4 @@
-//! Jacobian-based (gradient) repair (REFERENCE.md §4).
+//! Jacobian-based (gradient) repair (docs/algorithm.md §4).
 //!
 //! Given `x` with known constraint vector `C(x) = (g_1..g_l, h_1..h_m)`:
 //!

@@ -1,5 +1,5 @@
 //! The constraint violation `ν`, the mean violation `ν̄` and the CEC constraint counts
-//! (REFERENCE.md §1, "Violation").
+//! (docs/algorithm.md §1, "Violation").
 //!
 //! ```text
 //! ν(x)  = Σ_i max(0, g_i(x)) + Σ_{j : |h_j(x)| > δ} |h_j(x)|

@@ -3,7 +3,7 @@
 //! | item | what | backend | allocates |
 //! |---|---|---|---|
 //! | [`gemm`] | `C ← α A B + β C` for any row- or column-major operands | CBLAS `dgemm` | no |
-//! | [`PseudoInverse`] | `A⁺` by the SVD with an absolute cutoff (REFERENCE.md §4) | LAPACK `dgesvd` | no (workspace) |
+//! | [`PseudoInverse`] | `A⁺` by the SVD with an absolute cutoff (docs/algorithm.md §4) | LAPACK `dgesvd` | no (workspace) |
 //! | [`CholeskyFactors`] | `M = L Lᵀ` of a symmetric positive definite `M` with the reciprocal condition number, solves `M Z = B` | LAPACK `dpotrf`, `dpocon`, `dpotrs` | no (workspace) |
 //! | [`LuFactors`] | `M = P L U` with the reciprocal condition number, solves `M Z = B` | LAPACK `dgetrf`, `dgecon`, `dgetrs` | no (workspace) |
 //! | [`orthogonal_from_gaussian`] | a Haar-distributed orthogonal matrix (QR of a Gaussian matrix) | `ndarray-linalg` QR | yes (set-up only) |

@@ -8,7 +8,7 @@
 //! A⁺ = Σ_{k : s_k > τ} v_k (1/s_k) u_kᵀ
 //! ```
 //!
-//! Singular values `≤ τ` are discarded (REFERENCE.md §4: `τ = 1e-12`, absolute).
+//! Singular values `≤ τ` are discarded (docs/algorithm.md §4: `τ = 1e-12`, absolute).
 
 use super::{copy_column_major, gemm, lapack_int, lapack_status, LinalgError};
 use ndarray::{s, Array2, ArrayView2, ShapeBuilder};

@@ -223,7 +223,7 @@ fn an_infeasible_start_where_the_gradient_vanishes_is_left() {
     }
     let frozen = SqpSettings {
         initial_step: Some(1.0),
-        ..SqpSettings::frozen()
+        ..SqpSettings::linear_steering()
     };
     let mut sqp = Sqp::for_problem(&problem, &[0.0; 5], frozen).unwrap();
     sqp.run(&problem, 200).unwrap();

@@ -110,7 +110,7 @@ fn a_run_with_the_correction_saved_at_any_tell_continues_bit_for_bit() {
 #[test]
 fn the_setting_is_off_by_default_and_in_saved_settings_without_it() {
     assert!(!SqpSettings::default().second_order_correction);
-    assert!(!SqpSettings::frozen().second_order_correction);
+    assert!(!SqpSettings::linear_steering().second_order_correction);
     let old: SqpSettings = serde_json::from_str(r#"{"difference_step": 1e-8}"#).unwrap();
     assert!(!old.second_order_correction);
     let on: SqpSettings = serde_json::from_str(r#"{"second_order_correction": true}"#).unwrap();

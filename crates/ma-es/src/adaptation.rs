@@ -1,4 +1,4 @@
-//! The matrix adaptation component (REFERENCE.md §5, steps 7–8); step 9, the step size,
+//! The matrix adaptation component (docs/algorithm.md §5, steps 7–8); step 9, the step size,
 //! is [`crate::step_size`].
 //!
 //! MA-ES update, with the **new** `p_σ` and the (possibly back-calculated) selected

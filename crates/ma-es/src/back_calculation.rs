@@ -1,4 +1,4 @@
-//! The back-calculation component (REFERENCE.md §5, step 3.4).
+//! The back-calculation component (docs/algorithm.md §5, step 3.4).
 //!
 //! When an offspring was changed by reflection or repair, its mutation vectors are
 //! recomputed from the point actually evaluated:

@@ -1,4 +1,4 @@
-//! Configuration: the strategy parameters of REFERENCE.md §5 with their defaults, and
+//! Configuration: the strategy parameters of docs/algorithm.md §5 with their defaults, and
 //! their resolution for a dimension `N`.
 //!
 //! | parameter | default |
@@ -90,7 +90,7 @@ pub struct Config {
     pub pinv_tolerance: f64,
     /// How `M⁺ d` is computed.
     pub back_calculation: BackCalculationSolver,
-    /// Where the initial population comes from: `None` (the reference, REFERENCE.md §5
+    /// Where the initial population comes from: `None` (the reference, docs/algorithm.md §5
     /// step 1) draws it uniformly in the box; `Some(x0)` draws it around `x0` instead,
     /// `y = x0 + σ0 z` (`z` standard normal, reflected into the box) — a departure for
     /// users who know where to start, or whose box is unbounded (docs/deviations.md).

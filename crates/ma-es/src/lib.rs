@@ -1,7 +1,7 @@
 //! The matrix adaptation evolution strategy for constrained problems — the εMAg-ES of
 //! Hellwig & Beyer — with every component switchable through a trait.
 //!
-//! The strategy ([`strategy::Strategy`]) runs one loop (REFERENCE.md §5); what differs between the
+//! The strategy ([`strategy::Strategy`]) runs one loop (docs/algorithm.md §5); what differs between the
 //! paper's seven variants are the components it is built from:
 //!
 //! | seam | trait | implementations |

@@ -1,6 +1,6 @@
 //! Solving `M z = d` for the back-calculation, without allocating per generation.
 //!
-//! `z = M⁺ d` with the pseudo-inverse of REFERENCE.md §5 step 1 (SVD, absolute cutoff
+//! `z = M⁺ d` with the pseudo-inverse of docs/algorithm.md §5 step 1 (SVD, absolute cutoff
 //! `τ`). When `M` is well conditioned, `M⁺ = M⁻¹` and an LU factorisation (LAPACK
 //! `getrf`/`getrs`, a third of the SVD's cost) gives the same `z` up to rounding; the
 //! [`BackCalculationSolver::Lu`] method uses it when the estimated reciprocal

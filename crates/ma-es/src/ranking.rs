@@ -1,5 +1,5 @@
 //! Step 4: ranking the offspring. The presets rank by the ε-level order with the
-//! threshold of the schedule (REFERENCE.md §5); another rule is another
+//! threshold of the schedule (docs/algorithm.md §5); another rule is another
 //! [`PopulationRanking`]: the objective alone ([`ObjectiveRanking`]), Runarsson & Yao's
 //! stochastic ranking ([`StochasticRanking`], seeded per run), or an augmented
 //! Lagrangian with adaptive coefficients ([`AugmentedLagrangianRanking`]), which reads

@@ -1,4 +1,4 @@
-//! The repair component (REFERENCE.md §5, generation step 3.3).
+//! The repair component (docs/algorithm.md §5, generation step 3.3).
 //!
 //! [`PeriodicRepair`] is the εMAg-ES rule: only in generations with `g mod N = 0`, each
 //! offspring draws one uniform `u` (no draw in other generations); if `u ≤ θ_p`, it is

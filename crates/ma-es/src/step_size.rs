@@ -1,4 +1,4 @@
-//! Step 9 of the strategy (REFERENCE.md §5): the step-size rule that adapts the mutation
+//! Step 9 of the strategy (docs/algorithm.md §5): the step-size rule that adapts the mutation
 //! strength `σ`, then the σ cap.
 //!
 //! A [`StepSizeRule`] sees everything a generation knows once its offspring are ranked
@@ -68,7 +68,7 @@ pub trait StepSizeRule: std::any::Any + Send {
     fn update(&mut self, ctx: &StepSizeContext<'_>) -> f64;
 }
 
-/// Cumulative step-size adaptation as in the reference (REFERENCE.md §5, step 9):
+/// Cumulative step-size adaptation as in the reference (docs/algorithm.md §5, step 9):
 ///
 /// ```text
 /// σ ← σ · exp((c_σ/2) (‖p_σ‖²/N − 1))

@@ -46,3 +46,8 @@ pub use progress::{scientific, Progress};
 pub use request::{Request, RequestKind, Slots, Told, Values};
 pub use solver::{Phase, Solver, Status};
 pub use termination::Termination;
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

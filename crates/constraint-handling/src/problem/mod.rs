@@ -8,7 +8,7 @@
 //!
 //! with `x ∈ ℝᴺ`. Evaluating a point yields `f(x)` and the *constraint vector*
 //! `C(x) = (g_1(x), …, g_l(x), h_1(x), …, h_m(x))` — inequalities first, then equalities,
-//! the layout the Jacobian-based repair (REFERENCE.md §4) differentiates.
+//! the layout the Jacobian-based repair (docs/algorithm.md §4) differentiates.
 
 mod differentiable;
 mod function;
@@ -120,7 +120,7 @@ pub trait ConstrainedProblem {
     fn upper_bounds(&self) -> &[f64];
 
     /// The equality margin `δ` of the mean violation: `|h_j| ≤ δ` counts as satisfied
-    /// (REFERENCE.md §1; the CEC2017 value `10⁻⁴` by default). The problem owns it, so
+    /// (docs/algorithm.md §1; the CEC2017 value `10⁻⁴` by default). The problem owns it, so
     /// that every algorithm and every statistic measures `ν̄` alike.
     fn equality_margin(&self) -> f64 {
         crate::violation::DEFAULT_EQUALITY_MARGIN

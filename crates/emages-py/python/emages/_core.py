@@ -48,7 +48,7 @@ __version__ = _emages.__version__
 #: changed, e.g. ``"eps-mag-es:step-size=median-success"``, is a ``variant``).
 VARIANTS = tuple(_emages.PRESETS)
 
-#: Strategies beyond the paper's seven, designed from its components (issue 34); a name
+#: Strategies beyond the paper's seven, designed from its components (docs/strategy-design.md); a name
 #: is a ``variant`` too, also with components changed (``"eps-mag-es-r:polish=off"``).
 #: εMAg-ES-R: BIPOP restarts, ε ending at 10 % of each run, the relative range stall
 #: and the last half of the budget polishing the best (docs/strategy-design.md, entry 13).
@@ -58,22 +58,21 @@ VARIANTS = tuple(_emages.PRESETS)
 STRATEGIES = tuple(_emages.STRATEGIES)
 
 
-#: The ``variant`` of :func:`minimize` for issue 55's portfolio (``ma_es::portfolio``),
-#: the default: the SQP local phase on forward-difference models and εMAg-ES-R in
-#: rounds, the local phase's share of each round following progress; it stops once five
-#: runs of the local phase in a row end at the best point (``options={'confirmations':
-#: 0}``: to the budget) or at ``options={'target': t}``. For expensive smooth problems,
-#: where evaluations count: Rosen–Suzuki is solved within ~50 evaluations and the run
-#: stops after ~350. The constraints' ``jac`` goes to its ES rounds' repair; equalities
-#: are held to ``equality_margin = 1e-8`` unless it is given.
-PORTFOLIO = "portfolio"
+#: The ``variant`` of :func:`minimize` for the portfolio, the recommended strategy (Rust's
+#: ``emages::recommended()``): the SQP local phase on forward-difference models and
+#: εMAg-ES-R in rounds, the local phase's share of each round following progress; it
+#: stops once five runs of the local phase in a row end at the best point
+#: (``options={'confirmations': 0}``: to the budget) or at ``options={'target': t}``.
+#: For expensive smooth problems, where evaluations count: Rosen–Suzuki is solved within
+#: ~50 evaluations and the run stops after ~300. The constraints' ``jac`` goes to its ES
+#: rounds' repair; equalities are held to ``equality_margin = 1e-8`` unless it is given.
+PORTFOLIO = _emages.RECOMMENDED_PORTFOLIO
 
 #: The ``variant`` of :func:`minimize` and :class:`AskTell` when none is given: the
-#: portfolio (issue 55, docs/strategy-design.md §27–31), which reaches in hundreds of
-#: evaluations what εMAg-ES-R, the default before, reached in thousands, and leads it on
-#: bbob-constrained and CEC2020; it loses CEC2017 at N = 50 at the CEC's full budget,
-#: where a long ES run pays. The ES variants by name: ``"eps-mag-es-r"``, the paper's
-#: ``"eps-mag-es"``.
+#: portfolio, which reaches in hundreds of evaluations what εMAg-ES-R reaches in
+#: thousands, and leads it on bbob-constrained and CEC2020; it loses CEC2017 at N = 50
+#: at the CEC's full budget, where a long ES run pays (docs/strategy-design.md §27–34).
+#: The ES variants by name: ``"eps-mag-es-r"``, the paper's ``"eps-mag-es"``.
 DEFAULT_VARIANT = PORTFOLIO
 
 #: ``options`` that switch every convergence criterion off: the run goes to its budget

@@ -142,7 +142,7 @@ def minimize(
         convergence criteria).
     variant : str
         :data:`DEFAULT_VARIANT` (:data:`PORTFOLIO`, below), ``"eps-mag-es-r"``
-        (εMAg-ES-R: restarts and a polishing end; the default before issue 55), the
+        (εMAg-ES-R: restarts and a polishing end), the
         paper's ``"eps-mag-es"`` or another of :data:`VARIANTS` and
         :data:`STRATEGIES`, or ``PRESET:KEY=VALUE…``, e.g.
         ``"eps-mag-es:restarts=bipop:population=log:eps-end=5%"`` (restarts, CMA-ES's

@@ -35,7 +35,7 @@ use std::ops::ControlFlow;
 /// ```
 #[derive(Clone, Debug)]
 pub struct LocalPhaseOptimizer {
-    /// The settings of each run ([`SqpSettings::frozen`] by default: the training
+    /// The settings of each run ([`SqpSettings::linear_steering`] by default: the training
     /// studies' `sqp-restarts`).
     pub settings: SqpSettings,
 }
@@ -43,7 +43,7 @@ pub struct LocalPhaseOptimizer {
 impl Default for LocalPhaseOptimizer {
     fn default() -> Self {
         Self {
-            settings: SqpSettings::frozen(),
+            settings: SqpSettings::linear_steering(),
         }
     }
 }

@@ -186,7 +186,7 @@ mod tests {
     }
 
     /// A problem whose constraint is NaN at the box centre, the first point evaluated
-    /// (as on CEC2020's RC34–RC43): as frozen the harness's record keeps that point to
+    /// (as on CEC2020's RC34–RC43): without `nan-last` the harness's record keeps that point to
     /// the end; with `nan_last` the run ends feasible at the optimum `(0.6, 0)`, and the
     /// checkpoints after the first numeric point hold numbers.
     #[test]
@@ -202,9 +202,9 @@ mod tests {
         .unwrap();
         let checkpoints = [100, 1000, 5000];
         let task = Task::new(&p, 5000, 3).with_checkpoints(&checkpoints);
-        let frozen = share0(false).run(&task).unwrap();
-        assert_eq!(frozen.best.found_at, Some(1));
-        assert!(frozen.best.fitness.violation.is_nan());
+        let kept = share0(false).run(&task).unwrap();
+        assert_eq!(kept.best.found_at, Some(1));
+        assert!(kept.best.fitness.violation.is_nan());
         let fixed = share0(true).run(&task).unwrap();
         let found = fixed.best.found_at.expect("found");
         assert!(found > 1, "found at {found}");
@@ -223,7 +223,7 @@ mod tests {
             .checkpoints
             .iter()
             .all(|c| !c.best.fitness.violation.is_nan()));
-        assert_eq!(fixed.evaluations, frozen.evaluations);
+        assert_eq!(fixed.evaluations, kept.evaluations);
         println!("NaN centre: feasible f = 0.36 found at evaluation {found} of 5000");
     }
 
@@ -232,12 +232,12 @@ mod tests {
     /// are `portfolio-share0:nan-last`'s too).
     #[test]
     fn nan_last_changes_nothing_without_nan() {
-        let (frozen, out_frozen) = points_of(&share0(false), 4000);
+        let (plain, out_plain) = points_of(&share0(false), 4000);
         let (fixed, out_fixed) = points_of(&share0(true), 4000);
-        assert!(out_frozen.iterations > 0);
-        assert_eq!(frozen, fixed);
-        assert_eq!(out_frozen.best, out_fixed.best);
-        assert_eq!(out_frozen.evaluations, out_fixed.evaluations);
+        assert!(out_plain.iterations > 0);
+        assert_eq!(plain, fixed);
+        assert_eq!(out_plain.best, out_fixed.best);
+        assert_eq!(out_plain.evaluations, out_fixed.evaluations);
     }
 
     /// The budget only cuts: with budgets B and 10·B a run evaluates the same first

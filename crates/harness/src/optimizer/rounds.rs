@@ -36,7 +36,7 @@ use rand::SeedableRng;
 /// `share`).
 #[derive(Clone, Debug)]
 pub struct RoundsOptimizer {
-    /// The local phase's settings ([`SqpSettings::frozen`]: as the studies ran).
+    /// The local phase's settings ([`SqpSettings::linear_steering`]).
     pub sqp: SqpSettings,
     /// The ES of step 2.
     pub es: ComponentSpec,
@@ -79,7 +79,7 @@ impl Default for SqpShare {
 impl Default for RoundsOptimizer {
     fn default() -> Self {
         Self {
-            sqp: SqpSettings::frozen(),
+            sqp: SqpSettings::linear_steering(),
             es: ComponentSpec::recommended(),
             es_budget_per_dim: 2000,
             restart_while_improving: false,

@@ -133,7 +133,7 @@ pub fn dynamics_figures(
     Ok(Some((files, figures)))
 }
 
-/// The σ threshold beyond which a run counts as diverged (REFERENCE.md: the nl variant's
+/// The σ threshold beyond which a run counts as diverged (docs/algorithm.md: the nl variant's
 /// "unreasonably large σ values").
 pub const DIVERGED_SIGMA: f64 = 1e50;
 

@@ -307,7 +307,7 @@ pub struct StudySpec {
 }
 
 /// The CEC2017 competition's checkpoints: the best-so-far at 10 %, 50 % and 100 % of the
-/// budget (REFERENCE.md §5, step 14), the statistics' default.
+/// budget (docs/algorithm.md §5, step 14), the statistics' default.
 pub const DEFAULT_CHECKPOINT_FRACTIONS: [f64; 3] = [0.1, 0.5, 1.0];
 
 /// The evaluation count of the checkpoint at `fraction` of `budget`:
@@ -406,14 +406,14 @@ fn mix(mut z: u64) -> u64 {
 /// let lm = "eps-mag-es:repair=levenberg-marquardt:restarts=bipop@Tscaled";
 /// let full = "eps-mag-es:repair=levenberg-marquardt:lm-solve=full:restarts=bipop@Tscaled";
 /// assert_eq!(run_seed(1, lm, 3, 10, 0), run_seed(1, full, 3, 10, 0));
-/// let frozen = "portfolio-share0";
-/// assert_eq!(run_seed(1, frozen, 3, 10, 0), run_seed(1, "portfolio-share0:nan-last", 3, 10, 0));
-/// assert_ne!(run_seed(1, frozen, 3, 10, 0), run_seed(1, "portfolio-share0:nan-lastly", 3, 10, 0));
+/// let share0 = "portfolio-share0";
+/// assert_eq!(run_seed(1, share0, 3, 10, 0), run_seed(1, "portfolio-share0:nan-last", 3, 10, 0));
+/// assert_ne!(run_seed(1, share0, 3, 10, 0), run_seed(1, "portfolio-share0:nan-lastly", 3, 10, 0));
 /// let curvature = "portfolio-share0:nan-last:curvature";
 /// assert_eq!(run_seed(1, curvature, 3, 10, 0), run_seed(1, "portfolio-share0:nan-last:curvature:soc", 3, 10, 0));
 /// assert_eq!(run_seed(1, curvature, 3, 10, 0), run_seed(1, "portfolio-share0:nan-last:curvature:soc:bound", 3, 10, 0));
 /// assert_eq!(run_seed(1, curvature, 3, 10, 0), run_seed(1, "portfolio-share0:nan-last:curvature:bound", 3, 10, 0));
-/// assert_ne!(run_seed(1, frozen, 3, 10, 0), run_seed(1, curvature, 3, 10, 0));
+/// assert_ne!(run_seed(1, share0, 3, 10, 0), run_seed(1, curvature, 3, 10, 0));
 /// // The training rounds keep the seeds of the runs they made as `portfolio…`.
 /// assert_eq!(run_seed(1, "rounds+", 3, 10, 0), run_seed(1, "portfolio+", 3, 10, 0));
 /// ```

@@ -59,12 +59,12 @@ pub struct SqpSettings {
     /// Whether the steering of the merit's weights counts the model's curvature
     /// (Nocedal and Wright, eq. 18.36): where the iterate violates constraints, the
     /// weights are raised until `∇fᵀd + ½ dᵀBd − (1 − δ) Σ μ v < 0`, not only
-    /// `∇fᵀd − (1 − δ) Σ μ v`. Without it (`false`, as frozen in `portfolio-share0`) an
+    /// `∇fᵀd − (1 − δ) Σ μ v`. Without it (`false`, [`SqpSettings::linear_steering`]) an
     /// infeasible iterate where `∇f = 0` (`Σ xᵢ²` from 0 under `Σ xᵢ ≥ 5`) keeps zero
     /// weights: every step towards feasibility raises the merit, the line search takes
     /// steps of `10⁻⁸` and the bound halves each iteration. On by default; a saved run
-    /// of an earlier version (without the field) reads as `false`.
-    #[serde(default = "frozen_steering")]
+    /// without the field reads as `false`.
+    #[serde(default = "linear")]
     pub curvature_steering: bool,
     /// Whether a full step (`α = 1`) that the merit rejects is tried once more with
     /// Fletcher's second-order correction before the line search backtracks: the same
@@ -74,21 +74,22 @@ pub struct SqpSettings {
     /// no new gradient. Without it a step along a curved active boundary leaves the
     /// boundary to second order and is rejected whenever that costs more than the step
     /// gains (the Maratos effect), and the bound `Δ` stays at the break-even length.
-    /// Off by default (as in every version before it; a saved run without the field
-    /// reads as `false`).
+    /// Off by default (a saved run without the field reads as `false`).
     #[serde(default)]
     pub second_order_correction: bool,
 }
 
-/// The steering of the versions before [`SqpSettings::curvature_steering`].
-fn frozen_steering() -> bool {
+/// The steering of a saved run without [`SqpSettings::curvature_steering`].
+fn linear() -> bool {
     false
 }
 
 impl SqpSettings {
-    /// The settings of the frozen `portfolio-share0` (`curvature_steering` off).
+    /// The default settings with the merit's weights steered by the linear model alone
+    /// (`curvature_steering` off), as the harness's `sqp-restarts`, its training
+    /// `rounds` and the `portfolio-share0` family run.
     #[must_use]
-    pub fn frozen() -> Self {
+    pub fn linear_steering() -> Self {
         Self {
             curvature_steering: false,
             ..Self::default()

@@ -1,6 +1,6 @@
 //! Noise sources: where the strategy's random numbers come from.
 //!
-//! The strategy consumes, in this order (REFERENCE.md §5 and the replay fixtures):
+//! The strategy consumes, in this order (docs/algorithm.md §5 and the replay fixtures):
 //! - the initial population: individual 1's `N` uniforms, then individual 2's, …;
 //! - each generation: a block of `λ·N` standard normals (offspring 1's `N` components,
 //!   then offspring 2's, …); then, in generations with `g mod N = 0`, variants that

@@ -108,7 +108,7 @@ pub enum StallKind {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PopulationKind {
-    /// `λ = 4N`, the reference's (REFERENCE.md §5).
+    /// `λ = 4N`, the reference's (docs/algorithm.md §5).
     #[default]
     Paper,
     /// `λ = 4 + ⌊3 ln N⌋`, CMA-ES's default (Hansen 2016): fewer evaluations per

@@ -80,7 +80,7 @@ pub struct ComponentSpec {
     pub jacobian: JacobianUse,
 }
 
-/// The loop's components (REFERENCE.md §5) and its population rule: the paper's
+/// The loop's components (docs/algorithm.md §5) and its population rule: the paper's
 /// εMAg-ES by default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ComponentChoice {

@@ -4,24 +4,23 @@
 #![allow(clippy::wildcard_imports)]
 use super::*;
 
-/// Strategies beyond the paper's seven, designed from its components (issue 34): `(name,
+/// Strategies beyond the paper's seven, designed from its components: `(name,
 /// label, spec)`. [`ComponentSpec`]'s parser reads the name as the spec; a study's
 /// records carry the spec's canonical text form.
 ///
 /// - **εMAg-ES-R** (`eps-mag-es-r`): εMAg-ES restarted by BIPOP ([`crate::restarts`]),
 ///   each run's ε ending at 10 % of its generations, a run stalled once its offspring's
 ///   `f` range falls below `10⁻¹² |f|`, and the last half of the budget spent polishing
-///   the best-so-far. docs/strategy-design.md (entry 13) says how it was chosen, and
-///   which commit froze it.
+///   the best-so-far. docs/strategy-design.md (entry 13) says how it was chosen.
 ///
-/// - **εMAg-ES-RLM** (`eps-mag-es-rlm`, issue 42): εMAg-ES-R with the
+/// - **εMAg-ES-RLM** (`eps-mag-es-rlm`): εMAg-ES-R with the
 ///   Levenberg–Marquardt repair ([`crate::repair::LevenbergMarquardtRepair`]) in place of
 ///   the gradient repair: every generation, a fifth of the infeasible offspring and the
 ///   infeasible best-so-far (N ≥ 20, equalities), at most 4 iterations, the step in units
 ///   of the box's widths. Made for problems that offer their constraint Jacobian
 ///   ([`constraint_handling::ConstrainedProblem::constraint_jacobian`]): by forward
 ///   differences each iteration costs `N + 1` evaluations, and it lost to εMAg-ES-R as a
-///   black box (docs/strategy-design.md, entries 19 and 21, and the commit that froze it).
+///   black box (docs/strategy-design.md, entries 19 and 21).
 ///
 /// ```
 /// use ma_es::variant::{RepairMethod, RestartKind, STRATEGIES};

@@ -1,4 +1,4 @@
-//! One generation's arithmetic (REFERENCE.md §5): the initial population and `ε0`,
+//! One generation's arithmetic (docs/algorithm.md §5): the initial population and `ε0`,
 //! sampling `ȳ + σ M z` into the box, ranking, recombination, the path, `M` and `σ`
 //! updates and the best-so-far rule.
 

@@ -1,4 +1,4 @@
-//! The εMAg-ES loop (REFERENCE.md §5), one implementation for every choice of
+//! The εMAg-ES loop (docs/algorithm.md §5), one implementation for every choice of
 //! components, as a state machine driven by ask and tell.
 //!
 //! **Initialisation.** `y_k = lb + (ub − lb) ∘ u_k` for `k = 1..λ`; `ε0` from the

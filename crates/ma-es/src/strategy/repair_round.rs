@@ -1,4 +1,4 @@
-//! The repair of one generation as rounds of requests (REFERENCE.md §5, step 3.3): the
+//! The repair of one generation as rounds of requests (docs/algorithm.md §5, step 3.3): the
 //! offspring chosen, their probes or Jacobians, their repaired points, step after step
 //! and wave after wave, and SASS's repair of the best-so-far.
 

@@ -37,7 +37,7 @@ impl Header {
         self.variant.parse().map_err(|e| format!("{e}"))
     }
 
-    /// The run's configuration: every default of REFERENCE.md §5 with the header's λ,
+    /// The run's configuration: every default of docs/algorithm.md §5 with the header's λ,
     /// μ and σ0.
     pub fn config(&self, back_calculation: BackCalculationSolver) -> Config {
         Config {
@@ -50,7 +50,7 @@ impl Header {
     }
 
     /// The run's limits: the header's budget and generation limit, and the CEC
-    /// checkpoints of the reference (REFERENCE.md §5, step 14): ⌈f · budget⌉ for
+    /// checkpoints of the reference (docs/algorithm.md §5, step 14): ⌈f · budget⌉ for
     /// f = 10, 50, 100 %.
     pub fn limits(&self) -> Limits {
         Limits {

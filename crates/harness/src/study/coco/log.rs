@@ -206,7 +206,7 @@ pub struct CocoRunLog {
     last_tdat: usize,
 }
 
-/// A finished run's share of the files ([`CocoArchive::append`]).
+/// A finished run's share of the files ([`super::CocoArchive::append`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CocoRunBlock {
     /// The function number.
