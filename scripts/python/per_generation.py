@@ -39,7 +39,7 @@ def run_minimize(n, generations, seed):
 
 
 def run_asktell(n, generations, seed):
-    es = emages.AskTell(n, n_ineq=1, x0=np.full(n, 2.0), sigma0=0.5, variant="eps-mag-es-r", seed=seed,
+    es = emages.AskTell(dim=n, n_ineq=1, x0=np.full(n, 2.0), sigma0=0.5, variant="eps-mag-es-r", seed=seed,
                         budget=10 ** 9, history=False, options={**emages.NO_CONVERGENCE, "maxiter": generations})
     t = time.perf_counter()
     while not es.stop():

@@ -82,6 +82,7 @@ impl PyAskTell {
     /// An ES run of `variant` with the typed `emages.Options`.
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (lower, upper, n_ineq, n_eq, margin, variant, options, seed, jacobian=false))]
     fn es(
         lower: Vec<f64>,
         upper: Vec<f64>,
@@ -94,7 +95,7 @@ impl PyAskTell {
         jacobian: bool,
     ) -> PyResult<Self> {
         let (options, _) = run_options(variant, &options, seed)?;
-        let shape = shape(lower, upper, (n_ineq, n_eq), margin, jacobian)?;
+        let shape = shape(lower, upper, (n_ineq, n_eq), margin, (jacobian, false))?;
         let es = options
             .build(&shape)
             .and_then(|plan| plan.ask_tell())
@@ -110,7 +111,7 @@ impl PyAskTell {
     /// A portfolio run with the typed `emages.PortfolioOptions`, starting at `x0`.
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (lower, upper, n_ineq, n_eq, margin, options, seed, x0=None, jacobian=false, history=false))]
+    #[pyo3(signature = (lower, upper, n_ineq, n_eq, margin, options, seed, x0=None, jacobian=false, history=false, gradient=false))]
     fn portfolio(
         lower: Vec<f64>,
         upper: Vec<f64>,
@@ -122,10 +123,11 @@ impl PyAskTell {
         x0: Option<Vec<f64>>,
         jacobian: bool,
         history: bool,
+        gradient: bool,
     ) -> PyResult<Self> {
         let (budget, settings) = portfolio_options(&options, lower.len());
         let max_iterations = portfolio_iterations(&options);
-        let shape = shape(lower, upper, (n_ineq, n_eq), margin, jacobian)?;
+        let shape = shape(lower, upper, (n_ineq, n_eq), margin, (jacobian, gradient))?;
         let run = portfolio_plan(settings, budget, seed, x0)
             .build(&shape)
             .and_then(|plan| plan.ask_tell())
@@ -168,16 +170,10 @@ impl PyAskTell {
         }
         s.asked = true;
         let rows = request.points.t().as_standard_layout().into_owned();
-        let kind = match request.kind {
-            RequestKind::Population => "population",
-            RequestKind::JacobianProbes => "probes",
-            RequestKind::Jacobians => "jacobians",
-            RequestKind::Repaired => "repaired",
-        };
         Ok(Some((
             rows.into_pyarray(py),
             request.kind.constraints_only(),
-            kind,
+            request.kind.name(),
             request.evaluations,
         )))
     }
@@ -204,19 +200,20 @@ impl PyAskTell {
         let (l, m) = (s.l, s.m);
         let solver = s.run.solver();
         let n = solver.shape().dim();
-        let (k, only, jacobians) = match solver.ask().map_err(to_py)? {
-            Some(request) => (
-                request.points.ncols(),
-                request.kind.constraints_only(),
-                request.kind == RequestKind::Jacobians,
-            ),
+        let (k, kind) = match solver.ask().map_err(to_py)? {
+            Some(request) => (request.points.ncols(), request.kind),
             None => {
                 return Err(PyValueError::new_err(
                     "tell(): the run has ended: nothing is asked for",
                 ))
             }
         };
-        let objectives = told_objectives(f, k, !only)?;
+        let (only, jacobians) = (kind.constraints_only(), kind.derivatives());
+        let objectives = if kind == RequestKind::Gradients {
+            told_gradients(f, k, n)?
+        } else {
+            told_objectives(f, k, !only)?
+        };
         let c = told_constraints(g, h, k, (l, m), jacobians.then_some(n))?;
         let told = solver.tell(&objectives, c.view()).map_err(to_py)?;
         s.asked = false;
@@ -320,6 +317,19 @@ impl PyAskTell {
         Ok(mean.into_pyarray(py))
     }
 
+    /// The current search's scale per coordinate (pycma's `stds`): an ES's
+    /// `σ √((M Mᵀ)_ii)`; while the portfolio's local phase runs, its step bound `Δ`
+    /// (every coordinate's step is at most `Δ`).
+    #[getter]
+    fn stds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let s = self.lock()?;
+        let stds = match &s.run {
+            Run::Es(es) => es.stds(),
+            Run::Portfolio(run) => run.stds(),
+        };
+        Ok(stds.into_pyarray(py))
+    }
+
     /// The dimension.
     #[getter]
     fn dim(&self) -> PyResult<usize> {
@@ -385,21 +395,23 @@ fn no_limit() -> usize {
 }
 
 /// The shape of a problem of Python's: the box, the constraint counts, the margin, and
-/// exact Jacobians where the user gives them.
+/// the derivatives the user gives (exact constraint Jacobians; the objective's
+/// gradient).
 fn shape(
     lower: Vec<f64>,
     upper: Vec<f64>,
     (l, m): (usize, usize),
     margin: f64,
-    jacobian: bool,
+    (jacobian, gradient): (bool, bool),
 ) -> PyResult<ProblemShape> {
     let mut shape = ProblemShape::new(lower, upper, l, m).map_err(to_py)?;
     shape.equality_margin = margin;
-    Ok(if jacobian {
-        shape.with_jacobian(JacobianSource::Exact)
+    let source = if jacobian {
+        JacobianSource::Exact
     } else {
-        shape
-    })
+        JacobianSource::Differences
+    };
+    Ok(shape.with_jacobian(source).with_gradient(gradient))
 }
 
 /// Why a portfolio run ended (or would, were it to end now): the solver's reason, else
@@ -429,6 +441,28 @@ pub(crate) fn told_objectives(
     Ok(f)
 }
 
+/// The objective's gradients told for `k` points (a `gradients` request): `f` of shape
+/// `(k, N)`, every number finite, flattened point by point.
+pub(crate) fn told_gradients(
+    f: Option<&Bound<'_, PyAny>>,
+    k: usize,
+    n: usize,
+) -> PyResult<Vec<f64>> {
+    let f = f.ok_or_else(|| {
+        PyValueError::new_err("tell(): the gradients are missing (f of shape (k, N))")
+    })?;
+    let v = values(f, &[k, n], "the gradient")?;
+    if let Some(i) = v.iter().position(|v| !v.is_finite()) {
+        return Err(PyValueError::new_err(format!(
+            "tell(): the gradient is not finite at point {}, component {} ({})",
+            i / n,
+            i % n,
+            v[i]
+        )));
+    }
+    Ok(v)
+}
+
 /// The constraint values (or, with `jacobian_dim = Some(N)`, the Jacobians) told for
 /// `k` points as the `(l + m) × k` (or `(l + m) × k N`) column-major matrix a tell
 /// takes: `g` of shape `(k, l)` and `h` of shape `(k, m)` (`(k, l, N)`, `(k, m, N)`),
@@ -455,7 +489,17 @@ pub(crate) fn told_constraints(
             None => vec![k, count],
         };
         let v = values(value, &shape, what)?;
-        if let Some(i) = v.iter().position(|v| v.is_nan()) {
+        if jacobian_dim.is_some() {
+            if let Some(i) = v.iter().position(|v| !v.is_finite()) {
+                return Err(PyValueError::new_err(format!(
+                    "tell(): the Jacobian of {what}[{}] is not finite at point {} (∂/∂x[{}] = {})",
+                    (i / width) % count,
+                    i / (count * width),
+                    i % width,
+                    v[i]
+                )));
+            }
+        } else if let Some(i) = v.iter().position(|v| v.is_nan()) {
             return Err(PyValueError::new_err(format!(
                 "tell(): {what} is NaN at point {}",
                 i / (count * width)

@@ -8,7 +8,9 @@
 //! (or a Ctrl-C) stops the run and is re-raised as it was.
 
 use crate::convert::values_with_shape;
-use constraint_handling::problem::{check_batch_shapes, ConstraintJacobian, ProblemShape};
+use constraint_handling::problem::{
+    check_batch_shapes, ConstraintJacobian, ObjectiveGradient, ProblemShape,
+};
 use constraint_handling::ConstrainedProblem;
 use constraint_handling::ProblemError;
 use ndarray::{Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
@@ -40,6 +42,11 @@ pub struct CallbackProblem {
     callables: Callables,
     /// `jac(x) -> (l + m, N)`: the constraints' Jacobian, rows g then h, if given.
     jacobian: Option<Py<PyAny>>,
+    /// `grad(x) -> (N,)`: the objective's gradient, if given.
+    gradient: Option<Py<PyAny>>,
+    /// The point of the last gradient: the constraints' Jacobian there is part of the
+    /// same derivative evaluation (not counted again).
+    gradient_at: RefCell<Vec<f64>>,
     vectorized: bool,
     shape: ProblemShape,
     f_evaluations: Cell<usize>,
@@ -58,6 +65,8 @@ impl CallbackProblem {
         Self {
             callables,
             jacobian: None,
+            gradient: None,
+            gradient_at: RefCell::new(Vec::new()),
             vectorized,
             shape,
             f_evaluations: Cell::new(0),
@@ -75,12 +84,20 @@ impl CallbackProblem {
         self
     }
 
+    /// The same problem offering the objective's gradient `grad(x) -> (N,)`: the local
+    /// phase takes it (with the constraints' Jacobian) instead of difference probes.
+    pub fn with_gradient(mut self, grad: Option<Py<PyAny>>) -> Self {
+        self.shape.gradient = grad.is_some();
+        self.gradient = grad;
+        self
+    }
+
     /// `(f evaluations, g evaluations)`: the points each callable was asked about.
     pub fn evaluations(&self) -> (usize, usize) {
         (self.f_evaluations.get(), self.g_evaluations.get())
     }
 
-    /// The points `jac` was asked about.
+    /// The points at which derivatives were asked for (`grad`, `jac`, or both).
     pub fn jacobians(&self) -> usize {
         self.j_evaluations.get()
     }
@@ -374,10 +391,13 @@ impl ConstraintJacobian for CallbackProblem {
             return Err(ProblemError::Evaluation("no jac was given".into()));
         };
         let (k, n) = (self.shape.num_constraints(), x.len());
+        let with_gradient = self.gradient_at.borrow().as_slice() == x;
         let result = Python::attach(|py| -> PyResult<()> {
             let point = ndarray::Array1::from(x.to_vec()).into_pyarray(py);
             let value = jac.bind(py).call1((point.clone(),))?;
-            self.j_evaluations.set(self.j_evaluations.get() + 1);
+            if !with_gradient {
+                self.j_evaluations.set(self.j_evaluations.get() + 1);
+            }
             let (arr, shape) = values_with_shape(&value, "jac(x)")?;
             if shape != [k, n] && !(k == 1 && shape == [n]) {
                 return Err(PyValueError::new_err(format!(
@@ -389,13 +409,60 @@ impl ConstraintJacobian for CallbackProblem {
             for (r, row) in flat.as_slice()?.chunks_exact(n).enumerate() {
                 for (i, &v) in row.iter().enumerate() {
                     if !v.is_finite() {
+                        let l = self.shape.inequalities;
+                        let row = if r < l {
+                            format!("g[{r}]")
+                        } else {
+                            format!("h[{}]", r - l)
+                        };
                         return Err(PyValueError::new_err(format!(
-                            "the constraints' Jacobian is not finite (row {r}, column {i}: {v}) at x = {}",
+                            "the constraints' Jacobian is not finite: d{row}/dx[{i}] = {v} at x = {}",
                             point.repr()?
                         )));
                     }
                     jacobian[[r, i]] = v;
                 }
+            }
+            py.check_signals()
+        });
+        result.map_err(|e| {
+            self.error.borrow_mut().get_or_insert(e);
+            ProblemError::Evaluation(RAISED.into())
+        })
+    }
+}
+
+/// `grad(x)` at one point, read as `N` finite numbers.
+impl ObjectiveGradient for CallbackProblem {
+    fn evaluate_gradient(&self, x: &[f64], gradient: &mut [f64]) -> Result<(), ProblemError> {
+        if self.error.borrow().is_some() {
+            return Err(ProblemError::Evaluation(RAISED.into()));
+        }
+        let Some(grad) = &self.gradient else {
+            return Err(ProblemError::Evaluation("no jac was given for fun".into()));
+        };
+        let n = x.len();
+        let result = Python::attach(|py| -> PyResult<()> {
+            let point = ndarray::Array1::from(x.to_vec()).into_pyarray(py);
+            let value = grad.bind(py).call1((point.clone(),))?;
+            self.j_evaluations.set(self.j_evaluations.get() + 1);
+            *self.gradient_at.borrow_mut() = x.to_vec();
+            let (arr, shape) = values_with_shape(&value, "jac(x)")?;
+            if shape != [n] && shape != [1, n] {
+                return Err(PyValueError::new_err(format!(
+                    "jac(x), the gradient of fun, has shape {shape:?}: expected ({n},)"
+                )));
+            }
+            let flat = arr.call_method0("ravel")?;
+            let flat = flat.cast::<PyArray1<f64>>()?.readonly();
+            for (i, (&v, g)) in flat.as_slice()?.iter().zip(gradient.iter_mut()).enumerate() {
+                if !v.is_finite() {
+                    return Err(PyValueError::new_err(format!(
+                        "jac(x), the gradient of fun, is not finite: df/dx[{i}] = {v} at x = {}",
+                        point.repr()?
+                    )));
+                }
+                *g = v;
             }
             py.check_signals()
         });
@@ -431,6 +498,11 @@ impl ConstrainedProblem for CallbackProblem {
         self.jacobian
             .as_ref()
             .map(|_| self as &dyn ConstraintJacobian)
+    }
+    fn objective_gradient(&self) -> Option<&dyn ObjectiveGradient> {
+        self.gradient
+            .as_ref()
+            .map(|_| self as &dyn ObjectiveGradient)
     }
     fn evaluate(&self, x: &[f64], constraints: &mut [f64]) -> Result<f64, ProblemError> {
         self.check_buffers(x, constraints)?;

@@ -21,6 +21,7 @@ fn _emages(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The termination reasons, their scipy status and sentence: the one table in Rust.
     m.add("TERMINATIONS", contract::terminations())?;
+    m.add("IN_PROGRESS", emages_solver::IN_PROGRESS)?;
     // The recommended strategy: its text form and the equality margin it holds.
     m.add("RECOMMENDED_PORTFOLIO", emages::recommended().to_string())?;
     m.add(

@@ -353,9 +353,10 @@ fn callback_problem(
 /// callables, the GIL released between calls, with the typed `emages.PortfolioOptions`
 /// (`budget`, default `20000 · N`, and the fields of [`PortfolioSettings`]). `x0`
 /// is the first start (default: the box's centre); `jac`, the constraints' Jacobian,
-/// goes to the ES rounds' repair (the local phase takes differences).
+/// goes to the ES rounds' repair, and with `grad`, the objective's gradient, to the
+/// local phase (else it takes differences).
 #[pyfunction]
-#[pyo3(name = "_run_portfolio", signature = (fun, ineq, eq, joint, vectorized, lower, upper, n_ineq, n_eq, margin, options, seed, x0=None, jac=None, history=false))]
+#[pyo3(name = "_run_portfolio", signature = (fun, ineq, eq, joint, vectorized, lower, upper, n_ineq, n_eq, margin, options, seed, x0=None, jac=None, history=false, grad=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run_portfolio<'py>(
     py: Python<'py>,
@@ -374,6 +375,7 @@ pub fn run_portfolio<'py>(
     x0: Option<Vec<f64>>,
     jac: Option<Py<PyAny>>,
     history: bool,
+    grad: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (budget, settings) = portfolio_options(&options, lower.len());
     let max_iterations = portfolio_iterations(&options);
@@ -388,7 +390,8 @@ pub fn run_portfolio<'py>(
         (n_ineq, n_eq),
         margin,
     )?
-    .with_jacobian(jac);
+    .with_jacobian(jac)
+    .with_gradient(grad);
     let mut run = portfolio_plan(settings, budget, seed, x0)
         .build_for(&problem)
         .and_then(|plan| plan.ask_tell())

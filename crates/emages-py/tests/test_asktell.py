@@ -37,7 +37,7 @@ def values(points):
 
 
 def new_run(variant="eps-mag-es-r", budget=15_000, seed=4):
-    return emages.AskTell(N, n_ineq=1, n_eq=1, bounds=[(-2, 2)] * N, seed=seed,
+    return emages.AskTell(dim=N, n_ineq=1, n_eq=1, bounds=[(-2, 2)] * N, seed=seed,
                           budget=budget, variant=variant)
 
 
@@ -46,7 +46,7 @@ def answer(es):
     if req is None:
         return None
     f, g, h = values(req.points)
-    es.tell(None if req.constraints_only else f, g, h)
+    es.tell(req, None if req.constraints_only else f, ineq=g, eq=h)
     return req
 
 
@@ -191,7 +191,7 @@ def test_ask_and_tell_with_jacobians_is_minimize_with_jac():
     expected = emages.minimize(objective, constraints=JAC_CONSTRAINTS, bounds=[(-2, 2)] * N,
                                seed=7, budget=budget, variant=variant)
     assert expected.njev > 0
-    es = emages.AskTell(N, n_ineq=1, n_eq=1, bounds=[(-2, 2)] * N, seed=7, budget=budget,
+    es = emages.AskTell(dim=N, n_ineq=1, n_eq=1, bounds=[(-2, 2)] * N, seed=7, budget=budget,
                         variant=variant, jacobian=True)
     kinds, charged, free = {}, 0, 0
     while (req := es.ask()) is not None:
@@ -203,14 +203,14 @@ def test_ask_and_tell_with_jacobians_is_minimize_with_jac():
             jg = np.array([[-g_scipy_jac(x)] for x in X])          # (k, 1, N)
             jh = np.array([[eq_jac(x)] for x in X])
             assert jg.shape == (len(X), 1, N)
-            es.tell(None, jg, jh)
+            es.tell(req, None, ineq=jg, eq=jh)
         else:
             # The very functions minimize was given: g_scipy's np.dot rounds otherwise
             # than values()'s np.sum under some CPUs' BLAS kernels.
             f = np.array([objective(x) for x in X])
             g = np.array([[-g_scipy(x)] for x in X])
             h = np.array([[JAC_CONSTRAINTS[1]["fun"](x)] for x in X])
-            es.tell(None if req.constraints_only else f, g, h)
+            es.tell(req, None if req.constraints_only else f, ineq=g, eq=h)
     got = es.result()
     print(f"requests by kind: {kinds}; {free} Jacobian requests free; njev {got.njev}")
     assert "probes" not in kinds and kinds["jacobians"] > 0 and free > 0
@@ -223,9 +223,9 @@ def test_ask_and_tell_with_jacobians_is_minimize_with_jac():
                                  seed=7, budget=budget, variant=variant, executor=pool)
     assert np.array_equal(pooled.x, expected.x) and pooled.njev == expected.njev
     with pytest.raises(ValueError, match="shape"):
-        es = emages.AskTell(N, n_ineq=1, n_eq=1, bounds=[(-2, 2)] * N, seed=7,
+        es = emages.AskTell(dim=N, n_ineq=1, n_eq=1, bounds=[(-2, 2)] * N, seed=7,
                             budget=budget, variant=variant, jacobian=True)
         while (req := es.ask()).kind != "jacobians":
             f, g, h = values(req.points)
-            es.tell(None if req.constraints_only else f, g, h)
+            es.tell(req, None if req.constraints_only else f, ineq=g, eq=h)
         es.tell(None, np.zeros((len(req.points), 1)), np.zeros((len(req.points), 1)))

@@ -25,7 +25,8 @@ def sphere(x):
     (dict(x0=[[1.0, 2.0]]), "1-d array"),
     (dict(x0=[1.0, 2.0], sigma0=float("nan")), "sigma0"),
     (dict(x0=[1.0, 2.0], sigma0=-1.0), "sigma0"),
-    (dict(x0=[1.0, 2.0], bounds=[(0, 1)]), r"2 \(low, high\) pairs"),
+    (dict(x0=[1.0, 2.0], bounds=[(0, 1)]), r"x0 has 2 components, but bounds has 1 \(low, high\) pairs"),
+    (dict(x0=[1.0, 2.0], bounds=[(0, 1)], variant="eps-mag-es-r"), r"x0 has 2 components, but bounds has 1"),
     (dict(x0=[1.0, 2.0], bounds=[(0, 1), (2, 1)]), "low <= high"),
     (dict(x0=[1.0, 2.0], bounds=[(0, np.nan), (0, 1)]), "NaN"),
     (dict(x0=[1.0, 2.0], options={"lambada": 4}, variant="eps-mag-es-r"),
@@ -151,7 +152,7 @@ def test_the_gil_is_released_while_a_native_run_runs():
 def test_ask_tell_runs_no_thread_and_bad_tells_are_clear_errors():
     before = threading.active_count()
     for _ in range(10):
-        es = emages.AskTell(2, bounds=[(-1, 1)] * 2, n_ineq=1, seed=1, budget=1000)
+        es = emages.AskTell(dim=2, bounds=[(-1, 1)] * 2, n_ineq=1, seed=1, budget=1000)
         req = es.ask()
         assert req.points.shape[1] == 2
         with pytest.raises(ValueError, match=r"shape"):
@@ -161,7 +162,7 @@ def test_ask_tell_runs_no_thread_and_bad_tells_are_clear_errors():
         del es
         gc.collect()
     assert threading.active_count() == before
-    es = emages.AskTell(2, bounds=[(-1, 1)] * 2, seed=1, budget=1000)
+    es = emages.AskTell(dim=2, bounds=[(-1, 1)] * 2, seed=1, budget=1000)
     # Before the first tell, a result that says so (pycma's result does not raise).
     early = es.result()
     assert early.x is None and early.nfev == 0 and "Nothing evaluated" in early.message
@@ -226,7 +227,7 @@ def test_issue_54_bad_inputs(call, message):
 
 @pytest.mark.parametrize("variant", [emages.DEFAULT_VARIANT, "eps-mag-es-r"])
 def test_ask_and_tell_refuses_nan_values(variant):
-    es = emages.AskTell(2, n_ineq=1, bounds=[(-5, 5)] * 2, seed=1, variant=variant)
+    es = emages.AskTell(dim=2, n_ineq=1, bounds=[(-5, 5)] * 2, seed=1, variant=variant)
     req = es.ask()
     k = len(req.points)
     with pytest.raises(ValueError, match="f is NaN at point 0"):
@@ -239,6 +240,6 @@ def test_ask_and_tell_refuses_nan_values(variant):
         es.tell(np.array(["1"] * k), np.zeros((k, 1)))
     es.tell(np.zeros(k), np.zeros((k, 1)))  # the request was still pending
     with pytest.raises(ValueError, match="x0\\[1\\] = 7.0 is outside"):
-        emages.AskTell(2, x0=[0.0, 7.0], bounds=[(-5, 5)] * 2, variant=variant)
+        emages.AskTell(dim=2, x0=[0.0, 7.0], bounds=[(-5, 5)] * 2, variant=variant)
     with pytest.raises(ValueError, match="budget must be a positive"):
-        emages.AskTell(2, bounds=[(-5, 5)] * 2, budget=0, variant=variant)
+        emages.AskTell(dim=2, bounds=[(-5, 5)] * 2, budget=0, variant=variant)

@@ -68,10 +68,10 @@ def test_callables_and_ask_tell_repeat_the_native_run(cec_data, variant):
         return f[0], g[0], h[0]
     single = emages.minimize(joint, bounds=list(zip(p.lower, p.upper)), **kw)
     # Ask and tell.
-    es = emages.AskTell(10, n_ineq=p.n_ineq, n_eq=p.n_eq, bounds=list(zip(p.lower, p.upper)), **kw)
+    es = emages.AskTell(dim=10, n_ineq=p.n_ineq, n_eq=p.n_eq, bounds=list(zip(p.lower, p.upper)), **kw)
     while (req := es.ask()) is not None:
         f, g, h = values(req.points)
-        es.tell(None if req.constraints_only else f, g, h)
+        es.tell(req, None if req.constraints_only else f, ineq=g, eq=h)
     asked = es.result()
     for other in (vec, single, asked):
         assert np.array_equal(other.x, native.x)
@@ -111,10 +111,10 @@ def test_stochastic_ranking_repeats_by_seed_whatever_the_way_in(cec_data):
     eps = emages.minimize(p, seed=5, variant="eps-mag-es", budget=20_000)
     assert eps.history["fun"].tobytes() != a.history["fun"].tobytes()
     values = callables(p)
-    es = emages.AskTell(10, n_ineq=p.n_ineq, n_eq=p.n_eq, bounds=list(zip(p.lower, p.upper)), seed=5, **kw)
+    es = emages.AskTell(dim=10, n_ineq=p.n_ineq, n_eq=p.n_eq, bounds=list(zip(p.lower, p.upper)), seed=5, **kw)
     while (req := es.ask()) is not None:
         f, g, h = values(req.points)
-        es.tell(None if req.constraints_only else f, g, h)
+        es.tell(req, None if req.constraints_only else f, ineq=g, eq=h)
     asked = es.result()
     assert np.array_equal(asked.x, a.x) and asked.fun == a.fun
 
@@ -150,10 +150,10 @@ def test_restarts_run_from_python_whatever_the_way_in(cec_data, restarts):
     via = emages.minimize(lambda X: values(X)[0], ineq=lambda X: values(X)[1],
                           eq=lambda X: values(X)[2], vectorized=True, seed=9,
                           bounds=list(zip(p.lower, p.upper)), **kw)
-    es = emages.AskTell(10, n_ineq=p.n_ineq, n_eq=p.n_eq, bounds=list(zip(p.lower, p.upper)), seed=9, **kw)
+    es = emages.AskTell(dim=10, n_ineq=p.n_ineq, n_eq=p.n_eq, bounds=list(zip(p.lower, p.upper)), seed=9, **kw)
     while (req := es.ask()) is not None:
         f, g, h = values(req.points)
-        es.tell(None if req.constraints_only else f, g, h)
+        es.tell(req, None if req.constraints_only else f, ineq=g, eq=h)
     asked = es.result()
     for other in (via, asked):
         assert other.restarts == a.restarts

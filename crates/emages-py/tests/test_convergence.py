@@ -62,11 +62,11 @@ def test_each_criterion_is_an_option():
 
 
 def test_ask_and_tell_ends_once_converged():
-    es = emages.AskTell(4, x0=[0.0] * 4, sigma0=1.0, n_ineq=3, seed=2, budget=20_000)
+    es = emages.AskTell(dim=4, x0=[0.0] * 4, sigma0=1.0, n_ineq=3, seed=2, budget=20_000)
     while (req := es.ask()) is not None:
         X = req.points
         f = None if req.constraints_only else np.array([rosen_suzuki(x) for x in X])
-        es.tell(f, np.array([rosen_suzuki_g(x) for x in X]))
+        es.tell(req, f, ineq=np.array([rosen_suzuki_g(x) for x in X]))
     r = es.result()
     assert r.status == 0 and r.evaluations < 20_000 and abs(r.fun + 44.0) < 1e-6, r
     assert r.x == pytest.approx(solve(seed=2).x, abs=0.0)

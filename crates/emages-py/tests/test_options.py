@@ -181,7 +181,7 @@ def test_typed_and_dict_options_give_the_same_run(variant, typed):
     a = emages.minimize(sphere, options=typed, **kw)
     b = emages.minimize(sphere, options=typed.to_dict(given=True), **kw)
     assert a.fun == b.fun and a.nfev == b.nfev and np.array_equal(a.x, b.x)
-    es = emages.AskTell(2, n_ineq=1, x0=[1.0, -2.0], variant=variant, seed=3, options=typed)
+    es = emages.AskTell(dim=2, n_ineq=1, x0=[1.0, -2.0], variant=variant, seed=3, options=typed)
     c = es.optimize(sphere_in_half_plane).result()
     assert c.fun == a.fun and np.array_equal(c.x, a.x)
 
@@ -193,7 +193,7 @@ def test_an_options_of_the_other_kind_is_refused():
     with pytest.raises(ValueError, match=r"an Options is not for the portfolio.*variant=\"eps-mag-es-r\""):
         emages.minimize(sphere, x0=[1.0, 1.0], options=emages.Options())
     with pytest.raises(ValueError, match="an Options is not for the portfolio"):
-        emages.AskTell(2, x0=[1.0, 1.0], options=emages.Options())
+        emages.AskTell(dim=2, x0=[1.0, 1.0], options=emages.Options())
     with pytest.raises(ValueError, match="options must be a dict or an emages.Options, not list"):
         emages.minimize(sphere, x0=[1.0, 1.0], options=[("budget", 5)], variant="eps-mag-es-r")
     with pytest.raises(ValueError, match="options must be a dict or an emages.PortfolioOptions, not list"):
@@ -203,9 +203,11 @@ def test_an_options_of_the_other_kind_is_refused():
 def test_budget_and_tol_meet_the_typed_options():
     es = dict(x0=[1.0, 1.0], seed=1, variant="eps-mag-es-r")
     opts = emages.Options(maxfev=500)
-    with pytest.raises(ValueError, match="disagree"):
-        emages.minimize(sphere, options=opts, budget=600, **es)
-    with pytest.raises(ValueError, match="disagree"):
+    # Both limits given: the smaller holds, and a warning says so.
+    with pytest.warns(UserWarning, match="the smaller, 500, holds"):
+        both = emages.minimize(sphere, options=opts, budget=600, **es)
+    assert both.nfev == emages.minimize(sphere, budget=500, **es).nfev
+    with pytest.warns(UserWarning, match="the smaller, 500, holds"):
         emages.minimize(sphere, x0=[1.0, 1.0], options=emages.PortfolioOptions(maxfev=500), budget=600)
     # tol sets tol_fun and tol_x unless the options give them.
     a = emages.minimize(sphere, options=emages.Options(tol_x=1e-3), tol=1e-4, **es)

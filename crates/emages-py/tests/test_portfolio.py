@@ -120,13 +120,13 @@ def test_sigma0_is_the_step_size_of_the_es_rounds():
     # The ES rounds ran with another step size: the same local phase first, then other points.
     k = next(i for i, (a, b) in enumerate(zip(small.points, default.points)) if not np.array_equal(a, b))
     assert 100 < k < 4000
-    es = emages.AskTell(3, n_ineq=1, n_eq=1, bounds=[(-5, 5)] * 3, variant=emages.PORTFOLIO, seed=3,
+    es = emages.AskTell(dim=3, n_ineq=1, n_eq=1, bounds=[(-5, 5)] * 3, variant=emages.PORTFOLIO, seed=3,
                         budget=4000, sigma0=0.05,
                         options={"confirmations": 0, "es_budget_per_dim": 100})
     while (req := es.ask()) is not None:
         values = [rastrigin_on_a_circle(x) for x in req.points]
-        es.tell(np.array([v[0] for v in values]), np.array([v[1] for v in values]),
-                np.array([v[2] for v in values]))
+        es.tell(req, np.array([v[0] for v in values]), ineq=np.array([v[1] for v in values]),
+                eq=np.array([v[2] for v in values]))
     res = es.result()
     assert np.array_equal(res.x, small.x) and res.fun == small.fun and res.nfev == small.nfev
 
@@ -136,7 +136,7 @@ def drive(es, fun=rosen_suzuki, stop_after=None):
     while (req := es.ask()) is not None:
         assert req.kind == "population" and not req.constraints_only
         values = [fun(x) for x in req.points]
-        es.tell(np.array([v[0] for v in values]), np.array([v[1] for v in values]))
+        es.tell(req, np.array([v[0] for v in values]), ineq=np.array([v[1] for v in values]))
         tells += 1
         if stop_after is not None and tells == stop_after:
             return tells
@@ -146,7 +146,7 @@ def drive(es, fun=rosen_suzuki, stop_after=None):
 def test_ask_and_tell_repeats_minimize():
     ref = emages.minimize(rosen_suzuki, np.zeros(4), bounds=[(-10, 10)] * 4,
                           variant=emages.PORTFOLIO, seed=6)
-    es = emages.AskTell(4, n_ineq=3, x0=np.zeros(4), bounds=[(-10, 10)] * 4,
+    es = emages.AskTell(dim=4, n_ineq=3, x0=np.zeros(4), bounds=[(-10, 10)] * 4,
                         variant=emages.PORTFOLIO, seed=6)
     assert es.result().nfev == 0 and es.result().x is None  # nothing evaluated yet
     drive(es)
@@ -158,7 +158,7 @@ def test_ask_and_tell_repeats_minimize():
 def test_a_pickled_portfolio_run_continues_exactly():
     import pickle
 
-    es = emages.AskTell(4, n_ineq=3, x0=np.zeros(4), bounds=[(-10, 10)] * 4,
+    es = emages.AskTell(dim=4, n_ineq=3, x0=np.zeros(4), bounds=[(-10, 10)] * 4,
                         variant=emages.PORTFOLIO, seed=2, options={"confirmations": 0}, budget=4000)
     drive(es, stop_after=150)
     copy = pickle.loads(pickle.dumps(es))
@@ -170,7 +170,7 @@ def test_a_pickled_portfolio_run_continues_exactly():
 
 
 def test_portfolio_ask_and_tell_errors_and_stop():
-    es = emages.AskTell(4, n_ineq=3, bounds=[(-10, 10)] * 4, variant=emages.PORTFOLIO, seed=1)
+    es = emages.AskTell(dim=4, n_ineq=3, bounds=[(-10, 10)] * 4, variant=emages.PORTFOLIO, seed=1)
     with pytest.raises(ValueError, match="without a question"):
         es.tell(np.zeros(1), np.zeros((1, 3)))
     req = es.ask()
@@ -304,7 +304,7 @@ def test_a_jac_goes_to_the_es_rounds_repair():
     assert (through.fun, through.nfev, through.njev, through.evaluations) == \
         (exact.fun, exact.nfev, exact.njev, exact.evaluations)
 
-    es = emages.AskTell(3, n_ineq=1, n_eq=1, bounds=[(-5, 5)] * 3, variant=emages.PORTFOLIO, seed=5,
+    es = emages.AskTell(dim=3, n_ineq=1, n_eq=1, bounds=[(-5, 5)] * 3, variant=emages.PORTFOLIO, seed=5,
                         budget=6000, options={"confirmations": 0, "es_budget_per_dim": 100}, jacobian=True)
     kinds = set()
     while (req := es.ask()) is not None:
@@ -318,12 +318,12 @@ def test_a_jac_goes_to_the_es_rounds_repair():
                 kinds.add("checked")
                 with pytest.raises(ValueError, match="shape"):
                     es.tell(None, jg[:, :, :2], jh)
-            es.tell(None, jg, jh)
+            es.tell(req, None, ineq=jg, eq=jh)
             continue
         f = np.array([rastrigin(p) for p in x])
         g = np.array([[-(1 - p[0] - p[1] - p[2])] for p in x])
         h = np.array([[p[0] ** 2 + p[1] ** 2 - 4] for p in x])
-        es.tell(f, g, h)
+        es.tell(req, f, ineq=g, eq=h)
     by_hand = es.result()
     assert {"population", "jacobians"} <= kinds
     assert np.array_equal(by_hand.x, exact.x) and by_hand.njev == exact.njev
@@ -346,7 +346,7 @@ def test_the_default_is_the_portfolio():
     assert res.success and abs(res.fun + 44) < 1e-6 and res.evaluations < 1000
     assert res.equality_margin == 1e-8
     assert "local phase" in res.message and res.termination == "confirmed"
-    es = emages.AskTell(4, n_ineq=3, x0=np.zeros(4), sigma0=1.0, seed=1)
+    es = emages.AskTell(dim=4, n_ineq=3, x0=np.zeros(4), sigma0=1.0, seed=1)
     drive(es)
     assert es.result().nfev == res.nfev and es.mean.shape == (4,)
     with pytest.raises(ValueError, match=r'lambda is a setting of the ES variants.*variant="eps-mag-es-r"'):
@@ -368,7 +368,7 @@ def test_the_history_has_a_row_per_iteration_on_every_path():
     seen = []
     through = emages.minimize(rosen_suzuki, np.zeros(4), bounds=[(-10, 10)] * 4, seed=2,
                               callback=lambda intermediate_result: seen.append(intermediate_result.fun))
-    es = emages.AskTell(4, n_ineq=3, x0=np.zeros(4), bounds=[(-10, 10)] * 4, seed=2)
+    es = emages.AskTell(dim=4, n_ineq=3, x0=np.zeros(4), bounds=[(-10, 10)] * 4, seed=2)
     drive(es)
     for other in (through, es.result()):
         for key in ("generation", "evaluations", "fun", "violation", "sigma", "epsilon", "local"):

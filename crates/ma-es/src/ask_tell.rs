@@ -299,13 +299,15 @@ impl<N: NoiseSource> AskTell<N> {
     }
 
     /// Ends the whole run after the generation just told (termination `Stopped`,
-    /// unless that generation met the budget or the generation limit).
+    /// unless that generation met the budget or the generation limit); a request asked
+    /// for since is dropped.
     pub fn stop(&mut self) {
         if self.finished {
             return;
         }
         self.stopped = true;
         self.strategy_mut().end(Termination::Stopped);
+        self.review = true;
     }
 
     /// Whether the run is over (after the review of its last generation).
@@ -489,6 +491,19 @@ impl<N> AskTell<N> {
     #[must_use]
     pub fn report(&self) -> GenerationReport<'_> {
         report(self.current.as_ref(), self.sequence.as_ref())
+    }
+
+    /// The search distribution's scale per coordinate, `σ √((M Mᵀ)_ii)` (pycma's
+    /// `stds`; the measure the `tol_x` criterion compares).
+    #[must_use]
+    pub fn stds(&self) -> Vec<f64> {
+        let report = self.report();
+        report
+            .m
+            .rows()
+            .into_iter()
+            .map(|row| report.sigma * row.dot(&row).sqrt())
+            .collect()
     }
 
     /// Records the generation just told.

@@ -121,6 +121,7 @@ fn answer<P: ConstrainedProblem>(
                 c.column_mut(j).assign(&Array1::from(cj));
             }
         }
+        RequestKind::Gradients => unreachable!("the ES asks for no gradient"),
     }
     let f = if kind.constraints_only() {
         Vec::new()

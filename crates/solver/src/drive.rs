@@ -202,11 +202,16 @@ impl<'s, 'o, S: Solver + ?Sized> Driver<'s, 'o, S> {
                 break;
             }
             let count = request.len();
-            let jacobians = request.kind == RequestKind::Jacobians;
+            let jacobians = request.kind.derivatives();
             let together = request.jacobians;
             let columns = if jacobians { n * count } else { count };
+            let gradients = if request.kind == RequestKind::Gradients {
+                n * count
+            } else {
+                count
+            };
             buffers.objectives.clear();
-            buffers.objectives.resize(count, f64::NAN);
+            buffers.objectives.resize(gradients, f64::NAN);
             buffers.constraints.clear();
             buffers.constraints.resize(k * columns, 0.0);
             if together {
@@ -307,7 +312,7 @@ fn first_at_target(
 }
 
 /// The problem must be of the run's shape — its dimension, box and constraint counts —
-/// and offer the Jacobians a run with exact ones asks for: the error names what
+/// and offer the derivatives a run with exact ones asks for: the error names what
 /// differs. The equality margin is the run's own (it judges the values it is told).
 fn check_shape<P: ConstrainedProblem + ?Sized>(
     shape: &ProblemShape,
@@ -323,6 +328,11 @@ fn check_shape<P: ConstrainedProblem + ?Sized>(
     if shape.jacobian == JacobianSource::Exact && problem.constraint_jacobian().is_none() {
         return Err(SolverError::Invalid(
             "the run takes exact Jacobians, and the problem offers none (ConstrainedProblem::constraint_jacobian)".into(),
+        ));
+    }
+    if shape.gradient && problem.objective_gradient().is_none() {
+        return Err(SolverError::Invalid(
+            "the run takes the objective's gradient, and the problem offers none (ConstrainedProblem::objective_gradient)".into(),
         ));
     }
     Ok(())

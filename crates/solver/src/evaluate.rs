@@ -6,13 +6,17 @@
 
 use crate::error::SolverError;
 use crate::request::{RequestKind, Slots};
-use constraint_handling::problem::{ConstrainedProblem, ConstraintJacobian, ProblemError};
+use constraint_handling::problem::{
+    ConstrainedProblem, ConstraintJacobian, ObjectiveGradient, ProblemError,
+};
 
 /// Evaluates a request's points into its slots.
 pub trait Evaluator {
     /// Writes the values at the points of `slots.request` into its buffers: `f` and
     /// `C` per point, or for a [`RequestKind::Jacobians`] request the Jacobians into
-    /// `slots.constraints` (`N` columns per point). Returns whether it wrote the
+    /// `slots.constraints` (`N` columns per point), and for a
+    /// [`RequestKind::Gradients`] request `∇f` into `slots.objectives` (`N` numbers per
+    /// point) besides. Returns whether it wrote the
     /// Jacobians too, where [`Slots::jacobians`] offers their place (a problem that
     /// computes `f`, `C` and `∂C/∂x` in one pass).
     ///
@@ -32,7 +36,8 @@ impl<F: FnMut(Slots<'_>) -> Result<bool, SolverError>> Evaluator for F {
 /// difference probes as one batch of constraints
 /// ([`ConstrainedProblem::evaluate_constraints_batch`]), each repaired point alone (so
 /// that a problem whose batches round differently gives the reference's numbers), the
-/// Jacobians point by point from [`ConstrainedProblem::constraint_jacobian`].
+/// Jacobians point by point from [`ConstrainedProblem::constraint_jacobian`], the
+/// gradients from [`ConstrainedProblem::objective_gradient`].
 #[derive(Clone, Copy, Debug)]
 pub struct ProblemEvaluator<'a, P: ?Sized> {
     problem: &'a P,
@@ -88,6 +93,24 @@ fn evaluate<P: ConstrainedProblem + ?Sized>(
                 )?;
             }
         }
+        RequestKind::Gradients => {
+            let gradient = offered_gradient(problem)?;
+            let jacobian = (c.nrows() > 0)
+                .then(|| offered_jacobian(problem))
+                .transpose()?;
+            for (j, x) in request.points.columns().into_iter().enumerate() {
+                let x = x.as_slice().expect("column-major request");
+                let mut g = f.slice_mut(ndarray::s![j * n..(j + 1) * n]);
+                gradient.evaluate_gradient(x, g.as_slice_mut().expect("contiguous objectives"))?;
+                if let Some(jacobian) = jacobian {
+                    jacobian.evaluate_jacobian(
+                        x,
+                        None,
+                        c.slice_mut(ndarray::s![.., j * n..(j + 1) * n]),
+                    )?;
+                }
+            }
+        }
         RequestKind::Repaired => {
             // Where the problem computes f, C and ∂C/∂x in one pass, ask for all three
             // at once: the next repair step needs no call of its own then.
@@ -127,6 +150,17 @@ fn offered_jacobian<P: ConstrainedProblem + ?Sized>(
     problem.constraint_jacobian().ok_or_else(|| {
         ProblemError::Evaluation(
             "the run asks for exact Jacobians, but the problem offers none (ConstrainedProblem::constraint_jacobian)".into(),
+        )
+    })
+}
+
+/// The problem's objective gradient, which a run with derivatives asks for.
+fn offered_gradient<P: ConstrainedProblem + ?Sized>(
+    problem: &P,
+) -> Result<&dyn ObjectiveGradient, ProblemError> {
+    problem.objective_gradient().ok_or_else(|| {
+        ProblemError::Evaluation(
+            "the run asks for the objective's gradient, but the problem offers none (ConstrainedProblem::objective_gradient)".into(),
         )
     })
 }

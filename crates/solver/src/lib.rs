@@ -45,7 +45,7 @@ pub use observer::{History, NoObserver, Observer};
 pub use progress::{scientific, Progress};
 pub use request::{Request, RequestKind, Slots, Told, Values};
 pub use solver::{Phase, Solver, Status};
-pub use termination::Termination;
+pub use termination::{Termination, IN_PROGRESS};
 
 /// The README's examples, compiled and run as doc tests.
 #[cfg(doctest)]

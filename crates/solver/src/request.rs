@@ -39,6 +39,13 @@ pub enum RequestKind {
     Jacobians,
     /// The repaired offspring: `f` and `C` wanted.
     Repaired,
+    /// The local phase's iterates, when the problem gives its derivatives
+    /// ([`ProblemShape::has_derivatives`](constraint_handling::problem::ProblemShape::has_derivatives)):
+    /// `∇f` and `∂C/∂x` wanted, told back as `objectives` of `N · n` numbers (entries
+    /// `jN .. (j+1)N` are `∇f` at point `j`) and the constraints of a `(l + m) × (N · n)`
+    /// matrix as for [`RequestKind::Jacobians`]. One evaluation per point (the CEC2020
+    /// rule for derivatives); the values `f` and `C` there were told before.
+    Gradients,
 }
 
 impl RequestKind {
@@ -46,6 +53,25 @@ impl RequestKind {
     #[must_use]
     pub fn constraints_only(self) -> bool {
         matches!(self, Self::JacobianProbes | Self::Jacobians)
+    }
+
+    /// Whether derivatives are wanted ([`RequestKind::Jacobians`],
+    /// [`RequestKind::Gradients`]): `N` columns per point, no new point's values.
+    #[must_use]
+    pub fn derivatives(self) -> bool {
+        matches!(self, Self::Jacobians | Self::Gradients)
+    }
+
+    /// The word for this kind where users read it (Python's `Request.kind`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Population => "population",
+            Self::JacobianProbes => "probes",
+            Self::Jacobians => "jacobians",
+            Self::Repaired => "repaired",
+            Self::Gradients => "gradients",
+        }
     }
 }
 
@@ -113,10 +139,12 @@ pub enum Told {
 
 /// The values of a request's points, to be told ([`crate::Solver::tell`] with
 /// `&values.objectives` and `values.constraints.view()`): `f` per point and `C`
-/// (or, for [`RequestKind::Jacobians`], the Jacobians) one column (block) per point.
+/// (or, for [`RequestKind::Jacobians`], the Jacobians; for [`RequestKind::Gradients`],
+/// `∇f` and the Jacobians) one column (block) per point.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Values {
-    /// `f` of each point (zeros where only the constraints were asked for).
+    /// `f` of each point (zeros where only the constraints were asked for; `N` numbers,
+    /// `∇f`, per point for [`RequestKind::Gradients`]).
     pub objectives: Vec<f64>,
     /// `C` of each point, `(l + m) × n`; or `(l + m) × (N · n)` Jacobians.
     pub constraints: Array2<f64>,

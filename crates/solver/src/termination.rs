@@ -168,6 +168,16 @@ impl Termination {
     }
 }
 
+/// A run that has not ended, as a result read midway shows it: the name, scipy's
+/// `status` (−1: no end yet) and the sentence (Python's `termination`, `status` and
+/// `message` before `ask()` returns `None`). Not a [`Termination`]: a run in progress
+/// has none.
+pub const IN_PROGRESS: (&str, i8, &str) = (
+    "running",
+    -1,
+    "The run is in progress: this is the best point so far.",
+);
+
 impl std::fmt::Display for Termination {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

@@ -1,9 +1,11 @@
 //! A problem written once over a number type ([`Formula`], over
 //! [`emages_autodiff::Scalar`]) as a [`ConstrainedProblem`] with its exact constraint
-//! Jacobian by forward-mode automatic differentiation ([`Differentiable`]).
+//! Jacobian and objective gradient by forward-mode automatic differentiation
+//! ([`Differentiable`]).
 
 use super::{
-    prepare_jacobian, validate_bounds, ConstrainedProblem, ConstraintJacobian, ProblemError,
+    prepare_jacobian, validate_bounds, ConstrainedProblem, ConstraintJacobian, ObjectiveGradient,
+    ProblemError,
 };
 use emages_autodiff::{Dual, Scalar};
 use ndarray::ArrayViewMut2;
@@ -144,6 +146,32 @@ impl<F: Formula, const L: usize> ConstrainedProblem for Differentiable<F, L> {
     }
     fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
         Some(self)
+    }
+    fn objective_gradient(&self) -> Option<&dyn ObjectiveGradient> {
+        Some(self)
+    }
+}
+
+impl<F: Formula, const L: usize> ObjectiveGradient for Differentiable<F, L> {
+    /// `∇f` by the same passes over [`Dual<L>`] as the Jacobian.
+    fn evaluate_gradient(&self, x: &[f64], gradient: &mut [f64]) -> Result<(), ProblemError> {
+        let (n, k) = (self.dim(), self.num_constraints());
+        if x.len() != n || gradient.len() != n {
+            return Err(ProblemError::DimensionMismatch {
+                expected: n,
+                found: if x.len() == n { gradient.len() } else { x.len() },
+            });
+        }
+        let mut xd = vec![Dual::<L>::constant(0.0); n];
+        let mut cd = vec![Dual::<L>::constant(0.0); k];
+        for start in (0..n).step_by(L) {
+            Dual::seed(x, start, &mut xd);
+            let fd = self.formula.evaluate(&xd, &mut cd);
+            for (i, g) in gradient[start..(start + L).min(n)].iter_mut().enumerate() {
+                *g = fd.eps[i];
+            }
+        }
+        Ok(())
     }
 }
 

@@ -12,12 +12,14 @@
 
 mod differentiable;
 mod function;
+mod gradient;
 mod jacobian;
 mod shape;
 mod wrapper;
 
 pub use differentiable::{Differentiable, Formula};
 pub use function::FnProblem;
+pub use gradient::ObjectiveGradient;
 pub use jacobian::{prepare_jacobian, ConstraintJacobian, JacobianSource};
 pub use shape::ProblemShape;
 pub use wrapper::{ProblemWrapper, WithEqualityMargin};
@@ -212,6 +214,15 @@ pub trait ConstrainedProblem {
     /// Jacobian counts as one evaluation (the CEC2020 competition's rule). The default,
     /// `None`: the repairs take forward differences, `N` evaluations per Jacobian.
     fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
+        None
+    }
+
+    /// The gradient of the objective, if the problem offers it ([`ObjectiveGradient`]):
+    /// with it and the constraint Jacobian ([`ConstrainedProblem::constraint_jacobian`],
+    /// unless there are no constraints) the local phase builds its models from
+    /// derivatives, one evaluation per model instead of `N` difference probes. The
+    /// default, `None`: forward differences.
+    fn objective_gradient(&self) -> Option<&dyn ObjectiveGradient> {
         None
     }
 

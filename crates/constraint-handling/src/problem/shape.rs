@@ -33,6 +33,10 @@ pub struct ProblemShape {
     /// ([`super::ConstraintJacobian`]) or forward differences (the default).
     #[serde(default)]
     pub jacobian: JacobianSource,
+    /// Whether the problem gives the gradient of its objective
+    /// ([`super::ObjectiveGradient`]); a saved shape without the field reads as `false`.
+    #[serde(default)]
+    pub gradient: bool,
 }
 
 impl ProblemShape {
@@ -55,6 +59,7 @@ impl ProblemShape {
             equalities,
             equality_margin: crate::violation::DEFAULT_EQUALITY_MARGIN,
             jacobian: JacobianSource::Differences,
+            gradient: false,
         })
     }
 
@@ -65,6 +70,19 @@ impl ProblemShape {
             jacobian: source,
             ..self
         }
+    }
+
+    /// The same shape, with the objective's gradient given (`true`) or not.
+    #[must_use]
+    pub fn with_gradient(self, gradient: bool) -> Self {
+        Self { gradient, ..self }
+    }
+
+    /// Whether the local phase can build its models from derivatives: the objective's
+    /// gradient is given, and the constraint Jacobian too where there are constraints.
+    #[must_use]
+    pub fn has_derivatives(&self) -> bool {
+        self.gradient && (self.num_constraints() == 0 || self.jacobian == JacobianSource::Exact)
     }
 
     /// The shape of `problem`.
@@ -88,6 +106,7 @@ impl ProblemShape {
         Ok(Self {
             equality_margin: problem.equality_margin(),
             jacobian: JacobianSource::of(problem),
+            gradient: problem.objective_gradient().is_some(),
             ..Self::new(
                 lb.to_vec(),
                 ub.to_vec(),
@@ -99,7 +118,7 @@ impl ProblemShape {
 
     /// What differs between this shape and `other`, named (the dimension, a bound,
     /// a constraint count, the equality margin), or `None` where they agree; the
-    /// Jacobian source is not compared.
+    /// derivatives given (the Jacobian source, the gradient) are not compared.
     ///
     /// ```
     /// use constraint_handling::problem::ProblemShape;

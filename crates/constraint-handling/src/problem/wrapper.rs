@@ -2,7 +2,7 @@
 
 #[cfg(doc)]
 use super::evaluate_columns;
-use super::{ConstrainedProblem, ConstraintJacobian, ProblemError};
+use super::{ConstrainedProblem, ConstraintJacobian, ObjectiveGradient, ProblemError};
 use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2};
 use std::sync::Arc;
 
@@ -141,6 +141,13 @@ pub trait ProblemWrapper {
     fn wrap_constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
         self.inner().constraint_jacobian()
     }
+
+    /// What [`ConstrainedProblem::objective_gradient`] of the wrapper answers; by
+    /// default the inner problem's gradient. A wrapper that must see every evaluation
+    /// answers `None`: the local phase then takes forward differences through it.
+    fn wrap_objective_gradient(&self) -> Option<&dyn ObjectiveGradient> {
+        self.inner().objective_gradient()
+    }
 }
 
 /// The one forwarding of [`ConstrainedProblem`]: a wrapper is its inner problem, but for
@@ -205,6 +212,9 @@ impl<W: ProblemWrapper + ?Sized> ConstrainedProblem for W {
     }
     fn constraint_jacobian(&self) -> Option<&dyn ConstraintJacobian> {
         self.wrap_constraint_jacobian()
+    }
+    fn objective_gradient(&self) -> Option<&dyn ObjectiveGradient> {
+        self.wrap_objective_gradient()
     }
 }
 

@@ -26,6 +26,7 @@ __all__ = [
     "minimize",
     "OptimizeResult",
     "AskTell",
+    "Request",
     "Cec2017",
     "BbobConstrained",
     "Cec2020Rw",
@@ -47,10 +48,14 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    # Unpickling a result made with scipy's base.
+    # Unpickling a result made with scipy's base, or an AskTell's.
     if name == "_ScipyOptimizeResult":
         return _result_class()
+    if name == "_AskTellResult":
+        from ._asktell import _asktell_result_class
+
+        return _asktell_result_class()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-from ._asktell import AskTell  # noqa: E402  (the names above first)
+from ._asktell import AskTell, Request  # noqa: E402  (the names above first)

@@ -1,41 +1,44 @@
-"""The ask-and-tell interface: the user evaluates, the strategy asks."""
+"""The ask-and-tell interface: the user evaluates, the strategy asks — in pycma's words."""
 
 from __future__ import annotations
 
 import math
+import numbers
 import secrets
 import warnings
+from collections.abc import Sequence as _Sequence
 from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ._core import DEFAULT_VARIANT, PORTFOLIO, PortfolioOptions, _emages
+from ._core import DEFAULT_VARIANT, PORTFOLIO, Options, PortfolioOptions, _emages
 from ._minimize import _Progress, _sigma0, _typed_options
 from ._problem import _box, _Callables, _callables, _inside, _WithArgs
-from ._result import OptimizeResult, _finished, _result_class
+from ._pycma import from_inopts
+from ._result import _Message, _finished, _result_class
 
 
-class Request:
-    """What the strategy wants evaluated.
+class Request(_Sequence):
+    """The points the strategy asks for: a sequence of points, as pycma's ``ask()``
+    returns (``len(X)``, ``X[j]``, ``for x in X``; ``np.asarray(X)`` is the ``(k, N)``
+    array).
 
     Attributes
     ----------
     points : ndarray
         Shape ``(k, N)``, one point per row.
-    constraints_only : bool
-        True for the repair's Jacobian probes and Jacobians, which need no ``f``
-        (answer ``f`` with ``None``).
     kind : str
-        ``"population"``, ``"probes"`` (difference probes: their ``g``, ``h``),
-        ``"jacobians"`` (with ``jacobian=True``: the constraints' Jacobians at the
-        points) or ``"repaired"``.
+        What is wanted at them: ``"population"`` (``f``, ``g``, ``h``; the ES's
+        offspring, the local phase's start, probes and trial steps), ``"probes"``
+        (difference probes of the repair: ``g``, ``h`` alone), ``"repaired"``,
+        ``"jacobians"`` (with ``jacobian=True``: the constraints' Jacobians) or
+        ``"gradients"`` (with ``gradient=True``: the objective's gradient and the
+        constraints' Jacobians, for the local phase's model).
+    constraints_only : bool
+        True where ``f`` is not wanted (``"probes"``, ``"jacobians"``): tell ``None``
+        or anything for it.
     evaluations : int
-        What the run charges for the request (a Jacobian at a point told as repaired in
-        the request before is part of that point's evaluation and costs nothing: the
-        CEC2020 rule).
-
-    Reading it as a tuple (``points, only, kind, cost = req``, ``req[0]``) still works
-    for one release, with a ``DeprecationWarning``.
+        What the run charges for the request.
     """
 
     __slots__ = ("points", "constraints_only", "kind", "evaluations")
@@ -48,19 +51,17 @@ class Request:
         """The number of points, ``k``."""
         return len(self.points)
 
-    def _tuple(self):
-        warnings.warn("reading a Request as a tuple is deprecated: use its fields (points, "
-                      "constraints_only, kind, evaluations)", DeprecationWarning, stacklevel=3)
-        return (self.points, self.constraints_only, self.kind, self.evaluations)
+    def __len__(self) -> int:
+        return len(self.points)
+
+    def __getitem__(self, j):
+        return self.points[j]
 
     def __iter__(self):
-        return iter(self._tuple())
+        return iter(self.points)
 
-    def __getitem__(self, i):
-        return self._tuple()[i]
-
-    def __len__(self):
-        return 4
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.points, dtype=dtype)
 
     def __repr__(self) -> str:
         return (f"Request(kind={self.kind!r}, count={self.count}, constraints_only={self.constraints_only}, "
@@ -71,100 +72,137 @@ class Request:
 
 
 class AskTell:
-    """εMAg-ES-R (or another variant) driven step by step by its user::
+    """The default strategy (or any variant) driven step by step, as pycma's
+    ``CMAEvolutionStrategy`` is::
 
-        es = emages.AskTell(dim=2, bounds=[(-5, 5)] * 2, n_ineq=1, seed=1, budget=4000)
-        while (req := es.ask()) is not None:
-            X = req.points
-            g = 1 - X.sum(axis=1, keepdims=True)       # (k, n_ineq)
-            f = None if req.constraints_only else (X ** 2).sum(axis=1)
-            es.tell(f, g)
-        res = es.result()
+        es = emages.AskTell(x0, 0.5, {'bounds': [-5, 5], 'maxfevals': 4000, 'seed': 1})
+        while not es.stop():
+            X = es.ask()                                  # the points, a sequence
+            es.tell(X, [f(x) for x in X], ineq=[g(x) for x in X])
+            es.disp()
+        res = es.result                                   # xbest, fbest, evals_best, …
 
-    Every variant can be driven so, with the trajectory of :func:`emages.minimize` for
-    the same seed and values: it asks for every evaluation it needs — the population of
-    each generation; for the repairing variants (εMAg-ES, …) also, every N-th
-    generation, the forward-difference Jacobian probes of every offspring being
-    repaired, N points each, in one request (``constraints_only``: answer ``f`` with
-    ``None``), then their repaired points in another. Sign conventions as in
-    :func:`minimize`.
+    ``x0`` gives the dimension (and the local phase's first start); ``sigma0`` the ES's
+    initial step size; ``inopts`` pycma's options where they mean the same thing —
+    ``seed``, ``maxfevals`` (the budget), ``bounds`` (``[lower, upper]``, each ``None``,
+    a number or one per coordinate), ``maxiter``, ``ftarget``, ``tolfun``, ``tolx``,
+    ``popsize`` (the ES variants), ``verbose`` and ``verb_disp`` — and any key of the
+    strategy's options (:class:`emages.PortfolioOptions`, :class:`emages.Options`);
+    another key is an error naming those. Constraints: ``tell(X, f, ineq=G, eq=H)``
+    with ``G`` of shape ``(k, l)`` (``g <= 0`` satisfied) and ``H`` of shape ``(k, m)``
+    (``|h| <= equality_margin``), :func:`minimize`'s signs; their numbers ``l`` and
+    ``m`` are read from the first tell (or give ``n_ineq`` and ``n_eq``).
 
-    With ``jacobian=True`` the user computes the constraints' Jacobians instead of
-    difference probes: a ``"jacobians"`` request is answered with ``tell(None, Jg, Jh)``,
-    ``Jg`` of shape ``(k, n_ineq, N)`` and ``Jh`` of shape ``(k, n_eq, N)``
-    (``Jg[j, r, i]`` is ``∂g_r/∂x_i`` at point ``j``), and the trajectory is
-    :func:`minimize`'s with the same ``jac``::
-
-        es = emages.AskTell(dim=2, bounds=[(-3, 3)] * 2, n_eq=1, seed=1, jacobian=True)
-        while (req := es.ask()) is not None:
-            X = req.points
-            if req.kind == "jacobians":
-                es.tell(None, None, 2 * X[:, None, :])        # ∂(x·x − 2)/∂x
-            else:
-                h = (X ** 2).sum(axis=1, keepdims=True) - 2
-                es.tell(None if req.constraints_only else X.sum(axis=1), None, h)
+    A request may want less than ``f``, ``g`` and ``h`` at every point: the ES's
+    repair asks for difference probes (``X.constraints_only``: ``f`` is ignored); with
+    ``jacobian=True`` a ``"jacobians"`` request is answered with the constraints'
+    Jacobians, ``ineq`` of shape ``(k, l, N)`` and ``eq`` ``(k, m, N)``; with
+    ``gradient=True`` the local phase asks for ``"gradients"``, answered with ``∇f``
+    (``(k, N)``) in place of ``f`` and the Jacobians as above. The trajectory is
+    :func:`minimize`'s for the same seed and values.
 
     The state is a value: ``pickle.dumps(es)`` and ``copy.deepcopy(es)`` work at any
-    point, and the copy continues exactly as the original would (a run saved midway is
-    resumed on another machine with ``pickle.loads``).
+    point, and the copy continues exactly as the original would.
 
-    With ``variant=emages.PORTFOLIO`` the portfolio is driven so: every request is a
-    ``"population"`` wanting ``f``, ``g`` and ``h`` at its points (the local phase's
-    start, its difference probes, its trial points, the ES's populations) — with
-    ``jacobian=True`` also ``"jacobians"`` requests of the ES rounds' repair, answered
-    as above —, the run ends
-    when it stops by itself or its next request would not fit into the budget, and the
-    trajectory is :func:`minimize`'s with the same seed.
-
-    Parameters are those of :func:`minimize` (without callables), plus the dimension,
-    the numbers of constraints, and ``jacobian`` (whether the user answers Jacobian
-    requests; ``njev`` in the result counts the points answered so).
+    Keywords besides pycma's: ``dim`` (without ``x0``: the first start is then the
+    box's centre, the ES's population uniform in the box), ``n_ineq``, ``n_eq``,
+    ``bounds``, ``budget``, ``variant`` (default :data:`emages.PORTFOLIO`), ``seed``,
+    ``equality_margin``, ``options``, ``history``, ``jacobian``, ``gradient`` — as
+    :func:`minimize` takes them.
     """
 
     def __init__(
         self,
-        dim: int,
-        *,
-        n_ineq: int = 0,
-        n_eq: int = 0,
         x0: Optional[Sequence[float]] = None,
         sigma0: Optional[float] = None,
+        inopts: Optional[dict] = None,
+        *,
+        dim: Optional[int] = None,
+        n_ineq: Optional[int] = None,
+        n_eq: Optional[int] = None,
         bounds: Any = None,
         budget: Optional[int] = None,
-        variant: str = DEFAULT_VARIANT,
+        variant: Optional[str] = None,
         seed: Optional[int] = None,
         equality_margin: Optional[float] = None,
         options: Any = None,
         history: bool = True,
         jacobian: bool = False,
+        gradient: bool = False,
     ):
+        if isinstance(x0, numbers.Integral) and not isinstance(x0, bool):
+            warnings.warn("AskTell(dim, …) is deprecated: give x0 (AskTell(x0, sigma0, inopts), pycma's "
+                          "order) or dim= by keyword", DeprecationWarning, stacklevel=2)
+            if dim is not None:
+                raise ValueError("the dimension is given twice (first argument and dim=)")
+            dim, x0 = int(x0), None
+        variant = DEFAULT_VARIANT if variant is None else variant
+        portfolio = variant == PORTFOLIO
+        if x0 is not None:
+            x0 = np.asarray(x0, dtype=float)
+            if x0.ndim != 1 or not np.isfinite(x0).all():
+                raise ValueError(f"x0 must be a 1-d array of finite numbers, not {x0!r}")
+            if dim is not None and int(dim) != x0.size:
+                raise ValueError(f"x0 has {x0.size} components, dim is {dim}")
+            dim = x0.size
+        if dim is None:
+            raise ValueError("give x0 (where to start; its length is the dimension) or dim=")
+        dim = int(dim)
+        cls = PortfolioOptions if portfolio else Options
+        opts = _typed_options(options, None, None, cls)
+        drawn, cap, box, given, verb_disp = from_inopts(inopts, portfolio, dim, cls.keys())
+        for name, ours, theirs in (("seed", seed, drawn), ("budget", budget, cap), ("bounds", bounds, box)):
+            if ours is not None and theirs is not None:
+                raise ValueError(f"{name} is given twice: in inopts and as {name}=")
+        for key in given:
+            if opts.is_given(key):
+                raise ValueError(f"{key} is given twice: in inopts and in options")
+        opts = opts.replace(**given) if given else opts
+        if budget is None:
+            budget = cap
+        if budget is not None:
+            opts = _typed_options(opts, budget, None, cls)
+        seed = drawn if seed is None else seed
         if seed is None:
             seed = secrets.randbits(63)
         self.seed = seed
-        self._asked, self._pending, self._dim = False, None, int(dim)
-        self._x0 = None if x0 is None else np.array(x0, dtype=float)
-        if variant == PORTFOLIO:
-            opts = _typed_options(options, budget, None, PortfolioOptions)
-            self._progress = _Progress(opts.disp) if opts.disp else None
-            self._core = _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, seed,
-                                         equality_margin, opts, jacobian, history)
-            return
-        opts = _typed_options(options, budget, None)
-        self._progress = _Progress(opts.disp) if opts.disp else None
-        if equality_margin is None:
-            equality_margin = 1e-4
         if sigma0 is not None:
             opts = opts.replace(sigma0=_sigma0(sigma0))
-        opts = opts.replace(record_dynamics=bool(history))
-        lb, ub = _box(bounds, int(dim))
+        lb, ub = _box(box if bounds is None else bounds, dim)
         if x0 is not None:
-            opts = opts.replace(initial_mean=_start(x0, dim, lb, ub))
-        elif not (np.isfinite(lb).all() and np.isfinite(ub).all()):
+            _inside(x0, lb, ub)
+        elif not portfolio and not (np.isfinite(lb).all() and np.isfinite(ub).all()):
             raise ValueError("without x0, the initial population is uniform in the box: give finite bounds")
-        self._core = _emages._AskTell.es(
-            lb.tolist(), ub.tolist(), int(n_ineq), int(n_eq), float(equality_margin),
-            variant, opts, seed, bool(jacobian),
-        )
+        if equality_margin is None:
+            equality_margin = _emages.DEFAULT_EQUALITY_MARGIN if portfolio else 1e-4
+        if not (isinstance(equality_margin, (int, float)) and math.isfinite(equality_margin)
+                and equality_margin >= 0):
+            raise ValueError(f"equality_margin must be a finite number >= 0, not {equality_margin!r}")
+        if gradient and not portfolio:
+            raise ValueError("gradient=True: the objective's gradient is for the portfolio's local phase; "
+                             f"{variant!r} is an ES")
+        self._spec = dict(lb=lb, ub=ub, x0=x0, variant=variant, opts=opts, seed=seed,
+                          margin=float(equality_margin), jacobian=bool(jacobian), gradient=bool(gradient),
+                          history=bool(history))
+        self._dim, self._x0 = dim, x0
+        self._counts = None if n_ineq is None and n_eq is None else (int(n_ineq or 0), int(n_eq or 0))
+        self._core = self._build(*(self._counts or (0, 0)))
+        self._asked, self._pending = False, None
+        self._progress = _Progress(opts.disp) if opts.disp else None
+        self._verb_disp, self._shown = verb_disp, -1
+
+    def _build(self, l: int, m: int):
+        """The compiled core for ``l`` inequalities and ``m`` equalities."""
+        s = self._spec
+        if s["variant"] == PORTFOLIO:
+            return _emages._AskTell.portfolio(
+                s["lb"].tolist(), s["ub"].tolist(), l, m, s["margin"], s["opts"], s["seed"],
+                None if s["x0"] is None else s["x0"].tolist(), s["jacobian"], s["history"], s["gradient"])
+        opts = s["opts"].replace(record_dynamics=s["history"])
+        if s["x0"] is not None:
+            opts = opts.replace(initial_mean=s["x0"].tolist())
+        return _emages._AskTell.es(s["lb"].tolist(), s["ub"].tolist(), l, m, s["margin"], s["variant"], opts,
+                                   s["seed"], s["jacobian"])
 
     def _next(self):
         """The pending request (asked of the core once), or ``None`` at the end."""
@@ -175,16 +213,60 @@ class AskTell:
         return self._pending
 
     def ask(self) -> Optional[Request]:
-        """The next request, or ``None`` when the run has ended (then :meth:`result`)."""
-        req = self._next()
-        return req
+        """The points to evaluate next (a :class:`Request`, a sequence of points), or
+        ``None`` when the run has ended (then :attr:`result`). Asking again before
+        telling gives the same points."""
+        return self._next()
 
-    def tell(self, f, g=None, h=None) -> bool:
-        """The values of the last request's points: ``f`` of shape ``(k,)`` (``None``
-        for a ``constraints_only`` request), ``g`` of shape ``(k, n_ineq)``, ``h`` of
-        shape ``(k, n_eq)``; for a ``"jacobians"`` request the Jacobians, ``g`` of
-        shape ``(k, n_ineq, N)`` and ``h`` of shape ``(k, n_eq, N)``. Returns whether a
-        generation ended with them."""
+    def tell(self, solutions=None, function_values=None, *legacy, ineq=None, eq=None) -> bool:
+        """The values at the points of the last :meth:`ask`, pycma's order:
+        ``tell(X, f, ineq=G, eq=H)`` — ``X`` the request (or its points), ``f`` one
+        value per point (``None`` where ``X.constraints_only``; the gradients,
+        ``(k, N)``, for a ``"gradients"`` request), ``G`` ``(k, l)`` and ``H`` ``(k, m)``
+        (the Jacobians, ``(k, l, N)`` and ``(k, m, N)``, for ``"jacobians"`` and
+        ``"gradients"``). Returns whether an iteration (a generation, a step of the
+        local phase) ended with them.
+
+        ``tell(f, g, h)`` (the values alone, this package's first order) still works,
+        with a ``DeprecationWarning``."""
+        if not self.__dict__.get("_asked", False):
+            raise ValueError("tell() without a question: call ask() first")
+        req = self._next()
+        if req is None:
+            raise ValueError("tell(): the run has ended: nothing is asked for")
+        if isinstance(solutions, Request) or _are_points(solutions, req):
+            if legacy:
+                raise TypeError("tell(X, f, ineq=G, eq=H): give the constraints by keyword")
+            _check_points(solutions, req)
+            f, g, h = function_values, ineq, eq
+        else:
+            warnings.warn("tell(f, g, h) is deprecated: tell(X, f, ineq=g, eq=h), X the points asked "
+                          "(pycma's order)", DeprecationWarning, stacklevel=2)
+            if len(legacy) > 1:
+                raise TypeError("tell(f, g, h) takes at most three values")
+            f, g, h = solutions, function_values, (legacy[0] if legacy else None)
+            if (ineq is not None and g is not None) or (eq is not None and h is not None):
+                raise TypeError("the constraints are given twice (by position and by keyword)")
+            g, h = (ineq if g is None else g), (eq if h is None else h)
+        return self._tell(f, g, h)
+
+    def _tell(self, f, g=None, h=None) -> bool:
+        """Tells ``f``, ``g``, ``h`` to the core (the constraint counts read from the
+        first tell when they were not given)."""
+        req = self._next()
+        if self.__dict__.get("_counts") is None:
+            counts = (_rows(g, req, "ineq"), _rows(h, req, "eq"))
+            if counts != (0, 0):
+                core = self._build(*counts)
+                first = core.ask()
+                if first is None or not np.array_equal(first[0], req.points):
+                    raise RuntimeError("the run's first points depend on the constraint counts: give n_ineq "
+                                       "and n_eq")
+                self._core = core
+            self._counts = counts
+        l, m = self._counts
+        g = None if g is None else _shaped(g, req, l)
+        h = None if h is None else _shaped(h, req, m)
         ended = self._core.tell(f, g, h)
         self._asked = False
         if ended and self.__dict__.get("_progress") is not None:
@@ -202,57 +284,97 @@ class AskTell:
         :meth:`terminate`."""
         if self._next() is not None:
             return {}
-        res = self.result()
+        res = self.result
         return {res.termination: str(res.message)}
 
     def terminate(self) -> None:
-        """Ends the run after the generation told last: the next :meth:`ask` returns
-        ``None`` and ``termination`` is ``stopped``. (Before 0.2 this was ``stop()``.)"""
+        """Ends the run after the iteration told last: the next :meth:`ask` returns
+        ``None`` and ``termination`` is ``stopped``."""
         self._core.stop()
         self._asked = False
 
     @property
+    def countevals(self) -> int:
+        """The evaluations so far (pycma's ``countevals``): those charged to the budget."""
+        return int(self._core.status()[1])
+
+    @property
+    def phase(self) -> str:
+        """What runs: ``"local"`` (the portfolio's local phase) or ``"es"`` (an ES, or
+        the portfolio's ES round)."""
+        return "local" if self._core.status()[5] else "es"
+
+    @property
     def sigma(self) -> float:
-        """The current step size σ (the portfolio: its local phase's trust radius)."""
+        """The current step size: an ES's σ; while the portfolio's local phase runs
+        (:attr:`phase` ``"local"``), its step bound Δ (no step's component exceeds it)."""
         return float(self._core.status()[2])
 
     @property
+    def stds(self) -> np.ndarray:
+        """The search's scale per coordinate (pycma's ``stds``): an ES's
+        ``σ √((M Mᵀ)_ii)``; in the local phase, the step bound Δ for every coordinate."""
+        return np.array(self._core.stds, dtype=float)
+
+    @property
     def mean(self) -> Optional[np.ndarray]:
-        """The centre of the current search (pycma's ``mean``): an ES's mean; while the
-        portfolio's local phase runs, its iterate; ``x0`` before the first tell (``None``
-        then without ``x0``)."""
-        mean = self._core.mean
+        """The centre of the current search (pycma's ``mean``, ``xfavorite``): an ES's
+        mean; in the portfolio's local phase, its iterate; ``x0`` before the first tell
+        (``None`` then without ``x0``)."""
         if self._core.status()[1] == 0:
-            # Before the initial population: x0 (or None: it is drawn in the box).
             x0 = self.__dict__.get("_x0")
             return None if x0 is None else np.array(x0, dtype=float)
-        return np.array(mean, dtype=float)
+        return np.array(self._core.mean, dtype=float)
 
-    def disp(self) -> None:
-        """Prints one progress line (pycma's ``disp``): iteration, evaluations, the best
-        ``f``, its violation, the step size, the phase and the run; the first call prints
-        the header too."""
-        if self.__dict__.get("_printer") is None:
-            self._printer = _Progress(1)
-        self._printer.observe(*self._status_line())
+    def disp(self, modulo: Optional[int] = None) -> None:
+        """Prints the progress line of the current iteration (pycma's ``disp``) if it is
+        one of the first three or a multiple of ``modulo`` (default: ``verb_disp`` of
+        ``inopts``, else 100; 1: every iteration; ``verbose <= 0`` or ``verb_disp`` 0:
+        none): iteration, evaluations, the best ``f``, its violation, the step size,
+        the phase and the run. The first line comes with the header. (``optimize``
+        prints so after every iteration when ``inopts`` gave ``verb_disp``.)"""
+        every = modulo if modulo is not None else self.__dict__.get("_verb_disp")
+        every = 100 if every is None else int(every)
+        if every <= 0:
+            return
+        if self.__dict__.get("_printer") is None or self._printer[0] != every:
+            self._printer = (every, _Progress(int(every)))
+        iteration = self._core.status()[0]
+        if iteration != self.__dict__.get("_shown", -1):
+            self._shown = iteration
+            self._printer[1].observe(*self._status_line())
 
     def optimize(self, fun, ineq=None, eq=None, *, constraints=(), vectorized: bool = False, args=(),
-                 jac=None, callback=None) -> "AskTell":
+                 jac=None, gradient=None, callback=None) -> "AskTell":
         """Runs to the end with ``fun`` (and the constraint callables), as pycma's
         ``optimize``: the callables as :func:`minimize` takes them (``args`` for ``fun``;
-        a ``jac`` when the run was made with ``jacobian=True``); ``callback(es)`` after
-        every generation (raise ``StopIteration`` to end). Returns ``self``; then
-        :meth:`result`."""
+        ``jac``, the constraints' Jacobian, when the run was made with ``jacobian=True``;
+        ``gradient``, the objective's, with ``gradient=True``); ``callback(es)`` after
+        every iteration (raise ``StopIteration`` to end). Returns ``self``; then
+        :attr:`result`."""
         if not isinstance(args, tuple):
             args = (args,)
         if args:
             fun = _WithArgs(fun, args)
-        dim = self._dim
-        probe = np.zeros(dim)
+        probe = np.zeros(self._dim) if self._x0 is None else np.array(self._x0)
         ineq, eq, joint, l, m, found = _callables(fun, ineq, eq, constraints, vectorized, probe)
-        task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m, jac if jac is not None else found)
+        jac = jac if jac is not None else found
+        if self._spec["gradient"]:
+            if gradient is None:
+                raise ValueError("the run was made with gradient=True: give gradient= (the objective's)")
+            if l + m and jac is None:
+                from ._problem import _DifferencedJacobian
+
+                jac = _DifferencedJacobian(ineq, eq, l, m, self._spec["lb"], self._spec["ub"])
+        task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m, jac, gradient)
+        if self.__dict__.get("_counts") is None:
+            self._counts = (l, m)
+            if (l, m) != (0, 0):
+                self._core, self._asked = self._build(l, m), False
         while (req := self.ask()) is not None:
-            ended = self.tell(*_answer(task, req.points, req.constraints_only, req.kind, None))
+            ended = self._tell(*_answer(task, req.points, req.constraints_only, req.kind, None))
+            if ended and self.__dict__.get("_verb_disp"):
+                self.disp()
             if ended and callback is not None:
                 try:
                     callback(self)
@@ -260,50 +382,117 @@ class AskTell:
                     self.terminate()
         return self
 
-    def result(self) -> OptimizeResult:
-        """The result (as :func:`minimize`'s): the final one once :meth:`ask` returned
-        ``None``, else the best so far; before anything was told, a result with
-        ``x=None``, ``fun`` and ``violation`` NaN and ``nfev == 0``."""
+    @property
+    def result(self):
+        """The result, pycma's fields with :func:`minimize`'s (an
+        :class:`OptimizeResult`): ``xbest``, ``fbest``, ``evals_best``, ``evaluations``,
+        ``iterations``, ``xfavorite``, ``stds``, ``stop`` (and ``res[0]`` … ``res[7]``
+        in that order), ``x``, ``fun``, ``violation``, ``status``, ``message``, …. The
+        final result once :meth:`ask` returned ``None``; before, the best so far, with
+        ``termination`` ``"running"``, ``status`` −1 and a message that says so. Calling
+        it (``es.result()``) gives the same."""
+        cls = _asktell_result_class()
         if self._core.status()[1] == 0:
-            res = _result_class()(
-                x=None, fun=math.nan, violation=math.nan, feasible=False, success=False, nit=0,
-                nfev=0, ngev=0, njev=0, evaluations=0, maxcv=math.nan, status=1,
-                termination="running", message="Nothing evaluated yet: ask() and tell() first.",
-                seed=self.seed,
-            )
-            return res
-        res = _finished(self._core.result(), self.seed)
-        if self.__dict__.get("_progress") is not None and self._next() is None:
-            self._progress.finish()
+            res = cls(x=None, fun=math.nan, violation=math.nan, feasible=False, success=False, nit=0,
+                      nfev=0, ngev=0, njev=0, evaluations=0, maxcv=math.nan, found_at=0,
+                      seed=self.seed)
+            _in_progress(res, "Nothing evaluated yet: ask() and tell() first.")
+        else:
+            res = cls(_finished(self._core.result(), self.seed))
+            if self._next() is not None:
+                _in_progress(res)
+            elif self.__dict__.get("_progress") is not None:
+                self._progress.finish()
+        res.update(xbest=res["x"], fbest=res["fun"], evals_best=res.get("found_at", 0),
+                   iterations=res["nit"], xfavorite=self.mean, stds=self.stds,
+                   stop={} if res["status"] == _IN_PROGRESS[1] else {res["termination"]: str(res["message"])})
         return res
 
 
-def _start(x0, dim, lb, ub) -> list:
-    """``x0`` as ``dim`` finite numbers inside the box, or a clear error."""
-    x0 = np.asarray(x0, dtype=float)
-    if x0.shape != (dim,) or not np.isfinite(x0).all():
-        raise ValueError(f"x0 must be {dim} finite numbers")
-    _inside(x0, lb, ub)
-    return x0.tolist()
+_IN_PROGRESS = _emages.IN_PROGRESS
 
 
-def _portfolio_core(dim, n_ineq, n_eq, x0, sigma0, bounds, seed, equality_margin, opts, jacobian,
-                    history=True):
-    """The compiled half of ``AskTell(variant=PORTFOLIO)``: a request is a
-    ``"population"`` of points wanting ``f``, ``g`` and ``h``, or, with ``jacobian=True``,
-    ``"jacobians"`` for the ES rounds' repair."""
-    if sigma0 is not None:
-        opts = opts.replace(sigma0=_sigma0(sigma0))
-    margin = _emages.DEFAULT_EQUALITY_MARGIN if equality_margin is None else equality_margin
-    if not (isinstance(margin, (int, float)) and math.isfinite(margin) and margin >= 0):
-        raise ValueError(f"equality_margin must be a finite number >= 0, not {margin!r}")
-    lb, ub = _box(bounds, int(dim))
-    if x0 is not None:
-        x0 = _start(x0, dim, lb, ub)
-    return _emages._AskTell.portfolio(
-        lb.tolist(), ub.tolist(), int(n_ineq), int(n_eq), float(margin), opts, seed, x0, bool(jacobian),
-        bool(history),
-    )
+def _in_progress(res, message=None) -> None:
+    """A result of a run that goes on: ``termination`` ``"running"``, ``status`` −1,
+    ``success`` false, the message that says so."""
+    name, status, sentence = _IN_PROGRESS
+    res.update(termination=name, status=status, success=False,
+               message=_Message(name) if message is None else message)
+
+
+#: pycma's result fields, in the order of its named tuple.
+_PYCMA_FIELDS = ("xbest", "fbest", "evals_best", "evaluations", "iterations", "xfavorite", "stds", "stop")
+
+
+def _asktell_result_class():
+    """:class:`OptimizeResult` with pycma's fields by position too (``res[0]`` is
+    ``xbest``), callable (``es.result()`` is ``es.result``)."""
+    global _ASKTELL_RESULT
+    if _ASKTELL_RESULT is None:
+        base = _result_class()
+
+        def __getitem__(self, key):
+            if isinstance(key, int):
+                return dict.__getitem__(self, _PYCMA_FIELDS[key])
+            return dict.__getitem__(self, key)
+
+        _ASKTELL_RESULT = type("AskTellResult", (base,), {
+            "__module__": "emages", "__qualname__": "_AskTellResult",
+            "__doc__": AskTell.result.__doc__, "__getitem__": __getitem__,
+            "__call__": lambda self: self})
+    return _ASKTELL_RESULT
+
+
+_ASKTELL_RESULT = None
+
+
+def _are_points(solutions, req) -> bool:
+    """Whether ``solutions`` are the request's points (a ``(k, N)`` array or a list of
+    ``k`` points), not the values of the old order."""
+    if solutions is None or isinstance(solutions, (numbers.Number, str)):
+        return False
+    try:
+        a = np.asarray(solutions, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    return a.ndim == 2 and a.shape == req.points.shape
+
+
+def _check_points(solutions, req) -> None:
+    """The told points must be the asked ones: the run evaluates what it asked for."""
+    a = np.asarray(solutions, dtype=float)
+    if a.shape != req.points.shape:
+        raise ValueError(f"tell(): X has shape {a.shape}, the request {req.points.shape}: tell the points asked")
+    differ = np.flatnonzero(~(a == req.points).all(axis=1))
+    if differ.size:
+        raise ValueError(f"tell(): point {differ[0]} is not the one asked for: tell X as ask() gave it "
+                         "(the run cannot take other points)")
+
+
+def _rows(values, req, what: str) -> int:
+    """The number of constraints in a first tell's ``values`` (``None``: none)."""
+    if values is None:
+        return 0
+    a = np.asarray(values, dtype=float)
+    k = len(req.points)
+    derivative = req.kind in ("jacobians", "gradients")
+    if a.ndim == 3 and derivative or a.ndim == 2 and not derivative:
+        return a.shape[1] if a.shape[0] == k else _shape_error(a, req, what)
+    if a.ndim == 1 and not derivative:
+        return 1 if a.size == k else (a.size if k == 1 else _shape_error(a, req, what))
+    return _shape_error(a, req, what)
+
+
+def _shape_error(a, req, what):
+    raise ValueError(f"tell(): {what} has shape {a.shape}: expected one row per asked point ({len(req.points)})")
+
+
+def _shaped(values, req, count: int):
+    """A single point's constraints given flat (``[g1, g2]`` for ``k = 1``) as one row."""
+    a = np.asarray(values, dtype=float)
+    if a.ndim == 1 and len(req.points) == 1 and count != 1 and a.size == count:
+        return a.reshape(1, count)
+    return values
 
 
 def _restore_core(state: bytes):
@@ -314,13 +503,20 @@ def _restore_core(state: bytes):
 def _answer(task, points, constraints_only: bool, kind: str, executor):
     """The arguments of ``tell`` for a request: its points evaluated with ``task`` (one
     point per call, through ``executor.map`` if given, in order), ``(f, g, h)`` — ``f``
-    ``None`` for a ``constraints_only`` request, the Jacobians for a ``"jacobians"`` one."""
+    ``None`` for a ``constraints_only`` request, the Jacobians for a ``"jacobians"`` one,
+    the gradients and the Jacobians for a ``"gradients"`` one."""
     rows = list(points)
     mapped = map if executor is None else executor.map
-    if kind == "jacobians":
-        jac = np.array(list(mapped(task.jacobian, rows)), dtype=float)
-        jac = jac.reshape(len(rows), task.l + task.m, len(rows[0]))
-        return None, jac[:, : task.l] if task.l else None, jac[:, task.l :] if task.m else None
+    if kind in ("jacobians", "gradients"):
+        n = len(rows[0])
+        if kind == "gradients":
+            both = list(mapped(task.gradient, rows))
+            grad = np.array([b[0] for b in both], dtype=float).reshape(len(rows), n)
+            jac = np.array([b[1] for b in both], dtype=float)
+        else:
+            grad, jac = None, np.array(list(mapped(task.jacobian, rows)), dtype=float)
+        jac = jac.reshape(len(rows), task.l + task.m, n)
+        return grad, jac[:, : task.l] if task.l else None, jac[:, task.l :] if task.m else None
     values = list(mapped(task, rows, [constraints_only] * len(rows)))
     f = np.array([v[0] for v in values], dtype=float)
     g = np.array([v[1] for v in values], dtype=float).reshape(len(rows), task.l)
@@ -330,9 +526,9 @@ def _answer(task, points, constraints_only: bool, kind: str, executor):
 
 def _drive(core, task, executor, callback, seed: int, disp: int = 0) -> dict:
     """Runs ``core`` to its end, evaluating each request with ``task`` (through
-    ``executor.map`` if given, one point per task; a Jacobian request with
-    ``task.jacobian``), calling ``callback`` after every generation; returns the result
-    dict."""
+    ``executor.map`` if given, one point per task; a derivative request with
+    ``task.jacobian`` or ``task.gradient``), calling ``callback`` after every iteration;
+    returns the result dict."""
     progress = _Progress(disp) if disp else None
     while (q := core.ask()) is not None:
         points, constraints_only, kind, _ = q
@@ -347,8 +543,8 @@ def _drive(core, task, executor, callback, seed: int, disp: int = 0) -> dict:
         generation, evaluations, _, fun, violation, _, _ = core.status()
         # After a generation (not after a run's initial population).
         if generation > 0:
-            best = OptimizeResult(core.result())
-            intermediate = OptimizeResult(
+            best = _result_class()(core.result())
+            intermediate = _result_class()(
                 x=best["x"], fun=fun, violation=violation, feasible=bool(violation == 0.0),
                 nit=best["nit"], evaluations=evaluations, seed=seed,
             )

@@ -14,16 +14,17 @@ import numpy as np
 
 from ._core import (DEFAULT_VARIANT, PORTFOLIO, BbobConstrained, Cec2017, Cec2020Rw, Options,
                     PortfolioOptions, _emages)
-from ._problem import (_box, _budget, _callables, _Callables, _given, _inside, _WithArgs)
+from ._problem import (_box, _budget, _callables, _Callables, _DifferencedJacobian, _given, _inside,
+                       _ValueAndGradient, _WithArgs)
 from ._result import OptimizeResult, _finished
 
 
 def _typed_options(options, budget, tol, cls=None):
     """``options`` (a dict of settings, a typed :class:`Options` or
     :class:`PortfolioOptions`, or ``None``) as the typed ``cls``, with scipy's spellings
-    (``maxiter``, ``maxfev``) resolved by the class; ``budget`` sets the budget (it must
-    agree with a ``maxfev`` given), ``tol`` sets ``tol_fun`` and ``tol_x`` unless they
-    are given."""
+    (``maxiter``, ``maxfev``) resolved by the class; ``budget`` sets the budget (with a
+    different ``maxfev`` given, the smaller holds, with a warning), ``tol`` sets
+    ``tol_fun`` and ``tol_x`` unless they are given."""
     cls = Options if cls is None else cls
     if options is None:
         opts = cls()
@@ -44,7 +45,11 @@ def _typed_options(options, budget, tol, cls=None):
     if budget is not None:
         b = _budget(budget)
         if opts.is_given("budget") and opts.budget != b:
-            raise ValueError(f"options: maxfev={opts.budget!r} and budget={budget!r} disagree: give one of them")
+            # As scipy's methods with two limits: the run stops at the first reached.
+            warnings.warn(f"options maxfev={opts.budget!r} and budget={budget!r} differ: the smaller, "
+                          f"{min(opts.budget, b)}, holds (the run stops at the first limit reached)",
+                          UserWarning, stacklevel=3)
+            b = min(opts.budget, b)
         opts = opts.replace(budget=b)
     if tol is not None:
         if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not (math.isfinite(tol) and tol >= 0):
@@ -68,10 +73,61 @@ def _scipy_callback(callback):
     return lambda result: callback(np.array(result["x"], dtype=float))
 
 
+#: scipy's methods, lower-cased: named as ``method``, they get an error that names ours.
+_SCIPY_METHODS = frozenset({
+    "nelder-mead", "powell", "cg", "bfgs", "newton-cg", "l-bfgs-b", "tnc", "cobyla", "cobyqa",
+    "slsqp", "trust-constr", "dogleg", "trust-ncg", "trust-exact", "trust-krylov",
+})
+
+
+def _strategy(method, variant) -> str:
+    """The strategy from scipy's ``method`` and this package's ``variant`` (the same
+    thing, two words): one of them, or both the same; scipy's own methods refused with
+    the names of ours."""
+    if method is None:
+        return DEFAULT_VARIANT if variant is None else variant
+    if callable(method) or not isinstance(method, str):
+        raise ValueError(f"method must be the name of a strategy of emages, not {method!r}: "
+                         f"{_OURS}")
+    if method.lower() in _SCIPY_METHODS:
+        raise ValueError(f"method={method!r} is one of scipy's methods; emages.minimize runs its own: {_OURS} "
+                         f"(for {method} itself, call scipy.optimize.minimize)")
+    if variant is not None and variant != method:
+        raise ValueError(f"method={method!r} and variant={variant!r} name two strategies: give one of them")
+    return method
+
+
+_OURS = (f"{PORTFOLIO!r} (the default, the recommended strategy), 'eps-mag-es-r', the paper's variants "
+         "(emages.VARIANTS) and the strategies of emages.STRATEGIES, or PRESET:KEY=VALUE…")
+
+
+def _objective_gradient(jac, fun):
+    """scipy's ``jac`` for the objective: ``(fun, grad)`` — a callable ``grad``;
+    ``True``: ``fun`` returns ``(f, ∇f)`` (:class:`_ValueAndGradient`); ``None`` or
+    ``False``: no gradient. scipy's difference schemes (``'2-point'``, …) mean no
+    gradient given: the local phase takes its own differences."""
+    if jac is None or jac is False:
+        return fun, None
+    if jac is True:
+        both = _ValueAndGradient(fun)
+        return both, both.gradient
+    if isinstance(jac, str):
+        if jac in ("2-point", "3-point", "cs"):
+            return fun, None
+        raise ValueError(f"jac must be a callable, True (fun returns (f, gradient)) or None, not {jac!r}")
+    if not callable(jac):
+        raise ValueError(f"jac must be a callable, True (fun returns (f, gradient)) or None, not {jac!r}")
+    return fun, jac
+
+
 def minimize(
     fun: Any,
     x0: Optional[Sequence[float]] = None,
     args: Any = (),
+    method: Optional[str] = None,
+    jac: Any = None,
+    hess: Any = None,
+    hessp: Any = None,
     *,
     sigma0: Optional[float] = None,
     ineq: Optional[Callable] = None,
@@ -80,7 +136,7 @@ def minimize(
     bounds: Any = None,
     tol: Optional[float] = None,
     budget: Optional[int] = None,
-    variant: str = DEFAULT_VARIANT,
+    variant: Optional[str] = None,
     seed: Optional[int] = None,
     vectorized: bool = False,
     equality_margin: Optional[float] = None,
@@ -106,9 +162,20 @@ def minimize(
         box. Without it (finite ``bounds`` needed), the population is uniform in the box,
         as the reference algorithm starts.
     args : tuple, optional
-        Extra arguments of ``fun``: ``fun(x, *args)`` (scipy's ``args``; the constraint
-        callables take none). A number here is taken as ``sigma0``, as before this
-        argument existed, with a ``DeprecationWarning``.
+        Extra arguments of ``fun`` (and of ``jac``): ``fun(x, *args)`` (scipy's ``args``;
+        the constraint callables take none). A single one that is not a tuple is
+        wrapped into one, as scipy does.
+    method : str, optional
+        scipy's word for the strategy: the same as ``variant`` (give one of them).
+        scipy's own methods (``"SLSQP"``, …) are refused, naming ours.
+    jac : callable or bool, optional
+        The objective's gradient ``jac(x) -> (N,)``, or ``True`` when ``fun`` returns
+        ``(f, ∇f)``. The portfolio's local phase then takes one gradient (with the
+        constraints' Jacobians: their own, or forward differences of the constraint
+        functions) per model instead of ``N`` difference probes; each counts as one
+        evaluation and in ``njev``. An ES variant takes no gradient (a warning).
+    hess, hessp : None
+        Not used (the local phase keeps its own curvature model): refused.
     sigma0 : float, optional
         The initial step size (default 1.0, the reference's); with :data:`PORTFOLIO`,
         that of its ES rounds (``options={'sigma0': …}`` says the same).
@@ -140,7 +207,7 @@ def minimize(
         Evaluations at most (default ``20000 * N``, the CEC's; ``options={'maxfev': …}``
         says the same); the run stops earlier once it has converged (``options``: the
         convergence criteria).
-    variant : str
+    variant : str, optional
         :data:`DEFAULT_VARIANT` (:data:`PORTFOLIO`, below), ``"eps-mag-es-r"``
         (εMAg-ES-R: restarts and a polishing end), the
         paper's ``"eps-mag-es"`` or another of :data:`VARIANTS` and
@@ -161,11 +228,16 @@ def minimize(
         run's order of points use it). Default ``1e-4`` (the CEC's) for the ES
         variants, ``1e-8`` for :data:`PORTFOLIO`.
     options : dict or Options, optional
-        The run's settings: an :class:`Options`, or a dict of its keys (each value checked
-        as it is given, the error naming the key). Any field of the strategy's configuration: ``lambda``, ``mu``, ``theta_p``,
-        ``theta_r``, ``t_max``, ``sigma_max``, … (see ``ma_es::Config``); of the run's
-        limits: ``maxiter`` (or ``max_generations``: the whole run's generations, over
-        all its restarts), ``maxfev`` (the budget), ``checkpoints``; ``disp`` (``True``:
+        The run's settings: an :class:`Options` (the portfolio's:
+        :class:`PortfolioOptions`), or a dict of its keys (each value checked as it is
+        given, the error naming the key). ``maxiter`` means the iterations at most
+        under every strategy: an ES's generations over all its restarts, the
+        portfolio's iterations (each tell of its local phase, each generation of its ES
+        rounds); ``maxfev`` is the budget (with ``budget`` given too, the smaller
+        holds, with a warning). An ES's keys: any field of the strategy's
+        configuration: ``lambda``, ``mu``, ``theta_p``, ``theta_r``, ``t_max``,
+        ``sigma_max``, … (see ``ma_es::Config``); of the run's limits:
+        ``max_generations`` (``maxiter``), ``checkpoints``; ``disp`` (``True``:
         a progress line every 100 generations, as pycma's; a number ``k``: every ``k``;
         lines for the generations 1–3 and the last too); and the convergence criteria
         (``ma_es::control``), on by default: ``tol_fun`` (default ``1e-11``), ``tol_x``
@@ -203,24 +275,36 @@ def minimize(
     """
     if seed is None:
         seed = secrets.randbits(63)
-    if isinstance(args, numbers.Real) and not isinstance(args, bool):
-        warnings.warn("minimize(fun, x0, sigma0): pass sigma0 by keyword (sigma0=…); the third "
-                      "positional argument is scipy's args now", DeprecationWarning, stacklevel=2)
-        if sigma0 is not None:
-            raise ValueError("sigma0 is given twice (third positional argument and keyword)")
-        sigma0, args = args, ()
+    variant = _strategy(method, variant)
+    for name, given in (("hess", hess), ("hessp", hessp)):
+        if given is not None:
+            raise ValueError(f"{name} is not used: the local phase builds its own curvature model (BFGS) "
+                             "from gradients; give jac, or nothing")
     if not isinstance(args, tuple):
+        # scipy's rule: a single extra argument is wrapped into a tuple.
         args = (args,)
+    native = isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw))
     if args:
-        if not callable(fun) or isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw)):
+        if not callable(fun) or native:
             raise ValueError("args are extra arguments of a callable fun; a suite problem takes none")
         fun = _WithArgs(fun, args)
+        if callable(jac):
+            jac = _WithArgs(jac, args)
+    if native and jac not in (None, False):
+        raise ValueError("jac: a suite problem brings its own derivatives (or none)")
+    fun, grad = _objective_gradient(jac, fun)
     callback = _scipy_callback(callback)
     if variant == PORTFOLIO:
         return _minimize_portfolio(
             fun, x0, sigma0, ineq, eq, constraints, bounds, budget, tol, seed, vectorized,
-            equality_margin, options, executor, callback, history,
+            equality_margin, options, executor, callback, history, grad,
         )
+    if grad is not None:
+        warnings.warn(f"jac (the objective's gradient) is used by the portfolio's local phase; "
+                      f"{variant!r} is an ES and takes no gradient (the constraints' Jacobians it takes "
+                      "through constraints=)", UserWarning, stacklevel=2)
+        if isinstance(fun, _ValueAndGradient):
+            fun = fun.value
     if equality_margin is None:
         equality_margin = 1e-4
     opts = _typed_options(options, budget, tol)
@@ -228,13 +312,10 @@ def minimize(
         opts = opts.replace(sigma0=_sigma0(sigma0))
     opts = opts.replace(record_dynamics=bool(history))
 
-    native = isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw))
     if native:
         n = fun.dim
-    elif x0 is not None:
-        n = int(np.asarray(x0, dtype=float).size)
-    elif bounds is not None:
-        n = len(bounds.lb) if hasattr(bounds, "lb") else len(list(bounds))
+    elif x0 is not None or bounds is not None:
+        n = _dimension(x0, bounds)
     else:
         raise ValueError("give x0 (where to start) or finite bounds (to start uniformly in the box)")
     if x0 is not None:
@@ -276,6 +357,38 @@ def minimize(
     return _finished(raw, seed)
 
 
+def _dimension(x0, bounds) -> int:
+    """The dimension from ``x0`` (1-d, finite) and ``bounds`` (one pair per variable,
+    or scipy's ``Bounds`` with scalars broadcast): they must agree, else an error that
+    names both."""
+    n = None
+    if x0 is not None:
+        x = np.asarray(x0, dtype=float)
+        if x.ndim != 1:
+            raise ValueError(f"x0 must be a 1-d array of numbers, not of shape {x.shape}")
+        if not np.isfinite(x).all():
+            raise ValueError("x0 must be finite")
+        n = x.size
+    if bounds is None:
+        return n
+    if hasattr(bounds, "lb") and hasattr(bounds, "ub"):
+        sizes = {np.asarray(bounds.lb).size, np.asarray(bounds.ub).size} - {1}
+        if len(sizes) > 1:
+            raise ValueError(f"bounds: lb and ub have {np.asarray(bounds.lb).size} and {np.asarray(bounds.ub).size} "
+                             "entries: one of each per variable")
+        count = sizes.pop() if sizes else None
+    else:
+        count = len(list(bounds))
+    if n is None:
+        if count is None:
+            raise ValueError("scalar bounds: give x0 too (its length is the dimension)")
+        return count
+    if count is not None and count != n:
+        raise ValueError(f"x0 has {n} components, but bounds has {count} (low, high) pairs: give one "
+                         "start value and one pair of bounds per variable")
+    return n
+
+
 def _sigma0(sigma0) -> float:
     """``sigma0`` checked: a finite positive number."""
     if isinstance(sigma0, bool) or not (isinstance(sigma0, (int, float)) and math.isfinite(sigma0) and sigma0 > 0):
@@ -284,7 +397,8 @@ def _sigma0(sigma0) -> float:
 
 
 def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, tol, seed, vectorized,
-                        equality_margin, options, executor, callback, history=True) -> OptimizeResult:
+                        equality_margin, options, executor, callback, history=True,
+                        grad=None) -> OptimizeResult:
     """:func:`minimize` with ``variant=PORTFOLIO``."""
     opts = _typed_options(options, budget, None, PortfolioOptions)
     if sigma0 is not None:
@@ -298,6 +412,8 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
     if isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw)):
         return _minimize_portfolio_native(fun, x0, ineq, eq, constraints, bounds, seed, vectorized,
                                           equality_margin, opts, executor, callback, history)
+    if grad is not None and vectorized:
+        raise ValueError("jac (the objective's gradient) takes one point at a time: not with vectorized=True")
     if not callable(fun):
         raise TypeError("fun must be callable")
     if equality_margin is None:
@@ -305,17 +421,11 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
     if not (isinstance(equality_margin, (int, float)) and math.isfinite(equality_margin) and equality_margin >= 0):
         raise ValueError(f"equality_margin must be a finite number >= 0, not {equality_margin!r}")
     disp = opts.disp
+    if x0 is None and bounds is None:
+        raise ValueError("give x0 (where to start) or bounds (the run starts at the box's centre)")
+    n = _dimension(x0, bounds)
     if x0 is not None:
         x0 = np.asarray(x0, dtype=float)
-        if x0.ndim != 1:
-            raise ValueError(f"x0 must be a 1-d array of numbers, not of shape {x0.shape}")
-        if not np.isfinite(x0).all():
-            raise ValueError("x0 must be finite")
-        n = x0.size
-    elif bounds is not None:
-        n = len(bounds.lb) if hasattr(bounds, "lb") else len(list(bounds))
-    else:
-        raise ValueError("give x0 (where to start) or bounds (the run starts at the box's centre)")
     lb, ub = _box(bounds, n)
     if x0 is not None:
         _inside(x0, lb, ub)
@@ -323,11 +433,22 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
     # The constraints' Jacobian, when every constraint brings one, goes to the ES rounds'
     # repair (the local phase takes differences: its probes are needed for ∇f anyway).
     ineq, eq, joint, l, m, jac = _callables(fun, ineq, eq, constraints, vectorized, probe)
+    if grad is not None:
+        if joint:
+            raise ValueError("jac (the objective's gradient) with fun returning (f, g[, h]): give the "
+                             "constraints apart (ineq=, eq= or constraints=)")
+        from ._problem import _gradient
+
+        _gradient(grad, np.array(probe, dtype=float))  # its shape and values, once at the start
+        if l + m and jac is None:
+            # The local phase's models need the constraints' Jacobian with the gradient:
+            # each constraint's own, forward differences of the others.
+            jac = _DifferencedJacobian(ineq, eq, l, m, lb, ub)
     start = None if x0 is None else x0.tolist()
     if executor is None and callback is None and not disp:
         raw = _emages._run_portfolio(
             fun, ineq, eq, joint, bool(vectorized), lb.tolist(), ub.tolist(), l, m,
-            float(equality_margin), opts, seed, start, jac, bool(history),
+            float(equality_margin), opts, seed, start, jac, bool(history), grad,
         )
     else:
         # By ask and tell (the same run): each request through the executor, one point
@@ -335,8 +456,9 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
         from ._asktell import _drive
 
         core = _emages._AskTell.portfolio(lb.tolist(), ub.tolist(), l, m, float(equality_margin),
-                                         opts, seed, start, jac is not None, bool(history))
-        task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m, jac)
+                                         opts, seed, start, jac is not None, bool(history),
+                                         grad is not None)
+        task = _Callables(fun, ineq, eq, joint, bool(vectorized), l, m, jac, grad)
         raw = _drive(core, task, executor, callback, seed, disp)
     res = _finished(raw, seed)
     res["equality_margin"] = float(equality_margin)

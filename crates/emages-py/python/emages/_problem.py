@@ -79,8 +79,8 @@ def _callables(fun, ineq, eq, constraints, vectorized, probe):
         if ineq is None and eq is None:
             ineq = merged.ineq  # none at all: an empty g keeps fun a plain objective
         jac = merged.jac if merged.exact and merged.l + merged.m > 0 else None
-        if jac is not None:
-            # The Jacobians' shapes, checked once at the probe (not charged): a run that
+        if any(p[0][2] is not None for p in merged.parts):
+            # The Jacobians given, checked once at the probe (not charged): a run that
             # needs no Jacobian early (the portfolio's local phase) still refuses them.
             merged.check_shapes(probe)
     joint = ineq is None and eq is None
@@ -187,7 +187,9 @@ class _Constraints:
                 f"constraint {index}: jac(x) returned shape {j.shape}, expected ({size}, {n}): "
                 f"one row per component of the constraint, one column per variable")
         if finite and not np.isfinite(j).all():
-            raise ValueError(f"constraint {index}: jac(x) is not finite at x = {x!r}")
+            r, i = np.argwhere(~np.isfinite(j.reshape(size, n)))[0]
+            raise ValueError(f"constraint {index}: jac(x) is not finite (row {r}, column {i}: "
+                             f"{j.reshape(size, n)[r, i]}) at x = {x!r}")
         return j.reshape(size, n)
 
     def ineq(self, x):
@@ -204,10 +206,12 @@ class _Constraints:
         return np.concatenate(rows) if rows else np.zeros(0)
 
     def check_shapes(self, x):
-        """Each constraint's ``jac(x)`` has its shape (a value that is not finite at
-        this one point is left to the run, which may never evaluate it there)."""
+        """Each constraint's ``jac(x)`` has its shape and finite values at the start
+        ``x`` (the error names the constraint and the point), whether or not the run
+        takes a Jacobian later."""
         for index, (part, lb, *_) in enumerate(self.parts):
-            self._jacobian(part, x, lb.size, x.size, index, finite=False)
+            if part[0] != "linear" and part[2] is not None:
+                self._jacobian(part, x, lb.size, x.size, index)
 
     def jac(self, x):
         """``(l + m, N)``: rows g then h."""
@@ -218,6 +222,61 @@ class _Constraints:
             g += [-j[low], j[high]]
             h.append(j[is_eq])
         return np.concatenate(g + h).reshape(self.l + self.m, n)
+
+    def jac_or_differences(self, x, lower, upper):
+        """``(l + m, N)`` as :meth:`jac`, each constraint's own Jacobian where it has
+        one and forward differences of its values where it has none (the user's
+        ``ineq``/``eq`` callables too), with the local phase's steps
+        (:func:`_difference_steps`)."""
+        n = x.size
+        steps = None
+
+        def differenced(values):
+            nonlocal steps
+            if steps is None:
+                steps = _difference_steps(x, lower, upper)
+            return _differences(values, x, steps)
+
+        g, h = [], []
+        if self.user_ineq is not None:
+            g.append(differenced(lambda y: np.atleast_1d(np.asarray(self.user_ineq(y), dtype=float))))
+        for index, (part, lb, _, low, high, is_eq) in enumerate(self.parts):
+            if part[0] == "linear" or part[2] is not None:
+                j = self._jacobian(part, x, lb.size, n, index)
+            else:
+                j = differenced(lambda y, part=part: self._value(part, y)).reshape(lb.size, n)
+            g += [-j[low], j[high]]
+            h.append(j[is_eq])
+        if self.user_eq is not None:
+            h.insert(0, differenced(lambda y: np.atleast_1d(np.asarray(self.user_eq(y), dtype=float))))
+        return np.concatenate(g + h).reshape(self.l + self.m, n)
+
+
+def _difference_steps(x, lower, upper):
+    """The local phase's forward-difference steps at ``x``: ``h_i = √ε · max(|x_i|, 1)``
+    towards the upper bound, else towards the lower one, else to the farther bound;
+    the steps as rounded in ``x + h`` (as ``local_phase::sqp`` takes them)."""
+    h = np.sqrt(np.finfo(float).eps) * np.maximum(np.abs(x), 1.0)
+    up, down = x + h <= upper, x - h >= lower
+    wide = upper - x >= x - lower
+    step = np.where(up, h, np.where(down, -h, np.where(wide, upper - x, lower - x)))
+    return (x + step) - x
+
+
+def _differences(values, x, steps):
+    """The forward-difference Jacobian of ``values`` at ``x`` with ``steps``:
+    ``(count, N)``, column ``i`` is ``(values(x + h_i e_i) − values(x)) / h_i`` (0 where
+    ``h_i = 0``)."""
+    base = values(x)
+    columns = []
+    for i, h in enumerate(steps):
+        if h == 0:
+            columns.append(np.zeros(base.size))
+            continue
+        y = x.copy()
+        y[i] = x[i] + h
+        columns.append((values(y) - base) / h)
+    return np.stack(columns, axis=1) if columns else np.zeros((base.size, 0))
 
 
 class _WithArgs:
@@ -232,15 +291,21 @@ class _WithArgs:
 
 class _Callables:
     """The user's callables as one picklable task: ``task(x, constraints_only)`` gives
-    ``(f, g, h)`` of one point (``f`` is NaN when only the constraints are wanted)."""
+    ``(f, g, h)`` of one point (``f`` is NaN when only the constraints are wanted);
+    ``jacobian(x)`` the constraints' Jacobian, ``gradient(x)`` the objective's."""
 
-    def __init__(self, fun, ineq, eq, joint, vectorized, l, m, jac=None):
-        self.fun, self.ineq, self.eq, self.jac = fun, ineq, eq, jac
+    def __init__(self, fun, ineq, eq, joint, vectorized, l, m, jac=None, grad=None):
+        self.fun, self.ineq, self.eq, self.jac, self.grad = fun, ineq, eq, jac, grad
         self.joint, self.vectorized, self.l, self.m = joint, vectorized, l, m
 
     def jacobian(self, x):
         """The constraints' Jacobian at ``x``, ``(l + m, N)``, rows g then h."""
         return np.asarray(self.jac(x), dtype=float).reshape(self.l + self.m, len(x))
+
+    def gradient(self, x):
+        """``∇f(x)`` (``N`` finite numbers) and the constraints' Jacobian there."""
+        g = _gradient(self.grad, x)
+        return g, (self.jacobian(x) if self.l + self.m else np.zeros((0, len(x))))
 
     def __call__(self, x, constraints_only=False):
         arg = x[None, :] if self.vectorized else x
@@ -268,3 +333,69 @@ class _Callables:
             np.asarray(g, dtype=float).reshape(self.l),
             np.asarray(h, dtype=float).reshape(self.m),
         )
+
+
+def _gradient(grad, x):
+    """``grad(x)`` checked: ``N`` finite numbers, or an error naming the component and
+    the point."""
+    g = np.asarray(grad(x), dtype=float)
+    if g.shape not in ((x.size,), (1, x.size)):
+        raise ValueError(f"jac(x), the gradient of fun, has shape {g.shape}: expected ({x.size},)")
+    g = g.reshape(x.size)
+    bad = np.flatnonzero(~np.isfinite(g))
+    if bad.size:
+        raise ValueError(f"jac(x), the gradient of fun, is not finite: df/dx[{bad[0]}] = {g[bad[0]]} at x = {x!r}")
+    return g
+
+
+class _ValueAndGradient:
+    """scipy's ``jac=True``: ``fun(x)`` returns ``(f, ∇f)``. Called for a value it keeps
+    the gradient of the last point, so that the gradient asked for next at the same
+    point (the local phase's accepted step) costs no call; picklable for executors."""
+
+    def __init__(self, fun):
+        self.fun, self._x, self._grad = fun, None, None
+
+    def _call(self, x):
+        out = self.fun(x)
+        if not (isinstance(out, tuple) and len(out) == 2):
+            raise ValueError("with jac=True, fun(x) must return (f, gradient), as scipy's minimize takes it")
+        self._x, self._grad = np.array(x, dtype=float), out[1]
+        return out
+
+    def __call__(self, x):
+        return self._call(x)[0]
+
+    def value(self, x):
+        """``f(x)`` alone (the gradient computed and dropped)."""
+        return self._call(x)[0]
+
+    def gradient(self, x):
+        if self._x is not None and np.array_equal(self._x, x):
+            return self._grad
+        return self._call(x)[1]
+
+    def __getstate__(self):
+        return {"fun": self.fun, "_x": None, "_grad": None}
+
+
+class _DifferencedJacobian:
+    """The constraints' Jacobian for the local phase's models when the objective's
+    gradient is given: each constraint's own where it has one, forward differences of
+    the others (:meth:`_Constraints.jac_or_differences`); picklable."""
+
+    def __init__(self, ineq, eq, l, m, lower, upper):
+        self.ineq, self.eq, self.l, self.m = ineq, eq, l, m
+        self.lower, self.upper = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
+
+    def __call__(self, x):
+        x = np.asarray(x, dtype=float)
+        owner = getattr(self.ineq, "__self__", None) or getattr(self.eq, "__self__", None)
+        if isinstance(owner, _Constraints):
+            return owner.jac_or_differences(x, self.lower, self.upper)
+        steps = _difference_steps(x, self.lower, self.upper)
+        rows = []
+        for f, count in ((self.ineq, self.l), (self.eq, self.m)):
+            if count:
+                rows.append(_differences(lambda y, f=f: np.atleast_1d(np.asarray(f(y), dtype=float)), x, steps))
+        return np.concatenate(rows).reshape(self.l + self.m, x.size)

@@ -90,7 +90,7 @@ class OptimizeResult(dict):
 
 #: ``message`` of each ``termination``: a sentence, as scipy's messages are (the one
 #: table in Rust, ``emages_solver::Termination``).
-_MESSAGES = {name: message for name, _, message in _emages.TERMINATIONS}
+_MESSAGES = {name: message for name, _, message in (*_emages.TERMINATIONS, _emages.IN_PROGRESS)}
 
 
 class _Message(str):
@@ -167,9 +167,9 @@ def _maxcv(g, h) -> float:
 
 
 #: ``status`` of each ``termination``: 0 converged, 1 at a limit, 2 stopped by the
-#: caller, 3 no feasible point, 4 stalled, 5 a value not finite (the table is Rust's,
-#: ``emages_solver::Termination``).
-_STATUS = {name: status for name, status, _ in _emages.TERMINATIONS}
+#: caller, 3 no feasible point, 4 stalled, 5 a value not finite, −1 still running (the
+#: table is Rust's, ``emages_solver::Termination`` and ``IN_PROGRESS``).
+_STATUS = {name: status for name, status, _ in (*_emages.TERMINATIONS, _emages.IN_PROGRESS)}
 
 
 # Pickles and reprs name the package, which exports the class.

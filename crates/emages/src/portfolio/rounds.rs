@@ -60,7 +60,7 @@ pub struct Portfolio {
     asked_kind: RequestKind,
     #[serde(default)]
     asked_charge: usize,
-    /// The evaluations charged for Jacobians (a part of `evaluations`).
+    /// The evaluations charged for derivatives (a part of `evaluations`).
     #[serde(default)]
     jacobian_evaluations: usize,
     /// The best point's fitness when the current run of the local phase started.
@@ -317,7 +317,8 @@ impl Portfolio {
     /// there — `f` and `C` ([`RequestKind::Population`], [`RequestKind::Repaired`], and
     /// [`RequestKind::JacobianProbes`], whose `f` counts for the record too), or, for a
     /// shape with exact Jacobians, the constraint Jacobians of the ES's repair
-    /// ([`RequestKind::Jacobians`]). `None` once the run stopped by itself
+    /// ([`RequestKind::Jacobians`]), and for a shape with derivatives the local phase's
+    /// `∇f` and `∂C/∂x` ([`RequestKind::Gradients`]). `None` once the run stopped by itself
     /// ([`Portfolio::stopped`]). Asking again before telling gives the same request.
     ///
     /// # Errors
@@ -341,14 +342,7 @@ impl Portfolio {
     /// The current step's request, if it has one.
     fn current(&self) -> Option<Request<'_>> {
         match &self.phase {
-            Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => {
-                Sqp::ask(sqp).map(|points| Request {
-                    evaluations: points.ncols(),
-                    points,
-                    kind: RequestKind::Population,
-                    jacobians: false,
-                })
-            }
+            Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => sqp.request(),
             // Every point an ES round asks for wants f and C (a difference probe's f
             // counts for the record too), but for the exact Jacobians of its repair.
             Phase::Es { es } => es.pending().map(|r| Request {
@@ -377,7 +371,8 @@ impl Portfolio {
     /// and column `j` of `constraints` (`(l + m) × k`) are `f` and `C` at point `j`;
     /// for a [`RequestKind::Jacobians`] request, columns `jN .. (j+1)N` of
     /// `constraints` (`(l + m) × (N · k)`) are `∂C/∂x` at point `j`, and `objectives`
-    /// may be empty.
+    /// may be empty; for a [`RequestKind::Gradients`] request, `objectives[jN ..
+    /// (j+1)N]` is `∇f` at point `j`.
     ///
     /// # Errors
     /// [`SolverError::Protocol`] without an ask, [`SolverError::TellShape`] for values
@@ -391,18 +386,21 @@ impl Portfolio {
         if self.asked == 0 {
             return Err(SolverError::Protocol("a tell without an ask".into()).into());
         }
-        let jacobians = self.asked_kind == RequestKind::Jacobians;
+        let jacobians = self.asked_kind.derivatives();
+        let gradients = self.asked_kind == RequestKind::Gradients;
         let columns = if jacobians {
             n * self.asked
         } else {
             self.asked
         };
-        let objectives_fit = objectives.len() == self.asked || (jacobians && objectives.is_empty());
+        let expected = if gradients { n * self.asked } else { self.asked };
+        let objectives_fit = objectives.len() == expected
+            || (jacobians && !gradients && objectives.is_empty());
         if !objectives_fit {
             return Err(SolverError::TellShape {
-                what: "objectives",
+                what: if gradients { "gradients" } else { "objectives" },
                 found: vec![objectives.len()],
-                expected: vec![self.asked],
+                expected: vec![expected],
             }
             .into());
         }
@@ -444,7 +442,7 @@ impl Portfolio {
         }
         self.evaluations += self.charge();
         if jacobians {
-            self.jacobian_evaluations += self.asked_charge;
+            self.jacobian_evaluations += self.charge();
         }
         self.asked = 0;
         Ok(())
@@ -496,7 +494,8 @@ impl Portfolio {
         self.evaluations
     }
 
-    /// The evaluations charged for the Jacobians of the ES's repair (0 for a black box).
+    /// The evaluations charged for derivatives: the Jacobians of the ES's repair and the
+    /// local phase's gradients (0 for a black box).
     #[must_use]
     pub fn jacobian_evaluations(&self) -> usize {
         self.jacobian_evaluations
@@ -532,6 +531,18 @@ impl Portfolio {
         match &self.phase {
             Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => sqp.step_bound(),
             Phase::Es { es } => es.report().sigma,
+        }
+    }
+
+    /// The scale of the current phase's search per coordinate: the local phase's step
+    /// bound `Δ` for each, or the ES round's `σ √((M Mᵀ)_ii)`.
+    #[must_use]
+    pub fn stds(&self) -> Vec<f64> {
+        match &self.phase {
+            Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => {
+                vec![sqp.step_bound(); self.shape.dim()]
+            }
+            Phase::Es { es } => es.stds(),
         }
     }
 

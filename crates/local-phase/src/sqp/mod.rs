@@ -22,7 +22,9 @@
 //! constant terms `C(x + d) − J d`, one evaluation, before the search backtracks.
 //!
 //! A run asks for one batch of points at a time ([`Sqp::ask`]: the start, `N` probes, a
-//! trial point) and is told their values ([`Sqp::tell`]); it keeps the best point seen
+//! trial point) and is told their values ([`Sqp::tell`]); where the problem gives its
+//! derivatives ([`ProblemShape::has_derivatives`]), the iterate's `∇f` and `J` are asked
+//! for instead of the probes ([`Sqp::asked_kind`]: one evaluation in place of `N`); it keeps the best point seen
 //! by the lexicographic order on `(ν̄, f)` and stops by itself ([`Sqp::stopped`]). It
 //! is a solver of the contract ([`emages_solver::Solver`]; [`Sqp::run`] drives it with
 //! [`emages_solver::Driver`]). Its state serialises with serde: a run saved between a
@@ -352,7 +354,9 @@ impl Sqp {
     }
 
     /// Tells the values at the points of the last [`Sqp::ask`]: `objectives[j]` and
-    /// column `j` of `constraints` (`(l + m) × k`) are `f` and `C` at point `j`.
+    /// column `j` of `constraints` (`(l + m) × k`) are `f` and `C` at point `j`; for a
+    /// [`RequestKind::Gradients`] request ([`Sqp::asked_kind`]), `objectives` is `∇f`
+    /// (`N` numbers) and `constraints` `∂C/∂x` (`(l + m) × N`) at the iterate.
     ///
     /// # Errors
     /// [`SqpError::NothingAsked`] after the run stopped, [`SqpError::TellShape`] for
@@ -370,21 +374,27 @@ impl Sqp {
             self.shape.num_constraints(),
             self.asked_count,
         );
-        if objectives.len() != count {
+        // Derivatives come as N numbers (N columns) per point.
+        let width = if self.asked_kind() == RequestKind::Gradients {
+            n
+        } else {
+            1
+        };
+        if objectives.len() != count * width {
             return Err(SqpError::TellShape {
-                what: "objectives",
+                what: if width == 1 { "objectives" } else { "gradients" },
                 found: vec![objectives.len()],
-                expected: vec![count],
+                expected: vec![count * width],
             });
         }
-        if constraints.dim() != (k, count) {
+        if constraints.dim() != (k, count * width) {
             return Err(SqpError::TellShape {
-                what: "constraints",
+                what: if width == 1 { "constraints" } else { "Jacobians (N columns per point)" },
                 found: constraints.shape().to_vec(),
-                expected: vec![k, count],
+                expected: vec![k, count * width],
             });
         }
-        for j in 0..count {
+        for j in (0..count).filter(|_| width == 1) {
             let c: Vec<f64> = constraints.column(j).to_vec();
             let (f, violation) = (objectives[j], self.shape.mean_violation(&c));
             // Points with values that are not finite are never the best (and a saved
@@ -413,6 +423,7 @@ impl Sqp {
                 self.c.iter_mut().zip(c).for_each(|(d, s)| *d = *s);
                 self.ask_probes();
             }
+            Phase::Gradient if width > 1 => self.told_derivatives(objectives, constraints),
             Phase::Gradient => self.told_probes(objectives, constraints),
             Phase::LineSearch => self.told_trial(objectives[0], constraints),
             Phase::Done(_) => unreachable!("checked above"),
@@ -484,6 +495,32 @@ impl Sqp {
         self.bound
     }
 
+    /// What the points of [`Sqp::ask`] are wanted for: their values `f`, `C`
+    /// ([`RequestKind::Population`]: the start, difference probes, trial steps), or,
+    /// where the problem gives its derivatives ([`ProblemShape::has_derivatives`]),
+    /// `∇f` and `∂C/∂x` at the iterate ([`RequestKind::Gradients`]) in place of the
+    /// `N` probes.
+    #[must_use]
+    pub fn asked_kind(&self) -> RequestKind {
+        if self.phase == Phase::Gradient && self.shape.has_derivatives() {
+            RequestKind::Gradients
+        } else {
+            RequestKind::Population
+        }
+    }
+
+    /// The pending request ([`Sqp::ask`] with its kind; one evaluation per point).
+    #[must_use]
+    pub fn request(&self) -> Option<Request<'_>> {
+        let kind = self.asked_kind();
+        self.ask().map(|points| Request {
+            evaluations: points.ncols(),
+            points,
+            kind,
+            jacobians: false,
+        })
+    }
+
     /// How many steps were taken with the second-order correction
     /// ([`SqpSettings::second_order_correction`]).
     #[must_use]
@@ -498,12 +535,7 @@ impl Solver for Sqp {
     }
 
     fn ask(&mut self) -> Result<Option<Request<'_>>, SolverError> {
-        Ok(Sqp::ask(self).map(|points| Request {
-            evaluations: points.ncols(),
-            points,
-            kind: RequestKind::Population,
-            jacobians: false,
-        }))
+        Ok(self.request())
     }
 
     /// Every tell is an iteration of the local phase (its start, a gradient's probes,

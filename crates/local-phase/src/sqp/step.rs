@@ -5,8 +5,17 @@
 use super::*;
 
 impl Sqp {
+    /// Asks for the model at the iterate: its derivatives where the problem gives
+    /// them, else `N` forward-difference probes.
     pub(super) fn ask_probes(&mut self) {
         let n = self.shape.dim();
+        self.phase = Phase::Gradient;
+        if self.shape.has_derivatives() {
+            self.asked.clear();
+            self.asked.extend_from_slice(&self.x);
+            self.asked_count = 1;
+            return;
+        }
         self.asked.resize(n * n, 0.0);
         for i in 0..n {
             let (lo, hi, xi) = (self.shape.lower[i], self.shape.upper[i], self.x[i]);
@@ -26,7 +35,6 @@ impl Sqp {
             column[i] = xi + h;
         }
         self.asked_count = n;
-        self.phase = Phase::Gradient;
     }
 
     pub(super) fn told_probes(&mut self, objectives: &[f64], constraints: ArrayView2<'_, f64>) {
@@ -53,12 +61,43 @@ impl Sqp {
                 self.jac[r * n + i] = (constraints[[r, i]] - self.c[r]) / h;
             }
         }
+        self.told_model();
+    }
+
+    /// With `∇f` and `J` at the iterate: the curvature update of the last step, then
+    /// the next step.
+    fn told_model(&mut self) {
         if let Some((s, old)) = self.pending.take() {
             let new = self.lagrangian_gradient();
             let y: Vec<f64> = new.iter().zip(&old).map(|(a, b)| a - b).collect();
             self.update_hessian(&s, &y);
         }
         self.next_step();
+    }
+
+    /// The iterate's derivatives told ([`RequestKind::Gradients`]): `∇f` in
+    /// `objectives`, `J` in `constraints` (`(l + m) × N`).
+    pub(super) fn told_derivatives(
+        &mut self,
+        objectives: &[f64],
+        constraints: ArrayView2<'_, f64>,
+    ) {
+        let (n, k) = (self.shape.dim(), self.shape.num_constraints());
+        if objectives
+            .iter()
+            .chain(constraints.iter())
+            .any(|v| !v.is_finite())
+        {
+            self.phase = Phase::Done(Termination::NotFinite);
+            return;
+        }
+        self.grad.copy_from_slice(&objectives[..n]);
+        for r in 0..k {
+            for i in 0..n {
+                self.jac[r * n + i] = constraints[[r, i]];
+            }
+        }
+        self.told_model();
     }
 
     /// `∇L = ∇f + Jᵀ λ` at the iterate, with the current multipliers.
