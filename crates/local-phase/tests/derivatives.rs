@@ -64,7 +64,10 @@ fn derivatives_reach_the_optimum_in_fewer_evaluations() {
         differences.evaluations()
     );
     let (a, b) = (&exact.best().unwrap().x, &differences.best().unwrap().x);
-    assert!(a.iter().zip(b).all(|(p, q)| (p - q).abs() < 1e-4), "{a:?} {b:?}");
+    assert!(
+        a.iter().zip(b).all(|(p, q)| (p - q).abs() < 1e-4),
+        "{a:?} {b:?}"
+    );
 }
 
 #[test]
@@ -81,9 +84,14 @@ fn the_iterate_is_asked_for_its_derivatives_and_a_wrong_shape_is_refused() {
         .unwrap();
     Solver::tell(&mut sqp, &[f], c.view()).unwrap();
     let request = Solver::ask(&mut sqp).unwrap().unwrap();
-    assert_eq!((request.kind, request.len(), request.evaluations), (RequestKind::Gradients, 1, 1));
+    assert_eq!(
+        (request.kind, request.len(), request.evaluations),
+        (RequestKind::Gradients, 1, 1)
+    );
     // Values where derivatives are wanted: refused, naming them.
-    let err = Solver::tell(&mut sqp, &[f], c.view()).unwrap_err().to_string();
+    let err = Solver::tell(&mut sqp, &[f], c.view())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("gradients"), "{err}");
     // A gradient that is not finite ends the run as not finite.
     let jac = ndarray::Array2::zeros((3, 4));

@@ -159,7 +159,11 @@ impl<F: Formula, const L: usize> ObjectiveGradient for Differentiable<F, L> {
         if x.len() != n || gradient.len() != n {
             return Err(ProblemError::DimensionMismatch {
                 expected: n,
-                found: if x.len() == n { gradient.len() } else { x.len() },
+                found: if x.len() == n {
+                    gradient.len()
+                } else {
+                    x.len()
+                },
             });
         }
         let mut xd = vec![Dual::<L>::constant(0.0); n];

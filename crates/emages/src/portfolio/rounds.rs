@@ -393,9 +393,13 @@ impl Portfolio {
         } else {
             self.asked
         };
-        let expected = if gradients { n * self.asked } else { self.asked };
-        let objectives_fit = objectives.len() == expected
-            || (jacobians && !gradients && objectives.is_empty());
+        let expected = if gradients {
+            n * self.asked
+        } else {
+            self.asked
+        };
+        let objectives_fit =
+            objectives.len() == expected || (jacobians && !gradients && objectives.is_empty());
         if !objectives_fit {
             return Err(SolverError::TellShape {
                 what: if gradients { "gradients" } else { "objectives" },

@@ -382,14 +382,22 @@ impl Sqp {
         };
         if objectives.len() != count * width {
             return Err(SqpError::TellShape {
-                what: if width == 1 { "objectives" } else { "gradients" },
+                what: if width == 1 {
+                    "objectives"
+                } else {
+                    "gradients"
+                },
                 found: vec![objectives.len()],
                 expected: vec![count * width],
             });
         }
         if constraints.dim() != (k, count * width) {
             return Err(SqpError::TellShape {
-                what: if width == 1 { "constraints" } else { "Jacobians (N columns per point)" },
+                what: if width == 1 {
+                    "constraints"
+                } else {
+                    "Jacobians (N columns per point)"
+                },
                 found: constraints.shape().to_vec(),
                 expected: vec![k, count * width],
             });
