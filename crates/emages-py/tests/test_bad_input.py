@@ -33,7 +33,7 @@ def sphere(x):
      r"unknown key \"lambada\"; the keys are .*lambda.*maxiter"),
     (dict(x0=[1.0, 2.0], options={"lambda": 1}, variant="eps-mag-es-r"), "lambda"),
     # The default (the portfolio) names its own keys, and the variant an ES key needs.
-    (dict(x0=[1.0, 2.0], options={"lambada": 4}), r"unknown key \"lambada\"; the keys are bound_local_runs, budget, confirmations"),
+    (dict(x0=[1.0, 2.0], options={"lambada": 4}), r"unknown key \"lambada\"; the keys are bound_local_runs, budget, .*confirmations, disp"),
     (dict(x0=[1.0, 2.0], options={"lambda": 4}), r"lambda is a setting of the ES variants.*variant=\"eps-mag-es-r\""),
     (dict(x0=[1.0, 2.0], variant="eps-mag-ez"), "eps-mag-ez"),
     (dict(), "give x0"),

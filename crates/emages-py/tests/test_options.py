@@ -156,7 +156,7 @@ def test_portfolio_bad_values():
     with pytest.raises(ValueError, match="initial_share must be a finite number"):
         emages.PortfolioOptions(initial_share=None)
     with pytest.raises(ValueError, match=r'unknown key "tol_fun" for the portfolio: tol_fun is a setting of the ES '
-                                         r'variants .*; the keys are bound_local_runs, budget, confirmations'):
+                                         r'variants .*; the keys are bound_local_runs, budget, .*confirmations, disp'):
         emages.PortfolioOptions(tol_fun=1e-8)
     # A portfolio key given to an ES names the portfolio.
     with pytest.raises(ValueError, match=r'unknown key "confirmations" for an ES variant: confirmations is a '

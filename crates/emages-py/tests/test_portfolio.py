@@ -77,7 +77,7 @@ def test_the_budget_is_a_cap():
         ({"options": {"maxiter": 0}}, "maxiter must be a whole number >= 1"),
         ({"options": {"tol_fun": 1e-9}}, r"unknown key \"tol_fun\" for the portfolio: tol_fun is a setting of "
          r"the ES variants \(emages.Options\), which a variant such as variant=\"eps-mag-es-r\" takes; "
-         r"the portfolio stops by its own rule, confirmations \(0: to the budget\); the keys are bound_local_runs, budget, confirmations"),
+         r"the portfolio stops by its own rule, confirmations \(0: to the budget\); the keys are bound_local_runs, budget, .*confirmations, disp"),
         ({"options": {"lambda": 12}}, r"lambda is a setting of the ES variants"),
         ({"options": {"no_such_key": 1}}, r"unknown key \"no_such_key\"; the keys are bound_local_runs, budget"),
         ({"options": {"initial_share": 2.0}}, "initial_share"),
