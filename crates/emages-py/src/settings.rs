@@ -393,6 +393,8 @@ pub(crate) const PORTFOLIO_OPTIONS: &[Field<PortfolioRun>] = &[
         "a progress line every k iterations (True: 100), and the first three and the last"),
     field!(PortfolioRun, "confirmations", settings.confirmations,
         "stop once this many runs of the local phase in a row end at the best point (0: run to the budget)"),
+    field!(PortfolioRun, "confirm_tolerance", settings.confirm_tolerance,
+        "a run of the local phase confirms the best point within this times max(1, |f|) (pycma's tolfun)"),
     field!(PortfolioRun, "es_budget_per_dim", settings.es_budget_per_dim,
         "the first round's ES budget per dimension (round r: times 2^r)"),
     field!(PortfolioRun, "initial_share", settings.initial_share,

@@ -215,10 +215,10 @@ def test_the_keyword_form_and_the_old_order_give_the_same_run(variant):
 def test_pycmas_options_are_translated_or_refused_with_the_keys_taken():
     kw = dict(ineq=half_plane)
     by_inopts = emages.AskTell([2.0, 2.0], 0.5, {"seed": 3, "maxfevals": 2000, "bounds": [-5, [5, 6]],
-                                                "ftarget": 0.6, "tolx": 1e-9})
+                                                "ftarget": 0.6, "tolx": 1e-9, "tolfun": 1e-6})
     by_inopts.optimize(sphere, **kw)
     ours = emages.minimize(sphere, [2.0, 2.0], sigma0=0.5, seed=3, budget=2000, bounds=[(-5, 5), (-5, 6)],
-                           options={"target": 0.6, "sqp_step_tolerance": 1e-9}, **kw)
+                           options={"target": 0.6, "sqp_step_tolerance": 1e-9, "confirm_tolerance": 1e-6}, **kw)
     same(by_inopts.result, ours)
     assert by_inopts.result.termination == "target"
     es = emages.AskTell([2.0, 2.0], 0.5, {"seed": 3, "maxfevals": 2000, "popsize": 12, "tolfun": 1e-6,

@@ -202,6 +202,7 @@ class PortfolioOptions:
         maxiter: Optional[int] = ...,
         disp: Union[bool, int, None] = ...,
         confirmations: int = ...,
+        confirm_tolerance: float = ...,
         es_budget_per_dim: int = ...,
         initial_share: float = ...,
         max_share: float = ...,
@@ -225,6 +226,8 @@ class PortfolioOptions:
     """A progress line every k iterations (True: 100), and the first three and the last."""
     confirmations: int
     """Stop once this many runs of the local phase in a row end at the best point (0: run to the budget)."""
+    confirm_tolerance: float
+    """A run of the local phase confirms the best point within this times max(1, |f|) (pycma's tolfun)."""
     es_budget_per_dim: int
     """The first round's ES budget per dimension (round r: times 2^r)."""
     initial_share: float

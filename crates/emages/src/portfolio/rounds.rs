@@ -158,19 +158,19 @@ impl Portfolio {
     }
 
     /// Counts a finished run of the local phase: one that ended at the best point (`ν̄`
-    /// at most `10⁻¹⁰` above the best's, `f` within `10⁻⁸ · max(1, |f|)`) confirms it — the first confirmation
+    /// at most `10⁻¹⁰` above the best's, `f` within `confirm_tolerance · max(1, |f|)`) confirms it — the first confirmation
     /// if the run found a new best point, one more otherwise; a run that ended
     /// elsewhere changes nothing. Gives the count.
     fn confirm(
         confirmed: &mut usize,
         sqp: &Sqp,
-        best: Option<Fitness>,
-        before: Option<Fitness>,
+        (best, before): (Option<Fitness>, Option<Fitness>),
+        tolerance: f64,
     ) -> usize {
         let (Some(end), Some(best)) = (Sqp::best(sqp), best) else {
             return *confirmed;
         };
-        let tolerance = 1e-8 * best.objective.abs().max(1.0);
+        let tolerance = tolerance * best.objective.abs().max(1.0);
         if end.violation() <= best.violation + 1e-10
             && (end.objective() - best.objective).abs() <= tolerance
         {
@@ -232,8 +232,12 @@ impl Portfolio {
                     }
                     let confirmations = self.settings.confirmations;
                     if !cut
-                        && Self::confirm(&mut self.confirmed, sqp, best, self.before_local)
-                            >= confirmations
+                        && Self::confirm(
+                            &mut self.confirmed,
+                            sqp,
+                            (best, self.before_local),
+                            self.settings.confirm_tolerance,
+                        ) >= confirmations
                         && confirmations > 0
                     {
                         return Ok(());
@@ -280,8 +284,12 @@ impl Portfolio {
                         return Ok(());
                     }
                     if !cut
-                        && Self::confirm(&mut self.confirmed, sqp, best, self.before_local)
-                            >= self.settings.confirmations
+                        && Self::confirm(
+                            &mut self.confirmed,
+                            sqp,
+                            (best, self.before_local),
+                            self.settings.confirm_tolerance,
+                        ) >= self.settings.confirmations
                         && self.settings.confirmations > 0
                     {
                         return Ok(());

@@ -40,6 +40,10 @@ pub struct PortfolioSettings {
     /// point ([`Portfolio::confirmations`]); 0: never stop, run to the budget (the
     /// studies' protocol, [`PortfolioSettings::to_the_end`]). 5 by default.
     pub confirmations: usize,
+    /// A run of the local phase ends at the best point when its `f` is within
+    /// `confirm_tolerance · max(1, |f|)` of the best's (and its `ν̄` within `10⁻¹⁰`):
+    /// `10⁻⁸` by default (pycma's `tolfun` for the portfolio).
+    pub confirm_tolerance: f64,
     /// Whether a point whose violation is a number replaces a best-so-far whose
     /// violation is NaN (on by default). Off, the reference's rule alone
     /// ([`improves_best_so_far`]: `NaN < ν̄` is false) keeps a NaN first point to the
@@ -84,6 +88,12 @@ impl PortfolioSettings {
                 ));
             }
         }
+        let tolerance = self.confirm_tolerance;
+        if !(tolerance.is_finite() && tolerance >= 0.0) {
+            return invalid(format!(
+                "confirm_tolerance must be a number >= 0, not {tolerance}"
+            ));
+        }
         if self.target.is_some_and(f64::is_nan) {
             return invalid("target must be a number, not NaN".into());
         }
@@ -120,6 +130,7 @@ impl Default for PortfolioSettings {
             initial_share: 0.25,
             max_share: 0.5,
             confirmations: 5,
+            confirm_tolerance: 1e-8,
             nan_last: true,
             sigma0: None,
             target: None,
