@@ -58,6 +58,21 @@ pub struct SqpSettings {
     pub step_tolerance: f64,
     /// The weight `ρ` of the relaxation, relative to the model's scale.
     pub relaxation_weight: f64,
+    /// The accuracy asked for (scipy's `tol`): where the run would end, it goes on with
+    /// the back-off scaled down while the back-off costs more than
+    /// `accuracy · max(1, |f|)` by the model (`Σ λᵢ τᵢ`). `None`, the default: the
+    /// back-off holds to the end — it buys a best point strictly inside the
+    /// inequalities despite the models' errors, at a cost of about `Σ λᵢ τᵢ` in `f`
+    /// (a saved run without the field reads as `None`).
+    #[serde(default)]
+    pub accuracy: Option<f64>,
+    /// The run has also converged when, at an iterate that satisfies its constraints,
+    /// the model's step promises a decrease `−∇fᵀd` of at most
+    /// `decrease_tolerance · max(1, |f|)`: below the accuracy of the difference
+    /// gradients no step can gain more (0: off; a saved run without the field reads
+    /// as 0).
+    #[serde(default)]
+    pub decrease_tolerance: f64,
     /// Whether the steering of the merit's weights counts the model's curvature
     /// (Nocedal and Wright, eq. 18.36): where the iterate violates constraints, the
     /// weights are raised until `∇fᵀd + ½ dᵀBd − (1 − δ) Σ μ v < 0`, not only
@@ -79,6 +94,27 @@ pub struct SqpSettings {
     /// Off by default (a saved run without the field reads as `false`).
     #[serde(default)]
     pub second_order_correction: bool,
+    /// Whether the start and the full steps (`α = 1`) are asked for together with the
+    /// `N` difference probes around them, in one request of `N + 1` points, for
+    /// workers that evaluate a request's points at once: the probes are the next
+    /// model's if the step is taken, and wasted (but charged) if the line search
+    /// backtracks. A full step is asked with its probes when the last line search
+    /// took its full step, alone otherwise (where steps are cut back, the probes
+    /// would mostly be wasted). The run visits the same iterates as without; it
+    /// spends more evaluations by the rejected full steps' probes and asks for about
+    /// half as many requests (a saved run without the field reads as `false`).
+    #[serde(default)]
+    pub speculative_probes: bool,
+}
+
+/// The back-off's scale of a saved run without it.
+fn one() -> f64 {
+    1.0
+}
+
+/// [`Sqp`]'s `full_steps` of a saved run without it.
+fn yes() -> bool {
+    true
 }
 
 /// The steering of a saved run without [`SqpSettings::curvature_steering`].
@@ -107,8 +143,11 @@ impl Default for SqpSettings {
             margin: 1e-9,
             step_tolerance: 1e-10,
             relaxation_weight: 1e6,
+            accuracy: None,
+            decrease_tolerance: 0.0,
             curvature_steering: true,
             second_order_correction: false,
+            speculative_probes: false,
         }
     }
 }
@@ -184,6 +223,21 @@ pub struct Sqp {
     /// `B` (`N × N`, row-major).
     hess: Vec<f64>,
     hess_fresh: bool,
+    /// The last `B` that was updated before a reset to the identity (empty: none).
+    #[serde(default)]
+    learned: Vec<f64>,
+    /// The back-off's scale ([`SqpSettings::accuracy`]; 1 until it refines).
+    #[serde(default = "one")]
+    back_off_scale: f64,
+    /// The back-off was just scaled down: the next step is taken however short (it
+    /// moves the iterate by about the back-off given up, which may be below the step
+    /// tolerance).
+    #[serde(default)]
+    back_off_refined: bool,
+    /// The last line search took its full step (`α = 1`; true at the start): the next
+    /// full step is asked for with its probes ([`SqpSettings::speculative_probes`]).
+    #[serde(default = "yes")]
+    full_steps: bool,
     /// The multipliers of the last step (`λ_g ≥ 0`, `λ_h`) and the merit's weights.
     lambda: Vec<f64>,
     weights: Vec<f64>,
@@ -257,6 +311,9 @@ impl Sqp {
         if !(positive(settings.difference_step)
             && positive(settings.step_tolerance)
             && positive(settings.relaxation_weight)
+            && settings.decrease_tolerance.is_finite()
+            && settings.decrease_tolerance >= 0.0
+            && settings.accuracy.is_none_or(|a| a.is_finite() && a > 0.0)
             && settings.margin.is_finite()
             && settings.margin >= 0.0
             && settings.initial_step.is_none_or(positive))
@@ -289,7 +346,7 @@ impl Sqp {
         for i in 0..n {
             hess[i * n + i] = 1.0;
         }
-        Ok(Self {
+        let mut sqp = Self {
             settings,
             phase: Phase::Start,
             asked: x.clone(),
@@ -301,6 +358,10 @@ impl Sqp {
             jac: vec![0.0; k * n],
             hess,
             hess_fresh: true,
+            learned: Vec::new(),
+            back_off_scale: 1.0,
+            back_off_refined: false,
+            full_steps: true,
             lambda: vec![0.0; k],
             weights: vec![0.0; k],
             bound,
@@ -324,7 +385,57 @@ impl Sqp {
             qp: Qp::new(n + 1, k + 2 * n + 2),
             program: Program::default(),
             shape,
-        })
+        };
+        if sqp.speculates() {
+            // The start with the probes around it.
+            sqp.asked.resize(n * (n + 1), 0.0);
+            let x = sqp.x.clone();
+            sqp.write_probes(&x, 1);
+            sqp.asked_count = n + 1;
+        }
+        Ok(sqp)
+    }
+
+    /// This run with the curvature model `B` of `previous` (a run of the same problem;
+    /// the model it learned last, if it ended with `B` reset to the identity) instead of
+    /// the identity: a restart from another point then takes the curvature
+    /// learned so far, and on a problem whose Hessian varies little (a quadratic) it
+    /// converges in a few steps instead of relearning `B` from scratch. A `previous`
+    /// whose `B` was never updated, or of another dimension, changes nothing.
+    #[must_use]
+    pub fn with_curvature_of(mut self, previous: &Sqp) -> Self {
+        // The model in use, or the one learned before a reset to the identity.
+        let learned = if previous.hess_fresh {
+            &previous.learned
+        } else {
+            &previous.hess
+        };
+        if learned.len() == self.hess.len() {
+            self.hess.copy_from_slice(learned);
+            self.hess_fresh = false;
+        }
+        self
+    }
+
+    /// What the back-off costs in `f` by the model at the iterate: `Σ λᵢ τᵢ` over the
+    /// inequalities, `τᵢ` the distance the linearised constraint `i` is held inside
+    /// (the margin, scaled by `‖∇gᵢ‖` and the iterate's scale) and `λᵢ` its last
+    /// multiplier — about how far above the constrained optimum a run that holds the
+    /// back-off ends (0 before the first step, or without inequalities).
+    #[must_use]
+    pub fn back_off_cost(&self) -> f64 {
+        let (n, l) = (self.shape.dim(), self.shape.inequalities);
+        let x_norm = step::scale_of(&self.x);
+        (0..l)
+            .map(|r| {
+                let norm = self.jac[r * n..(r + 1) * n]
+                    .iter()
+                    .map(|v| v * v)
+                    .sum::<f64>()
+                    .sqrt();
+                self.lambda[r].max(0.0) * self.back_off_scale * self.settings.margin * norm * x_norm
+            })
+            .sum()
     }
 
     /// A run of `problem` from `x0` ([`Sqp::new`] with the problem's shape).
@@ -429,11 +540,17 @@ impl Sqp {
                 }
                 self.f = f;
                 self.c.iter_mut().zip(c).for_each(|(d, s)| *d = *s);
-                self.ask_probes();
+                if count == n + 1 {
+                    // The probes around the start came with it.
+                    self.phase = Phase::Gradient;
+                    self.told_probes(objectives, constraints, 1);
+                } else {
+                    self.ask_probes();
+                }
             }
             Phase::Gradient if width > 1 => self.told_derivatives(objectives, constraints),
-            Phase::Gradient => self.told_probes(objectives, constraints),
-            Phase::LineSearch => self.told_trial(objectives[0], constraints),
+            Phase::Gradient => self.told_probes(objectives, constraints, 0),
+            Phase::LineSearch => self.told_trial(objectives, constraints),
             Phase::Done(_) => unreachable!("checked above"),
         }
         Ok(())

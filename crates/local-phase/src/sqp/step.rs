@@ -17,8 +17,27 @@ impl Sqp {
             return;
         }
         self.asked.resize(n * n, 0.0);
+        let x = std::mem::take(&mut self.x);
+        self.write_probes(&x, 0);
+        self.x = x;
+        self.asked_count = n;
+    }
+
+    /// Whether a point asked for comes with the `N` difference probes around it in the
+    /// same request ([`SqpSettings::speculative_probes`]; not where the problem gives
+    /// its derivatives).
+    pub(super) fn speculates(&self) -> bool {
+        self.settings.speculative_probes && !self.shape.has_derivatives()
+    }
+
+    /// Writes the `N` forward-difference probes around `centre` into the columns
+    /// `first .. first + N` of the request (the columns exist), and their steps
+    /// `hᵢ = difference_step · max(|xᵢ|, 1)`, towards the upper bound, else the lower,
+    /// else the farther one, into `probe_steps`.
+    pub(super) fn write_probes(&mut self, centre: &[f64], first: usize) {
+        let n = self.shape.dim();
         for i in 0..n {
-            let (lo, hi, xi) = (self.shape.lower[i], self.shape.upper[i], self.x[i]);
+            let (lo, hi, xi) = (self.shape.lower[i], self.shape.upper[i], centre[i]);
             let h = self.settings.difference_step * xi.abs().max(1.0);
             let h = if xi + h <= hi {
                 h
@@ -30,15 +49,25 @@ impl Sqp {
                 lo - xi
             };
             self.probe_steps[i] = h;
-            let column = &mut self.asked[i * n..(i + 1) * n];
-            column.copy_from_slice(&self.x);
+            let column = &mut self.asked[(first + i) * n..(first + i + 1) * n];
+            column.copy_from_slice(centre);
             column[i] = xi + h;
         }
-        self.asked_count = n;
     }
 
-    pub(super) fn told_probes(&mut self, objectives: &[f64], constraints: ArrayView2<'_, f64>) {
+    /// The probes' values told (the request's columns `first ..`): the gradients, the
+    /// curvature update, the next step.
+    pub(super) fn told_probes(
+        &mut self,
+        objectives: &[f64],
+        constraints: ArrayView2<'_, f64>,
+        first: usize,
+    ) {
         let (n, k) = (self.shape.dim(), self.shape.num_constraints());
+        let (objectives, constraints) = (
+            &objectives[first..first + n],
+            constraints.slice(ndarray::s![.., first..first + n]),
+        );
         if objectives
             .iter()
             .chain(constraints.iter())
@@ -55,7 +84,7 @@ impl Sqp {
                 continue;
             }
             // The actual step, as rounded in x + h.
-            let h = self.asked[i * n + i] - self.x[i];
+            let h = self.asked[(first + i) * n + i] - self.x[i];
             self.grad[i] = (objectives[i] - self.f) / h;
             for r in 0..k {
                 self.jac[r * n + i] = (constraints[[r, i]] - self.c[r]) / h;
@@ -167,6 +196,11 @@ impl Sqp {
 
     pub(super) fn reset_hessian(&mut self) {
         let n = self.shape.dim();
+        if !self.hess_fresh {
+            // The model learned so far, for a later run (Sqp::with_curvature_of).
+            self.learned.clear();
+            self.learned.extend_from_slice(&self.hess);
+        }
         self.hess.fill(0.0);
         for i in 0..n {
             self.hess[i * n + i] = 1.0;
@@ -240,12 +274,21 @@ impl Sqp {
         self.merit = self.f + penalty;
         self.slope = linear - (1.0 - delta) * penalty;
         let step_norm = max_norm(&self.step);
-        if step_norm <= self.settings.step_tolerance * x_norm {
-            self.phase = Phase::Done(if relaxed && delta > 0.5 {
-                Termination::Infeasible
+        // The model promises (almost) nothing at a point that satisfies the
+        // linearised constraints: no step can gain more than the tolerance.
+        let negligible = !relaxed
+            && violated == 0.0
+            && self.settings.decrease_tolerance > 0.0
+            && -self.slope <= self.settings.decrease_tolerance * self.f.abs().max(1.0);
+        let refined = std::mem::take(&mut self.back_off_refined);
+        if !refined && (negligible || step_norm <= self.settings.step_tolerance * x_norm) {
+            if relaxed && delta > 0.5 {
+                self.phase = Phase::Done(Termination::Infeasible);
+            } else if self.refine_back_off(relaxed) {
+                self.next_step();
             } else {
-                Termination::Converged
-            });
+                self.phase = Phase::Done(Termination::Converged);
+            }
             return;
         }
         // A step the model says does not lower the merit (D ≥ 0) only restores the
@@ -255,7 +298,12 @@ impl Sqp {
         if self.correction {
             self.corrections += 1;
             if self.corrections >= 2 {
-                self.phase = Phase::Done(Termination::Converged);
+                if self.refine_back_off(relaxed) {
+                    self.corrections = 0;
+                    self.next_step();
+                } else {
+                    self.phase = Phase::Done(Termination::Converged);
+                }
                 return;
             }
         } else {
@@ -263,6 +311,29 @@ impl Sqp {
         }
         self.alpha = 1.0;
         self.ask_trial();
+    }
+
+    /// Where the run has converged but [`SqpSettings::accuracy`] asks for more: the
+    /// back-off's cost ([`Sqp::back_off_cost`]) against `accuracy · max(1, |f|)`. When it
+    /// costs more, the back-off is scaled down to that (by at most 10⁻³ at once) and the
+    /// run goes on; whether it does. Never from a relaxed program, nor once the scale is
+    /// below 10⁻¹².
+    pub(super) fn refine_back_off(&mut self, relaxed: bool) -> bool {
+        let Some(accuracy) = self.settings.accuracy else {
+            return false;
+        };
+        if relaxed || self.back_off_scale < 1e-12 || self.shape.inequalities == 0 {
+            return false;
+        }
+        let cost = self.back_off_cost();
+        let allowed = accuracy * self.f.abs().max(1.0);
+        // (A NaN cost refines nothing.)
+        if cost.is_nan() || cost <= allowed {
+            return false;
+        }
+        self.back_off_scale *= (0.5 * allowed / cost).max(1e-3);
+        self.back_off_refined = true;
+        true
     }
 
     /// The step's program, relaxed when the linearised constraints are inconsistent;
@@ -326,7 +397,7 @@ impl Sqp {
         for r in 0..l {
             let grad_r = &self.jac[r * n..(r + 1) * n];
             let norm = grad_r.iter().map(|v| v * v).sum::<f64>().sqrt();
-            let rhs = constants[r] + self.settings.margin * norm * x_norm;
+            let rhs = constants[r] + self.back_off_scale * self.settings.margin * norm * x_norm;
             for (dst, v) in c[row * nv..row * nv + n].iter_mut().zip(grad_r) {
                 *dst = -v;
             }
@@ -409,19 +480,28 @@ impl Sqp {
         true
     }
 
+    /// Asks for the trial point `x + α d` — the full step with the probes around it
+    /// where the run speculates ([`SqpSettings::speculative_probes`]) and the last
+    /// line search took its full step.
     pub(super) fn ask_trial(&mut self) {
         let n = self.shape.dim();
-        self.asked.resize(n, 0.0);
+        let speculative = self.alpha == 1.0 && self.full_steps && self.speculates();
+        self.asked_count = if speculative { n + 1 } else { 1 };
+        self.asked.resize(n * self.asked_count, 0.0);
         for i in 0..n {
             self.asked[i] = (self.x[i] + self.alpha * self.step[i])
                 .clamp(self.shape.lower[i], self.shape.upper[i]);
         }
-        self.asked_count = 1;
+        if speculative {
+            let trial = self.asked[..n].to_vec();
+            self.write_probes(&trial, 1);
+        }
         self.phase = Phase::LineSearch;
     }
 
-    pub(super) fn told_trial(&mut self, f: f64, constraints: ArrayView2<'_, f64>) {
+    pub(super) fn told_trial(&mut self, objectives: &[f64], constraints: ArrayView2<'_, f64>) {
         let n = self.shape.dim();
+        let f = objectives[0];
         let c: Vec<f64> = constraints.column(0).to_vec();
         let merit = f + self.penalty(&c);
         let armijo = if self.correction {
@@ -447,13 +527,26 @@ impl Sqp {
             self.f = f;
             self.c = c;
             self.failures = 0;
+            self.full_steps = self.alpha == 1.0;
             let x_norm = scale_of(&self.x);
             if s_norm <= self.settings.step_tolerance * x_norm {
-                self.phase = Phase::Done(Termination::Converged);
+                if self.refine_back_off(false) {
+                    // A new model at the iterate, with the smaller back-off.
+                    self.pending = Some((s, old));
+                    self.ask_probes();
+                } else {
+                    self.phase = Phase::Done(Termination::Converged);
+                }
                 return;
             }
             self.pending = Some((s, old));
-            self.ask_probes();
+            if self.asked_count == n + 1 {
+                // The probes around the new iterate came with it.
+                self.phase = Phase::Gradient;
+                self.told_probes(objectives, constraints, 1);
+            } else {
+                self.ask_probes();
+            }
             return;
         }
         let corrected = std::mem::take(&mut self.correcting);
@@ -498,6 +591,12 @@ impl Sqp {
             // Where the model predicted no decrease beyond the difference gradients'
             // accuracy, the iterate is a KKT point to that accuracy: converged.
             let noise = f64::EPSILON.sqrt() * self.merit.abs().max(1.0);
+            if -self.slope <= noise && self.refine_back_off(false) {
+                // Converged, but the accuracy asked for wants a smaller back-off.
+                self.failures = 0;
+                self.next_step();
+                return;
+            }
             self.phase = Phase::Done(if -self.slope <= noise {
                 Termination::Converged
             } else {
