@@ -113,3 +113,30 @@ fn the_local_phase_resumes_bit_for_bit_from_json() {
         400,
     );
 }
+
+#[test]
+fn settings_saved_before_the_stopping_rules_read_them_as_off() {
+    use emages::portfolio::PortfolioSettings;
+    // Settings as saved before the fields existed: the keys removed from today's JSON.
+    let mut saved = serde_json::to_value(PortfolioSettings::default()).unwrap();
+    for key in ["warm_curvature", "patience", "confirm_early"] {
+        assert!(
+            saved.as_object_mut().unwrap().remove(key).is_some(),
+            "{key}"
+        );
+    }
+    for key in ["decrease_tolerance", "speculative_probes", "accuracy"] {
+        assert!(
+            saved["sqp"].as_object_mut().unwrap().remove(key).is_some(),
+            "{key}"
+        );
+    }
+    let read: PortfolioSettings = serde_json::from_value(saved).unwrap();
+    assert!(!read.warm_curvature && !read.patience && !read.confirm_early);
+    assert_eq!(read.sqp.decrease_tolerance, 0.0);
+    assert!(!read.sqp.speculative_probes && read.sqp.accuracy.is_none());
+    // While today's default has them on.
+    let today = PortfolioSettings::default();
+    assert!(today.warm_curvature && today.patience && today.confirm_early);
+    assert!(today.sqp.decrease_tolerance > 0.0 && today.sqp.speculative_probes);
+}

@@ -209,11 +209,17 @@ class PortfolioOptions:
         es: str = ...,
         sigma0: Optional[float] = ...,
         target: Optional[float] = ...,
+        patience: bool = ...,
+        confirm_early: bool = ...,
+        warm_curvature: bool = ...,
         bound_local_runs: bool = ...,
         sqp_initial_step: Optional[float] = ...,
         sqp_difference_step: float = ...,
         sqp_margin: float = ...,
         sqp_step_tolerance: float = ...,
+        sqp_accuracy: Optional[float] = ...,
+        sqp_decrease_tolerance: float = ...,
+        sqp_speculative_probes: bool = ...,
         sqp_relaxation_weight: float = ...,
         sqp_curvature_steering: bool = ...,
         sqp_second_order_correction: bool = ...,
@@ -240,6 +246,12 @@ class PortfolioOptions:
     """The initial step size of the ES rounds."""
     target: Optional[float]
     """Stop once a feasible best point has f <= target."""
+    patience: bool
+    """Also stop once two runs of the local phase, and half of those ended, ended at the best point, and the confirmations still wanted would cost over 100 N and end after e + max(2 e, 100 N), e the last clear improvement."""
+    confirm_early: bool
+    """A restart of the local phase confirms as soon as it matches the best point, without converging all the way."""
+    warm_curvature: bool
+    """A restart of the local phase starts from the curvature model of the run before it, where that run ended at the best point."""
     bound_local_runs: bool
     """End a run of the local phase once it has spent the round's ES budget."""
     sqp_initial_step: Optional[float]
@@ -250,6 +262,12 @@ class PortfolioOptions:
     """The back-off that makes the linearised inequalities strictly feasible."""
     sqp_step_tolerance: float
     """The local phase converges when a step is below this times max(1, |x|) (tol sets it)."""
+    sqp_accuracy: Optional[float]
+    """The accuracy asked for (tol sets it): the back-off is scaled down while it costs more than this times max(1, |f|)."""
+    sqp_decrease_tolerance: float
+    """The local phase converges when its model promises a decrease below this times max(1, |f|) (0: off)."""
+    sqp_speculative_probes: bool
+    """The start, and a full step after a taken full step, asked with the N difference probes around them in one request of N + 1 points."""
     sqp_relaxation_weight: float
     """The weight of the relaxation of inconsistent linearised constraints."""
     sqp_curvature_steering: bool

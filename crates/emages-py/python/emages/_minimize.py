@@ -202,7 +202,10 @@ def minimize(
     tol : float, optional
         scipy's tolerance: sets ``tol_fun`` and ``tol_x`` (unless ``options`` gives
         them); with :data:`PORTFOLIO`, its local phase's step tolerance
-        ``sqp_step_tolerance`` (COBYLA's ``rhoend``-like).
+        ``sqp_step_tolerance`` (COBYLA's ``rhoend``-like) and the accuracy asked for,
+        ``sqp_accuracy``: the result is feasible and within ``tol · max(1, |f|)`` of
+        what the local model says is attainable (the back-off that keeps the best point
+        strictly inside the inequalities is scaled down until it costs no more).
     budget : int, optional
         Evaluations at most (default ``20000 * N``, the CEC's; ``options={'maxfev': …}``
         says the same); the run stops earlier once it has converged (``options``: the
@@ -249,9 +252,10 @@ def minimize(
         Record the per-generation (the portfolio: per-iteration) history.
     executor : concurrent.futures.Executor, optional
         Evaluates every request of the strategy — each population, the repair's Jacobian
-        probes, the repaired points — through ``executor.map``, one point per task
-        (``ProcessPoolExecutor``, Dask's ``Client.get_executor()``, mpi4py's
-        ``MPIPoolExecutor``, …); the values come back in order, so the same seed gives
+        probes, the repaired points — through ``executor.submit``, one point per task, all
+        of a request's at once (``ProcessPoolExecutor``, Dask's ``Client.get_executor()``,
+        mpi4py's ``MPIPoolExecutor``, …; an object with ``map`` alone is mapped over); the
+        values are taken in order, so the same seed gives
         the same result as a serial run. The callables must be picklable for a process
         pool (functions defined at a module's top level, not lambdas).
     callback : callable, optional
@@ -409,6 +413,9 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
         if not opts.is_given("sqp_step_tolerance"):
             # The local phase's end: a step below tol · max(1, ‖x‖∞) (COBYLA's rhoend-like).
             opts = opts.replace(sqp_step_tolerance=float(tol))
+        if not opts.is_given("sqp_accuracy"):
+            # And the accuracy asked for: the back-off costs at most tol · max(1, |f|).
+            opts = opts.replace(sqp_accuracy=float(tol))
     if isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw)):
         return _minimize_portfolio_native(fun, x0, ineq, eq, constraints, bounds, seed, vectorized,
                                           equality_margin, opts, executor, callback, history)

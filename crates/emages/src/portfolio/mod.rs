@@ -24,9 +24,18 @@
 //!
 //! **Stopping.** With [`PortfolioSettings::confirmations`]` = c > 0` (5 by default) the
 //! run stops once `c` runs of the local phase in a row have ended at the best point
-//! (`ν̄` at most `10⁻¹⁰` above the best point's, `f` within `10⁻⁸ · max(1, |f|)`), a
+//! (`ν̄` at most `10⁻¹⁰` above the best point's, `f` within `10⁻⁸ · max(1, |f|)` of it, or
+//! above it by at most twice what the run's back-off costs, [`crate::local::sqp::Sqp::back_off_cost`]), a
 //! run that ended elsewhere not breaking the series; the studies run
-//! [`PortfolioSettings::to_the_end`].
+//! [`PortfolioSettings::to_the_end`]. Where each run of the local phase costs about as
+//! much as the answer did (`N` beyond about 20), the patience rule
+//! ([`PortfolioSettings::patience`]) stops it after two confirmations once the rest
+//! would cost more than `100 N` and end after `e + max(2 e, 100 N)`, `e` the last clear
+//! improvement; restarts confirm as soon as they arrive at the best point
+//! ([`PortfolioSettings::confirm_early`]) and start from the curvature of a run that
+//! ended there ([`PortfolioSettings::warm_curvature`]). On a convex quadratic with
+//! `N / 5` linear inequalities the run stops within `max(3 h, h + 100 N)` evaluations
+//! of its hit `h`, `N` up to 200.
 //!
 //! **The budget is a cap, not a schedule.** Nothing here knows the budget: the run asks
 //! for the same points whatever it is, and the driver stops at the first request that

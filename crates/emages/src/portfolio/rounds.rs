@@ -73,6 +73,52 @@ pub struct Portfolio {
     /// The caller stopped the run.
     #[serde(default)]
     stopped_by_caller: bool,
+    /// The last run of the local phase before an ES round, whose curvature model the
+    /// round's polishing run starts from ([`PortfolioSettings::warm_curvature`]).
+    #[serde(default)]
+    learned: Option<Box<Sqp>>,
+    /// The counts of the patience rule ([`PortfolioSettings::patience`]).
+    #[serde(default)]
+    patience: Patience,
+}
+
+/// What the patience rule ([`PortfolioSettings::patience`]) counts.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct Patience {
+    /// The evaluation at which the best point last improved clearly
+    /// ([`clearly_better`]).
+    improved_at: usize,
+    /// The runs of the local phase that ended by themselves, and their evaluations.
+    runs: usize,
+    spent: usize,
+    /// The rule ended the portfolio.
+    out: bool,
+}
+
+impl Patience {
+    /// A run of the local phase that took `spent` evaluations ended at evaluation
+    /// `evaluations`, the best point confirmed `confirmed` of the `wanted` times:
+    /// whether the portfolio stops — at least two confirmations and at least half of
+    /// the ended runs among them (the landscape looks unimodal: the runs arrive at
+    /// one point), and the runs still wanted, each as long as the runs so far on
+    /// average, would take more than `100 N` evaluations and end after the window
+    /// `e + max(2 e, 100 N)`, `e` the evaluation of the last clear improvement.
+    fn run_ended(
+        &mut self,
+        spent: usize,
+        (confirmed, wanted): (usize, usize),
+        evaluations: usize,
+        dim: usize,
+    ) -> bool {
+        self.runs += 1;
+        self.spent += spent;
+        if confirmed >= 2 && 2 * confirmed >= self.runs && confirmed < wanted {
+            let rest = (wanted - confirmed) * (self.spent / self.runs);
+            let e = self.improved_at;
+            self.out = rest > 100 * dim && evaluations + rest > e + (2 * e).max(100 * dim);
+        }
+        self.out
+    }
 }
 
 impl Portfolio {
@@ -114,6 +160,8 @@ impl Portfolio {
             confirmed: 0,
             local_started: 0,
             stopped_by_caller: false,
+            learned: None,
+            patience: Patience::default(),
         })
     }
 
@@ -144,6 +192,25 @@ impl Portfolio {
         Ok(Box::new(Sqp::new(shape.clone(), start, settings.clone())?))
     }
 
+    /// `next` with the curvature model of `previous` where the settings say so
+    /// ([`PortfolioSettings::warm_curvature`]) and `previous` ended at the best point
+    /// `best` (as [`Portfolio::confirm`] matches it): the curvature of the best basin,
+    /// never of another local optimum's.
+    fn warm(
+        settings: &PortfolioSettings,
+        next: Box<Sqp>,
+        previous: &Sqp,
+        best: Option<Fitness>,
+    ) -> Box<Sqp> {
+        let at_best =
+            best.is_some_and(|record| Self::ended_at(previous, record, settings.confirm_tolerance));
+        if settings.warm_curvature && at_best {
+            Box::new(next.with_curvature_of(previous))
+        } else {
+            next
+        }
+    }
+
     /// Round `r`'s ES budget `b₀ · 2ʳ`.
     fn es_budget(settings: &PortfolioSettings, dim: usize, r: u32) -> usize {
         settings
@@ -157,6 +224,21 @@ impl Portfolio {
         (w * Self::es_budget(settings, dim, r) as f64).ceil() as usize
     }
 
+    /// Whether the best point of the run `sqp` is the point `record`: no more violated
+    /// (beyond 10⁻¹⁰), and `f` within `tolerance · max(1, |f|)` of the record's — above
+    /// it, also within twice what the run's back-off costs by its model
+    /// ([`Sqp::back_off_cost`]): a run that holds its back-off ends that far above a
+    /// record found closer to the boundary (by an ES round, or a refined run).
+    fn ended_at(sqp: &Sqp, record: Fitness, tolerance: f64) -> bool {
+        let Some(end) = Sqp::best(sqp) else {
+            return false;
+        };
+        let below = tolerance * record.objective.abs().max(1.0);
+        let above = below.max(2.0 * sqp.back_off_cost());
+        let gap = end.objective() - record.objective;
+        end.violation() <= record.violation + 1e-10 && -below <= gap && gap <= above
+    }
+
     /// Counts a finished run of the local phase: one that ended at the best point (`ν̄`
     /// at most `10⁻¹⁰` above the best's, `f` within `confirm_tolerance · max(1, |f|)`) confirms it — the first confirmation
     /// if the run found a new best point, one more otherwise; a run that ended
@@ -167,13 +249,10 @@ impl Portfolio {
         (best, before): (Option<Fitness>, Option<Fitness>),
         tolerance: f64,
     ) -> usize {
-        let (Some(end), Some(best)) = (Sqp::best(sqp), best) else {
+        let Some(best) = best else {
             return *confirmed;
         };
-        let tolerance = tolerance * best.objective.abs().max(1.0);
-        if end.violation() <= best.violation + 1e-10
-            && (end.objective() - best.objective).abs() <= tolerance
-        {
+        if Self::ended_at(sqp, best, tolerance) {
             *confirmed = if clearly_better(Some(best), before) {
                 1
             } else {
@@ -194,7 +273,44 @@ impl Portfolio {
     /// Whether the run ended by its own rules (confirmations or target).
     fn ended_by_itself(&self) -> bool {
         (self.settings.confirmations > 0 && self.confirmed >= self.settings.confirmations)
+            || self.patience.out
             || self.reached_target()
+    }
+
+    /// Whether a restart of the local phase has arrived at the best point found before
+    /// it started ([`PortfolioSettings::confirm_early`]): the record has not improved
+    /// clearly since, and the run's best point matches it as [`Portfolio::confirm`]
+    /// asks.
+    fn arrived(
+        sqp: &Sqp,
+        (best, before): (Option<Fitness>, Option<Fitness>),
+        tolerance: f64,
+    ) -> bool {
+        let Some(record) = best else {
+            return false;
+        };
+        !clearly_better(best, before) && Self::ended_at(sqp, record, tolerance)
+    }
+
+    /// Counts a run of the local phase that just ended ([`Portfolio::confirm`]) and
+    /// says whether the portfolio stops: [`PortfolioSettings::confirmations`] runs
+    /// ended at the best point, or the patience rule ([`Patience::run_ended`]).
+    fn ends(
+        settings: &PortfolioSettings,
+        confirmed: &mut usize,
+        patience: &mut Patience,
+        sqp: &Sqp,
+        fitness: (Option<Fitness>, Option<Fitness>),
+        (evaluations, started, dim): (usize, usize, usize),
+    ) -> bool {
+        let count = Self::confirm(confirmed, sqp, fitness, settings.confirm_tolerance);
+        let wanted = settings.confirmations;
+        if wanted == 0 {
+            return false;
+        }
+        let tired = settings.patience
+            && patience.run_ended(evaluations - started, (count, wanted), evaluations, dim);
+        count >= wanted || tired
     }
 
     /// Whether the best point is feasible with `f ≤` [`PortfolioSettings::target`].
@@ -227,25 +343,32 @@ impl Portfolio {
                     first,
                     allowance,
                 } => {
-                    if !cut && Sqp::ask(sqp).is_some() {
-                        return Ok(());
-                    }
-                    let confirmations = self.settings.confirmations;
-                    if !cut
-                        && Self::confirm(
-                            &mut self.confirmed,
+                    let arrived = self.settings.confirm_early
+                        && Self::arrived(
                             sqp,
                             (best, self.before_local),
                             self.settings.confirm_tolerance,
-                        ) >= confirmations
-                        && confirmations > 0
+                        );
+                    if !cut && !arrived && Sqp::ask(sqp).is_some() {
+                        return Ok(());
+                    }
+                    if !cut
+                        && Self::ends(
+                            &self.settings,
+                            &mut self.confirmed,
+                            &mut self.patience,
+                            sqp,
+                            (best, self.before_local),
+                            (self.evaluations, self.local_started, self.shape.dim()),
+                        )
                     {
                         return Ok(());
                     }
                     let (lower, upper) = (&self.shape.lower, &self.shape.upper);
                     uniform_in_box(lower, upper, &mut self.rng, &mut self.start);
                     if self.evaluations - *first < *allowance {
-                        *sqp = Self::local_phase(&self.shape, &self.start, &self.settings.sqp)?;
+                        let next = Self::local_phase(&self.shape, &self.start, &self.settings.sqp)?;
+                        *sqp = Self::warm(&self.settings, next, sqp, best);
                         self.before_local = best;
                         self.local_started = self.evaluations;
                         continue;
@@ -267,14 +390,20 @@ impl Portfolio {
                         options = options.config(config);
                     }
                     let es = options.build(&self.shape)?.ask_tell()?;
+                    if self.settings.warm_curvature {
+                        self.learned = Some(sqp.clone());
+                    }
                     self.phase = Phase::Es { es: Box::new(es) };
                 }
                 Phase::Es { es } => {
                     if es.pending().is_some() || AskTell::ask(es)?.is_some() {
                         return Ok(());
                     }
-                    let sqp =
+                    let mut sqp =
                         Self::local_phase(&self.shape, &es.result().best.x, &self.settings.sqp)?;
+                    if let Some(learned) = self.learned.take() {
+                        sqp = Self::warm(&self.settings, sqp, &learned, best);
+                    }
                     self.before_local = best;
                     self.local_started = self.evaluations;
                     self.phase = Phase::Polish { sqp };
@@ -284,13 +413,14 @@ impl Portfolio {
                         return Ok(());
                     }
                     if !cut
-                        && Self::confirm(
+                        && Self::ends(
+                            &self.settings,
                             &mut self.confirmed,
+                            &mut self.patience,
                             sqp,
                             (best, self.before_local),
-                            self.settings.confirm_tolerance,
-                        ) >= self.settings.confirmations
-                        && self.settings.confirmations > 0
+                            (self.evaluations, self.local_started, self.shape.dim()),
+                        )
                     {
                         return Ok(());
                     }
@@ -308,7 +438,8 @@ impl Portfolio {
                     self.before = best;
                     let allowance =
                         Self::allowance(self.share, &self.settings, self.shape.dim(), self.round);
-                    let sqp = Self::local_phase(&self.shape, &self.start, &self.settings.sqp)?;
+                    let next = Self::local_phase(&self.shape, &self.start, &self.settings.sqp)?;
+                    let sqp = Self::warm(&self.settings, next, sqp, best);
                     self.before_local = best;
                     self.local_started = self.evaluations;
                     self.phase = Phase::Restarts {
@@ -449,8 +580,12 @@ impl Portfolio {
                 }
             }
         }
-        if improved.is_some() {
-            self.best = improved;
+        if let Some(best) = improved {
+            let before = self.best.as_ref().map(|b| b.snapshot.fitness);
+            if clearly_better(Some(best.snapshot.fitness), before) {
+                self.patience.improved_at = best.found_at();
+            }
+            self.best = Some(best);
         }
         self.evaluations += self.charge();
         if jacobians {

@@ -67,6 +67,31 @@ pub struct PortfolioSettings {
     /// ([`Portfolio::confirmations`]); the round goes on as after a run that ended by
     /// itself. The bound depends on the round alone, not on the run's budget.
     pub bound_local_runs: bool,
+    /// Whether a restart of the local phase starts from the curvature model `B` the run
+    /// before it learned ([`Sqp::with_curvature_of`]) instead of the identity, where that
+    /// run ended at the best point (the curvature of the best basin, never of another
+    /// local optimum's); a round's polishing run likewise from the run before the
+    /// round's ES, where the ES found nothing better (a saved run without the field
+    /// reads as off).
+    #[serde(default)]
+    pub warm_curvature: bool,
+    /// Whether the run also stops by the patience rule: once at least two runs of the
+    /// local phase, and at least half of the runs that ended, ended at the best point
+    /// (the landscape looks unimodal), and the confirmations still wanted, each as long
+    /// as the runs so far on average, would take more than `100 N` evaluations and end
+    /// after `e + max(2 e, 100 N)`, `e` the evaluation at which the best point last
+    /// improved clearly. Where each run of the local phase costs about as much as
+    /// finding the optimum did (`N` beyond about 20), five confirmations would cost
+    /// five times the answer (off: [`PortfolioSettings::confirmations`] alone; a saved
+    /// run without the field reads as off).
+    #[serde(default)]
+    pub patience: bool,
+    /// Whether a restart of the local phase ends, confirming, as soon as its best point
+    /// matches the best point found before it started (as a run that ended there
+    /// confirms it), instead of converging all the way first (a saved run without the
+    /// field reads as off).
+    #[serde(default)]
+    pub confirm_early: bool,
 }
 
 impl PortfolioSettings {
@@ -124,7 +149,11 @@ impl PortfolioSettings {
 impl Default for PortfolioSettings {
     fn default() -> Self {
         Self {
-            sqp: SqpSettings::default(),
+            sqp: SqpSettings {
+                decrease_tolerance: 1e-12,
+                speculative_probes: true,
+                ..SqpSettings::default()
+            },
             es: ComponentSpec::recommended(),
             es_budget_per_dim: 2000,
             initial_share: 0.25,
@@ -135,6 +164,9 @@ impl Default for PortfolioSettings {
             sigma0: None,
             target: None,
             bound_local_runs: false,
+            warm_curvature: true,
+            patience: true,
+            confirm_early: true,
         }
     }
 }

@@ -31,7 +31,7 @@ pub struct SpecKey {
 }
 
 /// The keys of the text form, in the order [`Options`]' `Display` writes them.
-pub const SPEC_KEYS: [SpecKey; 11] = [
+pub const SPEC_KEYS: [SpecKey; 16] = [
     SpecKey {
         key: "confirmations",
         sets: "PortfolioSettings::confirmations (0: run to the budget)",
@@ -66,6 +66,31 @@ pub const SPEC_KEYS: [SpecKey; 11] = [
         key: "bound",
         sets: "PortfolioSettings::bound_local_runs",
         values: "on or off",
+    },
+    SpecKey {
+        key: "warm",
+        sets: "PortfolioSettings::warm_curvature",
+        values: "on or off",
+    },
+    SpecKey {
+        key: "patience",
+        sets: "PortfolioSettings::patience",
+        values: "on or off",
+    },
+    SpecKey {
+        key: "early",
+        sets: "PortfolioSettings::confirm_early",
+        values: "on or off",
+    },
+    SpecKey {
+        key: "speculate",
+        sets: "SqpSettings::speculative_probes",
+        values: "on or off",
+    },
+    SpecKey {
+        key: "decrease",
+        sets: "SqpSettings::decrease_tolerance (0: off)",
+        values: "a number >= 0",
     },
     SpecKey {
         key: "es-budget",
@@ -154,6 +179,11 @@ fn set(mut options: Options, key: &str, value: &str) -> Result<Options, String> 
         "curvature" => settings.sqp.curvature_steering = switch()?,
         "soc" => settings.sqp.second_order_correction = switch()?,
         "bound" => settings.bound_local_runs = switch()?,
+        "warm" => settings.warm_curvature = switch()?,
+        "patience" => settings.patience = switch()?,
+        "early" => settings.confirm_early = switch()?,
+        "speculate" => settings.sqp.speculative_probes = switch()?,
+        "decrease" => settings.sqp.decrease_tolerance = number()?,
         "es-budget" => settings.es_budget_per_dim = whole()?,
         "initial-share" => settings.initial_share = number()?,
         "max-share" => settings.max_share = number()?,
@@ -199,6 +229,14 @@ impl fmt::Display for Options {
                 b.sqp.second_order_correction,
             ),
             ("bound", s.bound_local_runs, b.bound_local_runs),
+            ("warm", s.warm_curvature, b.warm_curvature),
+            ("patience", s.patience, b.patience),
+            ("early", s.confirm_early, b.confirm_early),
+            (
+                "speculate",
+                s.sqp.speculative_probes,
+                b.sqp.speculative_probes,
+            ),
         ] {
             if mine != theirs {
                 write!(f, ":{key}={}", on(mine))?;
@@ -211,6 +249,11 @@ impl fmt::Display for Options {
             ("initial-share", s.initial_share, b.initial_share),
             ("max-share", s.max_share, b.max_share),
             ("sqp-margin", s.sqp.margin, b.sqp.margin),
+            (
+                "decrease",
+                s.sqp.decrease_tolerance,
+                b.sqp.decrease_tolerance,
+            ),
         ] {
             if mine.to_bits() != theirs.to_bits() {
                 write!(f, ":{key}={mine}")?;
@@ -236,6 +279,11 @@ mod tests {
             "portfolio:curvature=off",
             "portfolio:soc=on",
             "portfolio:bound=on",
+            "portfolio:warm=off",
+            "portfolio:patience=off",
+            "portfolio:early=off",
+            "portfolio:speculate=off",
+            "portfolio:decrease=0",
             "portfolio:es-budget=500",
             "portfolio:initial-share=0.5",
             "portfolio:max-share=1",

@@ -67,12 +67,17 @@ impl PortfolioOptimizer {
     /// run to the budget with the problem's own equality margin, the local phase
     /// without the curvature steering but for `…:curvature`, NaN violations ordered
     /// last but for `portfolio-share0` itself, with `…:soc` the second-order
-    /// correction and with `…:bound` bounded local runs; `None` for another name.
+    /// correction and with `…:bound` bounded local runs; the settings the family
+    /// predates (warm curvature, patience, early confirmation, the decrease tolerance,
+    /// speculative probes) off; `None` for another name.
     ///
     /// ```
     /// use emages_harness::optimizer::PortfolioOptimizer;
     /// let curvature = PortfolioOptimizer::share0("portfolio-share0:nan-last:curvature").unwrap();
-    /// assert_eq!(curvature.options.to_string(), "portfolio:confirmations=0:margin=problem");
+    /// assert_eq!(
+    ///     curvature.options.to_string(),
+    ///     "portfolio:confirmations=0:margin=problem:warm=off:patience=off:early=off:speculate=off:decrease=0"
+    /// );
     /// assert!(PortfolioOptimizer::share0("portfolio-share1").is_none());
     /// ```
     #[must_use]
@@ -92,10 +97,15 @@ impl PortfolioOptimizer {
             sqp: SqpSettings {
                 curvature_steering: name.contains(":curvature"),
                 second_order_correction: name.contains(":soc"),
+                decrease_tolerance: 0.0,
+                speculative_probes: false,
                 ..SqpSettings::default()
             },
             nan_last: name != "portfolio-share0",
             bound_local_runs: name.ends_with(":bound"),
+            warm_curvature: false,
+            patience: false,
+            confirm_early: false,
             ..PortfolioSettings::default()
         }
         .to_the_end();
