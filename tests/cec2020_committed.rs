@@ -416,7 +416,7 @@ fn score_portfolio_entry(
     cec2020_rw(&args);
 }
 
-/// Issue 55's CEC2020 test of the frozen portfolio (`portfolio-share0`, black box): its
+/// The CEC2020 test of the frozen portfolio (`portfolio-share0`, black box): its
 /// entry rebuilt from the 24 committed dimension groups
 /// (`results/strategy-design/round4/test-cec2020-bb`, all 57 problems), scored with the
 /// eight published entries and εMAg-ES-R's black-box test entry, is the committed
@@ -448,7 +448,7 @@ fn the_cec2020_score_of_the_portfolio_is_its_committed_runs() {
     }
 }
 
-/// Issue 55's NaN fix, `portfolio-share0:nan-last` (black box): its runs are the frozen
+/// The NaN fix, `portfolio-share0:nan-last` (black box): its runs are the frozen
 /// candidate's wherever the first point's violation is a number (the same seeds,
 /// `run_seed` leaves `:nan-last` out), so its entry is built from the frozen runs of the
 /// 17 groups without a power-system problem, relabelled, and its own runs of RC34–RC43

@@ -711,7 +711,7 @@ fn the_tie_cells_verdicts_are_the_runs() {
     println!("tie_cells.md: {checked} verdicts recomputed from the committed runs");
 }
 
-/// Issue 55's CEC2017 N = 50 test: the committed runs of the frozen `portfolio-share0`
+/// The portfolio's CEC2017 N = 50 test: the committed runs of the frozen `portfolio-share0`
 /// beside εMAg-ES-R's committed runs give the committed Table 1 and per-problem table
 /// (`results/strategy-design/round4/test-cec2017-D50/`), and docs/strategy-design.md
 /// quotes that Table 1's median, mean and total.

@@ -186,7 +186,7 @@ def test_a_nan_objective_is_an_error_naming_the_point(way):
     assert r.feasible and r.fun == float("inf") and not r.success
 
 
-# Issue 54's table: each bad input one clear error naming what is wrong.
+# The table of bad inputs: each one clear error naming what is wrong.
 def _sq(x):
     return float(x @ x)
 

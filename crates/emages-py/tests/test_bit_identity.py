@@ -93,7 +93,7 @@ def test_a_users_problem_is_solved_and_repeatable():
     a, b = emages.minimize(f, **kw), emages.minimize(f, **kw)
     assert a.feasible and abs(a.fun - 1.0) < 1e-3, a
     assert np.array_equal(a.x, b.x) and a.history["fun"].tobytes() == b.history["fun"].tobytes()
-    # It stops once a restart confirms the best (issue 41), before the budget.
+    # It stops once a restart confirms the best, before the budget.
     assert a.seed == 3 and (a.status, a.termination) == (0, "confirmed") and a.evaluations < 40_000
 
 

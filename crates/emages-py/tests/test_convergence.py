@@ -1,4 +1,4 @@
-"""`minimize` and `AskTell` stop once converged (issue 41): the convergence criteria
+"""`minimize` and `AskTell` stop once converged: the convergence criteria
 are on by default, settable in ``options``, and the result says why (``status``,
 ``message``); ``emages.NO_CONVERGENCE`` runs to the budget."""
 

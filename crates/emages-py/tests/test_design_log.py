@@ -96,8 +96,8 @@ def small_failures(problem, variant=None, options=None):
 
 @pytest.mark.parametrize("problem", SMALL_PROBLEMS, ids=lambda p: p[0])
 def test_minimizes_default_solves_the_small_problems_on_every_seed(problem):
-    """Issue 34's goal for `minimize`: its default solves the first user's problem and
-    others like it on all 50 seeds. The default is the portfolio since issue 55 (its
+    """The goal for `minimize` (docs/strategy-design.md §15): its default solves the first
+    user's problem and others like it on all 50 seeds. The default is the portfolio (its
     equalities held to 1e-8), stopping by itself within 1 000 evaluations; εMAg-ES-R,
     the default before, still solves them all when run to the budget. The log's row of
     each problem quotes εMAg-ES-R's and εMAg-ES's failures (recounted on the kernels it
@@ -109,7 +109,7 @@ def test_minimizes_default_solves_the_small_problems_on_every_seed(problem):
     print(f"{problem[0]}: the default stops after {min(evaluations)}–{max(evaluations)} "
           f"evaluations (budget {20_000 * n})")
     assert max(evaluations) <= 1_000, (problem[0], max(evaluations))
-    # εMAg-ES-R with its convergence criteria on (issue 41) and run to the budget, as
+    # εMAg-ES-R with its convergence criteria on and run to the budget, as
     # the log measured.
     es_converged, _ = small_failures(problem, "eps-mag-es-r")
     assert es_converged == 0, (problem[0], es_converged)

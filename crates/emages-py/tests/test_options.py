@@ -1,4 +1,4 @@
-"""The typed settings (issue 54): ``emages.Options`` and ``emages.PortfolioOptions``
+"""The typed settings: ``emages.Options`` and ``emages.PortfolioOptions``
 cross into Rust field by field, each value checked where it is given, the error naming
 the key; a dict of the same keys gives the same run; no JSON string is taken."""
 

@@ -35,8 +35,8 @@ def test_an_equality_with_its_jacobian_is_solved_with_exact_jacobians():
     # in its local phase before an ES round needs one: test_portfolio.py).
     tight = dict(equality_margin=1e-10, variant="eps-mag-es-r")
     exact = run(constraints=[NonlinearConstraint(circle, 2.0, 2.0, jac=circle_jac)], **tight)
-    # How close f comes to f* = −2 on the circle is the strategy's matter (issue 42's
-    # goal); here: feasible at δ, near f*, with the Jacobian taken.
+    # How close f comes to f* = −2 on the circle is the strategy's matter
+    # (docs/strategy-design.md §17); here: feasible at δ, near f*, with the Jacobian taken.
     assert exact.success and abs(exact.fun + 2.0) < 1e-4, exact
     assert exact.njev > 0
     assert abs(exact.h[0]) <= 1e-10 and exact.g.size == 0
@@ -117,7 +117,7 @@ def test_bad_constraints_are_clear_errors():
 
 
 def test_the_lm_strategy_holds_the_circle_to_1e_12_with_its_jacobian():
-    """εMAg-ES-RLM on issue 42's circle: min x₀ + x₁ on x₀² + x₁² = 2 (f* = −2) from
+    """εMAg-ES-RLM on the circle of docs/strategy-design.md §17: min x₀ + x₁ on x₀² + x₁² = 2 (f* = −2) from
     (0.3, −0.2), σ₀ = 0.5, box ±3, budget 20 000, equality margin 10⁻¹², the Jacobian
     given: feasible and within 2·10⁻⁶ of f* on every seed 0–9, with Jacobians taken."""
     misses = []

@@ -1,4 +1,4 @@
-"""What scipy's and pycma's users type (issue 54): scipy's ``args``, ``tol``,
+"""What scipy's and pycma's users type: scipy's ``args``, ``tol``,
 ``options`` (``maxiter`` for the whole run, ``maxfev``, ``disp``), the callback rule by
 parameter name, an ``OptimizeResult`` of scipy's with ``maxcv`` and a sentence in
 ``message``; pycma's ``stop()`` query, ``result`` at any time, ``optimize``, ``disp``,

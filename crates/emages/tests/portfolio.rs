@@ -220,8 +220,8 @@ fn bad_tells_and_settings_are_errors() {
 /// Rosen–Suzuki, the spring and the pressure vessel (scaled to [0, 1]ⁿ) and the circle:
 /// the default portfolio hits f* + 10⁻⁶ · max(1, |f*|) feasibly within a few hundred
 /// evaluations on every seed; the first three stop by themselves soon after (pycma's
-/// `fmin_con2` takes 1 000–2 000 evaluations to stop; issue 55 asks for at most three
-/// times that).
+/// `fmin_con2` takes 1 000–2 000 evaluations to stop; the goal is at most three times
+/// that, docs/strategy-design.md §31).
 #[test]
 fn the_classic_problems_are_solved_and_the_runs_stop() {
     let mut checked = 0;

@@ -1,6 +1,6 @@
 //! Equalities to machine level: min x₀ + x₁ on the circle x₀² + x₁² = 2 (f* = −2),
-//! from (0.3, −0.2) with σ₀ = 0.5 in the box [−3, 3]², budget 20 000, seeds 0–9 — the
-//! goal of issue 42. For each equality margin δ it counts the seeds whose best is
+//! from (0.3, −0.2) with σ₀ = 0.5 in the box [−3, 3]², budget 20 000, seeds 0–9 (the
+//! third design round's goal, docs/strategy-design.md §17). For each equality margin δ it counts the seeds whose best is
 //! feasible at δ and within 2·10⁻⁶ of f*, with the repair's Jacobian from forward
 //! differences and exact (`ConstraintJacobian`), by `minimize`'s default strategy
 //! (εMAg-ES-R with the convergence criteria).

