@@ -98,14 +98,21 @@ BEFORE = {"patience": False, "confirm_early": False, "warm_curvature": False, "s
           "sqp_speculative_probes": False}  # the default's settings before its stopping rules
 
 
-def emages_run(problem, seed, with_jac, options=None):
-    f, grad, g, jg, h, jh, bounds, x0, fstar = problem
-    c = Counted(f, g, h, fstar)
+def constraints(problem, with_jac):
+    """scipy's constraint dicts of `problem` (with their Jacobians if `with_jac`)."""
+    _, _, g, jg, h, jh, *_ = problem
     cons = []
     if g is not None:
         cons.append({"type": "ineq", "fun": lambda x: -g(x), **({"jac": lambda x: -jg(x)} if with_jac else {})})
     if h is not None:
         cons.append({"type": "eq", "fun": h, **({"jac": jh} if with_jac else {})})
+    return cons
+
+
+def emages_run(problem, seed, with_jac, options=None):
+    f, grad, g, jg, h, jh, bounds, x0, fstar = problem
+    c = Counted(f, g, h, fstar)
+    cons = constraints(problem, with_jac)
     r = emages.minimize(c, x0, jac=grad if with_jac else None, bounds=bounds, constraints=cons, seed=seed,
                         history=False, options=options)
     return c.hit, r.nfev
@@ -114,11 +121,7 @@ def emages_run(problem, seed, with_jac, options=None):
 def scipy_run(problem, method, with_jac):
     f, grad, g, jg, h, jh, bounds, x0, fstar = problem
     c = Counted(f, g, h, fstar)
-    cons = []
-    if g is not None:
-        cons.append({"type": "ineq", "fun": lambda x: -g(x), **({"jac": lambda x: -jg(x)} if with_jac else {})})
-    if h is not None:
-        cons.append({"type": "eq", "fun": h, **({"jac": jh} if with_jac else {})})
+    cons = constraints(problem, with_jac)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = scipy_minimize(c, x0, jac=grad if with_jac else None, method=method, bounds=bounds, constraints=cons,
