@@ -239,10 +239,10 @@ impl Portfolio {
         end.violation() <= record.violation + 1e-10 && -below <= gap && gap <= above
     }
 
-    /// Counts a finished run of the local phase: one that ended at the best point (`ν̄`
-    /// at most `10⁻¹⁰` above the best's, `f` within `confirm_tolerance · max(1, |f|)`) confirms it — the first confirmation
-    /// if the run found a new best point, one more otherwise; a run that ended
-    /// elsewhere changes nothing. Gives the count.
+    /// Counts a finished run of the local phase: one that ended at the best point
+    /// ([`Portfolio::ended_at`]) confirms it — the first confirmation if the run found
+    /// a new best point, one more otherwise; a run that ended elsewhere changes
+    /// nothing. Gives the count.
     fn confirm(
         confirmed: &mut usize,
         sqp: &Sqp,
