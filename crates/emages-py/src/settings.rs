@@ -426,6 +426,8 @@ pub(crate) const PORTFOLIO_OPTIONS: &[Field<PortfolioRun>] = &[
         "the local phase converges when its model promises a decrease below this times max(1, |f|) (0: off)"),
     field!(PortfolioRun, "sqp_speculative_probes", settings.sqp.speculative_probes,
         "the start, and a full step after a taken full step, asked with the N difference probes around them in one request of N + 1 points"),
+    field!(PortfolioRun, "sqp_capped_first_scale", settings.sqp.capped_first_scale,
+        "the first curvature update scales the model by at most 1 (min(1, y'y / s'y))"),
     field!(PortfolioRun, "sqp_relaxation_weight", settings.sqp.relaxation_weight,
         "the weight of the relaxation of inconsistent linearised constraints"),
     field!(PortfolioRun, "sqp_curvature_steering", settings.sqp.curvature_steering,

@@ -220,6 +220,7 @@ class PortfolioOptions:
         sqp_accuracy: Optional[float] = ...,
         sqp_decrease_tolerance: float = ...,
         sqp_speculative_probes: bool = ...,
+        sqp_capped_first_scale: bool = ...,
         sqp_relaxation_weight: float = ...,
         sqp_curvature_steering: bool = ...,
         sqp_second_order_correction: bool = ...,
@@ -268,6 +269,8 @@ class PortfolioOptions:
     """The local phase converges when its model promises a decrease below this times max(1, |f|) (0: off)."""
     sqp_speculative_probes: bool
     """The start, and a full step after a taken full step, asked with the N difference probes around them in one request of N + 1 points."""
+    sqp_capped_first_scale: bool
+    """The first curvature update scales the model by at most 1 (min(1, y'y / s'y))."""
     sqp_relaxation_weight: float
     """The weight of the relaxation of inconsistent linearised constraints."""
     sqp_curvature_steering: bool

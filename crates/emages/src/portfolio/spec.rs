@@ -31,7 +31,7 @@ pub struct SpecKey {
 }
 
 /// The keys of the text form, in the order [`Options`]' `Display` writes them.
-pub const SPEC_KEYS: [SpecKey; 16] = [
+pub const SPEC_KEYS: [SpecKey; 17] = [
     SpecKey {
         key: "confirmations",
         sets: "PortfolioSettings::confirmations (0: run to the budget)",
@@ -85,6 +85,11 @@ pub const SPEC_KEYS: [SpecKey; 16] = [
     SpecKey {
         key: "speculate",
         sets: "SqpSettings::speculative_probes",
+        values: "on or off",
+    },
+    SpecKey {
+        key: "scale-cap",
+        sets: "SqpSettings::capped_first_scale",
         values: "on or off",
     },
     SpecKey {
@@ -183,6 +188,7 @@ fn set(mut options: Options, key: &str, value: &str) -> Result<Options, String> 
         "patience" => settings.patience = switch()?,
         "early" => settings.confirm_early = switch()?,
         "speculate" => settings.sqp.speculative_probes = switch()?,
+        "scale-cap" => settings.sqp.capped_first_scale = switch()?,
         "decrease" => settings.sqp.decrease_tolerance = number()?,
         "es-budget" => settings.es_budget_per_dim = whole()?,
         "initial-share" => settings.initial_share = number()?,
@@ -237,6 +243,11 @@ impl fmt::Display for Options {
                 s.sqp.speculative_probes,
                 b.sqp.speculative_probes,
             ),
+            (
+                "scale-cap",
+                s.sqp.capped_first_scale,
+                b.sqp.capped_first_scale,
+            ),
         ] {
             if mine != theirs {
                 write!(f, ":{key}={}", on(mine))?;
@@ -283,6 +294,7 @@ mod tests {
             "portfolio:patience=off",
             "portfolio:early=off",
             "portfolio:speculate=off",
+            "portfolio:scale-cap=on",
             "portfolio:decrease=0",
             "portfolio:es-budget=500",
             "portfolio:initial-share=0.5",

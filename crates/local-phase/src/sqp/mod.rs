@@ -105,6 +105,13 @@ pub struct SqpSettings {
     /// half as many requests (a saved run without the field reads as `false`).
     #[serde(default)]
     pub speculative_probes: bool,
+    /// Whether the first curvature update scales `B₀ = yᵀy / sᵀy · I` only downwards
+    /// (`min(1, yᵀy / sᵀy)`): the scale is the curvature along the first step, which a
+    /// line search cut back along the stiffest axis makes the largest one, leaving
+    /// every softer axis's steps that many times too short (off: the full scale; a
+    /// saved run without the field reads as `false`).
+    #[serde(default)]
+    pub capped_first_scale: bool,
 }
 
 /// The back-off's scale of a saved run without it.
@@ -148,6 +155,7 @@ impl Default for SqpSettings {
             curvature_steering: true,
             second_order_correction: false,
             speculative_probes: false,
+            capped_first_scale: false,
         }
     }
 }

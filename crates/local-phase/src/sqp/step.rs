@@ -142,13 +142,19 @@ impl Sqp {
             .collect()
     }
 
-    /// Powell's damped BFGS update with `s`, `y` (the first one scaled `B₀ = yᵀy / sᵀy · I`).
+    /// Powell's damped BFGS update with `s`, `y` (the first one scaled `B₀ = yᵀy / sᵀy · I`,
+    /// or by at most 1: [`SqpSettings::capped_first_scale`]).
     pub(super) fn update_hessian(&mut self, s: &[f64], y: &[f64]) {
         let n = s.len();
         let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).sum::<f64>();
         let sy = dot(s, y);
         if self.hess_fresh && sy > 0.0 {
             let scale = dot(y, y) / sy;
+            let scale = if self.settings.capped_first_scale {
+                scale.min(1.0)
+            } else {
+                scale
+            };
             if scale.is_finite() && scale > 0.0 {
                 self.hess.iter_mut().for_each(|v| *v *= scale);
             }
