@@ -125,7 +125,12 @@ fn settings_saved_before_the_stopping_rules_read_them_as_off() {
             "{key}"
         );
     }
-    for key in ["decrease_tolerance", "speculative_probes", "accuracy"] {
+    for key in [
+        "decrease_tolerance",
+        "speculative_probes",
+        "accuracy",
+        "capped_first_scale",
+    ] {
         assert!(
             saved["sqp"].as_object_mut().unwrap().remove(key).is_some(),
             "{key}"
@@ -135,6 +140,7 @@ fn settings_saved_before_the_stopping_rules_read_them_as_off() {
     assert!(!read.warm_curvature && !read.patience && !read.confirm_early);
     assert_eq!(read.sqp.decrease_tolerance, 0.0);
     assert!(!read.sqp.speculative_probes && read.sqp.accuracy.is_none());
+    assert!(!read.sqp.capped_first_scale);
     // While today's default has them on.
     let today = PortfolioSettings::default();
     assert!(today.warm_curvature && today.patience && today.confirm_early);
