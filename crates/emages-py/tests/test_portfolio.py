@@ -245,7 +245,7 @@ def test_an_executor_gets_a_requests_points_at_once_and_one_with_map_alone_works
 
     recording = Recording()
     res = emages.minimize(rosen_suzuki, np.zeros(4), executor=recording, **kw)
-    assert recording.most >= 5  # the start with its four probes, submitted together
+    assert recording.most >= 4  # a step's four difference probes, submitted together
     mapped = emages.minimize(rosen_suzuki, np.zeros(4), executor=MapOnly(), **kw)
     for r in (res, mapped):
         assert np.array_equal(r.x, ref.x) and (r.nfev, r.termination) == (ref.nfev, ref.termination)

@@ -151,7 +151,6 @@ impl Default for PortfolioSettings {
         Self {
             sqp: SqpSettings {
                 decrease_tolerance: 1e-12,
-                speculative_probes: true,
                 ..SqpSettings::default()
             },
             es: ComponentSpec::recommended(),
