@@ -55,6 +55,19 @@ impl Sqp {
         }
     }
 
+    /// Ends the run ([`Termination::NotFinite`]) if a value told is not finite; whether
+    /// it did.
+    fn ends_unless_finite(&mut self, objectives: &[f64], constraints: ArrayView2<'_, f64>) -> bool {
+        let finite = objectives
+            .iter()
+            .chain(constraints.iter())
+            .all(|v| v.is_finite());
+        if !finite {
+            self.phase = Phase::Done(Termination::NotFinite);
+        }
+        !finite
+    }
+
     /// The probes' values told (the request's columns `first ..`): the gradients, the
     /// curvature update, the next step.
     pub(super) fn told_probes(
@@ -68,12 +81,7 @@ impl Sqp {
             &objectives[first..first + n],
             constraints.slice(ndarray::s![.., first..first + n]),
         );
-        if objectives
-            .iter()
-            .chain(constraints.iter())
-            .any(|v| !v.is_finite())
-        {
-            self.phase = Phase::Done(Termination::NotFinite);
+        if self.ends_unless_finite(objectives, constraints.view()) {
             return;
         }
         for i in 0..n {
@@ -112,12 +120,7 @@ impl Sqp {
         constraints: ArrayView2<'_, f64>,
     ) {
         let (n, k) = (self.shape.dim(), self.shape.num_constraints());
-        if objectives
-            .iter()
-            .chain(constraints.iter())
-            .any(|v| !v.is_finite())
-        {
-            self.phase = Phase::Done(Termination::NotFinite);
+        if self.ends_unless_finite(objectives, constraints.view()) {
             return;
         }
         self.grad.copy_from_slice(&objectives[..n]);
