@@ -3,7 +3,7 @@
 //! portfolio's losses on CEC2017 at N = 50 (docs/strategy-design.md §34). The settings
 //! are the harness's `portfolio-share0:nan-last:curvature` (with `--soc`, `…:soc`), run
 //! to the end of the budget as the studies run it, seeded as `--seed` says (not with
-//! the study's run seeds). The points are evaluated one by one, as the harness's
+//! the study's run seeds), or as `--options` writes them. The points are evaluated one by one, as the harness's
 //! tracker evaluates them: the problem's batch path rounds the rotation otherwise in
 //! the last bits (docs/deviations.md, row 12), and a long run of the local phase is
 //! chaotic enough to diverge from that. The local phase's first run starts at the
@@ -44,6 +44,10 @@ struct Args {
     /// The second-order correction on.
     #[arg(long)]
     soc: bool,
+    /// The portfolio in its text form (e.g. `portfolio:confirmations=0:margin=problem`,
+    /// the studies' default), in place of the settings above.
+    #[arg(long)]
+    options: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -63,9 +67,13 @@ fn main() -> ExitCode {
         }
         .to_the_end();
         let budget = args.budget_per_dim.saturating_mul(args.dim);
-        let mut run = Options::recommended()
-            .with_settings(settings)
-            .equality_margin(None)
+        let options = match &args.options {
+            Some(text) => text.parse::<Options>().map_err(|e| invalid(&e))?,
+            None => Options::recommended()
+                .with_settings(settings)
+                .equality_margin(None),
+        };
+        let mut run = options
             .seed(args.seed)
             .build_for(&problem)
             .and_then(|plan| plan.ask_tell())

@@ -100,9 +100,12 @@ pub struct SqpSettings {
     /// model's if the step is taken, and wasted (but charged) if the line search
     /// backtracks. A full step is asked with its probes when the last line search
     /// took its full step, alone otherwise (where steps are cut back, the probes
-    /// would mostly be wasted). The run visits the same iterates as without; it
-    /// spends more evaluations by the rejected full steps' probes and asks for about
-    /// half as many requests (a saved run without the field reads as `false`).
+    /// would mostly be wasted), and only until [`SPECULATION_MISSES`] such full steps
+    /// were rejected in the run: a run whose steps keep being cut back (a long crawl
+    /// along a curved boundary) wastes at most that many times `N` evaluations. The
+    /// run visits the same iterates as without; it spends more evaluations by the
+    /// rejected full steps' probes and asks for about half as many requests (a saved
+    /// run without the field reads as `false`).
     #[serde(default)]
     pub speculative_probes: bool,
     /// Whether the first curvature update scales `B₀ = yᵀy / sᵀy · I` only downwards
@@ -118,6 +121,11 @@ pub struct SqpSettings {
 fn one() -> f64 {
     1.0
 }
+
+/// How many full steps asked for with their probes a run may see rejected before it
+/// stops speculating ([`SqpSettings::speculative_probes`]): the probes it wastes are at
+/// most this many times `N`, however long the run.
+pub const SPECULATION_MISSES: u32 = 2;
 
 /// [`Sqp`]'s `full_steps` of a saved run without it.
 fn yes() -> bool {
@@ -246,6 +254,10 @@ pub struct Sqp {
     /// full step is asked for with its probes ([`SqpSettings::speculative_probes`]).
     #[serde(default = "yes")]
     full_steps: bool,
+    /// How many full steps asked for with their probes were rejected (the probes
+    /// wasted); the run stops speculating at [`SPECULATION_MISSES`].
+    #[serde(default)]
+    speculation_misses: u32,
     /// The multipliers of the last step (`λ_g ≥ 0`, `λ_h`) and the merit's weights.
     lambda: Vec<f64>,
     weights: Vec<f64>,
@@ -370,6 +382,7 @@ impl Sqp {
             back_off_scale: 1.0,
             back_off_refined: false,
             full_steps: true,
+            speculation_misses: 0,
             lambda: vec![0.0; k],
             weights: vec![0.0; k],
             bound,

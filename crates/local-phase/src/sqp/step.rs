@@ -490,11 +490,15 @@ impl Sqp {
     }
 
     /// Asks for the trial point `x + α d` — the full step with the probes around it
-    /// where the run speculates ([`SqpSettings::speculative_probes`]) and the last
-    /// line search took its full step.
+    /// where the run speculates ([`SqpSettings::speculative_probes`]), the last line
+    /// search took its full step and fewer than [`super::SPECULATION_MISSES`] full
+    /// steps with probes were rejected.
     pub(super) fn ask_trial(&mut self) {
         let n = self.shape.dim();
-        let speculative = self.alpha == 1.0 && self.full_steps && self.speculates();
+        let speculative = self.alpha == 1.0
+            && self.full_steps
+            && self.speculation_misses < super::SPECULATION_MISSES
+            && self.speculates();
         self.asked_count = if speculative { n + 1 } else { 1 };
         self.asked.resize(n * self.asked_count, 0.0);
         for i in 0..n {
@@ -557,6 +561,10 @@ impl Sqp {
                 self.ask_probes();
             }
             return;
+        }
+        if self.asked_count == n + 1 {
+            // A full step with its probes, rejected: the probes are wasted.
+            self.speculation_misses += 1;
         }
         let corrected = std::mem::take(&mut self.correcting);
         let merit = if corrected {
