@@ -268,9 +268,9 @@ class PortfolioOptions:
     sqp_decrease_tolerance: float
     """The local phase converges when its model promises a decrease below this times max(1, |f|) (0: off)."""
     sqp_speculative_probes: bool
-    """The start, and a full step after a taken full step, asked with the N difference probes around them in one request of N + 1 points."""
+    """The start, and a full step after a taken full step, asked with the N difference probes around them in one request of N + 1 points (until two such full steps were rejected in the run)."""
     sqp_capped_first_scale: bool
-    """The first curvature update scales the model by at most 1 (min(1, y'y / s'y))."""
+    """The first curvature update scales the model by at most 1 (min(1, y'y / s'y)) when the first line search cut the step below 0.1."""
     sqp_relaxation_weight: float
     """The weight of the relaxation of inconsistent linearised constraints."""
     sqp_curvature_steering: bool

@@ -109,10 +109,12 @@ pub struct SqpSettings {
     #[serde(default)]
     pub speculative_probes: bool,
     /// Whether the first curvature update scales `B₀ = yᵀy / sᵀy · I` only downwards
-    /// (`min(1, yᵀy / sᵀy)`): the scale is the curvature along the first step, which a
-    /// line search cut back along the stiffest axis makes the largest one, leaving
-    /// every softer axis's steps that many times too short (off: the full scale; a
-    /// saved run without the field reads as `false`).
+    /// (`min(1, yᵀy / sᵀy)`) when the line search cut the first step back by more than
+    /// its first backtrack's floor (`α < 0.1`): the scale is then the curvature along
+    /// the stiffest axis, which made the cut, and would leave every softer axis's steps
+    /// that many times too short. A first step taken whole or cut back once is scaled
+    /// in full (off: always the full scale; a saved run without the field reads as
+    /// `false`).
     #[serde(default)]
     pub capped_first_scale: bool,
 }

@@ -146,14 +146,17 @@ impl Sqp {
     }
 
     /// Powell's damped BFGS update with `s`, `y` (the first one scaled `B₀ = yᵀy / sᵀy · I`,
-    /// or by at most 1: [`SqpSettings::capped_first_scale`]).
+    /// or by at most 1 after a step cut back below 0.1:
+    /// [`SqpSettings::capped_first_scale`]).
     pub(super) fn update_hessian(&mut self, s: &[f64], y: &[f64]) {
         let n = s.len();
         let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).sum::<f64>();
         let sy = dot(s, y);
         if self.hess_fresh && sy > 0.0 {
             let scale = dot(y, y) / sy;
-            let scale = if self.settings.capped_first_scale {
+            // `alpha` is still the accepted step's: the first line search cut it back
+            // more than once.
+            let scale = if self.settings.capped_first_scale && self.alpha < 0.1 {
                 scale.min(1.0)
             } else {
                 scale
