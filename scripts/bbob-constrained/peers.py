@@ -3,7 +3,8 @@
 pycma's augmented-Lagrangian CMA-ES (`--solver al-cma-es`: `cma.fmin_con2`, default
 settings, pycma's IPOP restarts), restarted COBYLA (`--solver cobyla`: scipy's
 `minimize(method="COBYLA")`, PRIMA's COBYLA in scipy >= 1.16, a Python port; `--solver
-cobyla-nlopt`: NLopt's `LN_COBYLA`, Powell's COBYLA2 in C, about 40× faster a call) and
+cobyla-nlopt`: NLopt's `LN_COBYLA`, Powell's COBYLA2 in C, about 40× faster a call;
+`--solver cobyla-pdfo`: PDFO's Fortran COBYLA, which needs numpy < 2) and
 restarted COBYQA (`--solver cobyqa`: the `cobyqa` package, Powell's successor with
 quadratic models).
 
@@ -148,6 +149,19 @@ def run_cobyla_nlopt(problem, budget, args, seed):
     restarted(problem, budget, seed, local_run)
 
 
+def run_cobyla_pdfo(problem, budget, args, seed):
+    import numpy as np
+    from pdfo import pdfo
+
+    constraint = {"type": "ineq", "fun": lambda x: -np.asarray(problem.constraint(x))}
+
+    def local_run(f, x0, left):
+        pdfo(f, x0, method="cobyla", constraints=[constraint],
+             options={"maxfev": left, "rhobeg": args.rhobeg, "rhoend": args.tol, "quiet": True})
+
+    restarted(problem, budget, seed, local_run)
+
+
 def run_cobyqa(problem, budget, args, seed):
     import cobyqa
     import numpy as np
@@ -167,6 +181,7 @@ SOLVERS = {
     "al-cma-es": ("AL-CMA-ES", run_al_cma_es),
     "cobyla": ("COBYLA", run_cobyla),
     "cobyla-nlopt": ("COBYLA", run_cobyla_nlopt),
+    "cobyla-pdfo": ("COBYLA", run_cobyla_pdfo),
     "cobyqa": ("COBYQA", run_cobyqa),
 }
 
@@ -182,6 +197,9 @@ def info(args):
     elif args.solver == "cobyla-nlopt":
         import nlopt
         name = f"NLopt {nlopt.__version__} LN_COBYLA"
+    elif args.solver == "cobyla-pdfo":
+        import pdfo
+        name = f"PDFO {pdfo.__version__} COBYLA"
     else:
         import cobyqa
         name = f"cobyqa {cobyqa.__version__}"

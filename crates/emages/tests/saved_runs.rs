@@ -144,5 +144,5 @@ fn settings_saved_before_the_stopping_rules_read_them_as_off() {
     // While today's default has them on.
     let today = PortfolioSettings::default();
     assert!(today.warm_curvature && today.patience && today.confirm_early);
-    assert!(today.sqp.decrease_tolerance > 0.0 && !today.sqp.speculative_probes);
+    assert!(today.sqp.decrease_tolerance > 0.0 && today.sqp.speculative_probes);
 }

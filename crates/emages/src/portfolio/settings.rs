@@ -25,7 +25,9 @@ pub(crate) fn improves_record(candidate: &Fitness, best: &Fitness, nan_last: boo
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PortfolioSettings {
-    /// The local phase's settings.
+    /// The local phase's settings: [`SqpSettings::default`] with a decrease tolerance
+    /// of `10⁻¹²` ([`SqpSettings::decrease_tolerance`]) and speculative probes
+    /// ([`SqpSettings::speculative_probes`]).
     pub sqp: SqpSettings,
     /// The ES of each round (εMAg-ES-R).
     pub es: ComponentSpec,
@@ -151,6 +153,7 @@ impl Default for PortfolioSettings {
         Self {
             sqp: SqpSettings {
                 decrease_tolerance: 1e-12,
+                speculative_probes: true,
                 ..SqpSettings::default()
             },
             es: ComponentSpec::recommended(),

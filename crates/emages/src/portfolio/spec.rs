@@ -293,7 +293,7 @@ mod tests {
             "portfolio:warm=off",
             "portfolio:patience=off",
             "portfolio:early=off",
-            "portfolio:speculate=on",
+            "portfolio:speculate=off",
             "portfolio:scale-cap=on",
             "portfolio:decrease=0",
             "portfolio:es-budget=500",

@@ -76,7 +76,7 @@ impl PortfolioOptimizer {
     /// let curvature = PortfolioOptimizer::share0("portfolio-share0:nan-last:curvature").unwrap();
     /// assert_eq!(
     ///     curvature.options.to_string(),
-    ///     "portfolio:confirmations=0:margin=problem:warm=off:patience=off:early=off:decrease=0"
+    ///     "portfolio:confirmations=0:margin=problem:warm=off:patience=off:early=off:speculate=off:decrease=0"
     /// );
     /// assert!(PortfolioOptimizer::share0("portfolio-share1").is_none());
     /// ```
