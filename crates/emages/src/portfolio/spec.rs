@@ -31,7 +31,7 @@ pub struct SpecKey {
 }
 
 /// The keys of the text form, in the order [`Options`]' `Display` writes them.
-pub const SPEC_KEYS: [SpecKey; 17] = [
+pub const SPEC_KEYS: [SpecKey; 18] = [
     SpecKey {
         key: "confirmations",
         sets: "PortfolioSettings::confirmations (0: run to the budget)",
@@ -117,6 +117,11 @@ pub const SPEC_KEYS: [SpecKey; 17] = [
         sets: "SqpSettings::margin (the local phase's back-off)",
         values: "a number >= 0",
     },
+    SpecKey {
+        key: "accuracy",
+        sets: "SqpSettings::accuracy (the back-off scaled down to it)",
+        values: "a number > 0, or `off`",
+    },
 ];
 
 /// The name of the text form.
@@ -194,6 +199,18 @@ fn set(mut options: Options, key: &str, value: &str) -> Result<Options, String> 
         "initial-share" => settings.initial_share = number()?,
         "max-share" => settings.max_share = number()?,
         "sqp-margin" => settings.sqp.margin = number()?,
+        "accuracy" => {
+            settings.sqp.accuracy = match value {
+                "off" => None,
+                _ => Some(number().and_then(|a| {
+                    if a > 0.0 {
+                        Ok(a)
+                    } else {
+                        Err(expected(key).to_string())
+                    }
+                })?),
+            }
+        }
         _ => {
             let known: Vec<_> = SPEC_KEYS.iter().map(|s| s.key).collect();
             return Err(format!("unknown key (known: {})", known.join(", ")));
@@ -270,6 +287,12 @@ impl fmt::Display for Options {
                 write!(f, ":{key}={mine}")?;
             }
         }
+        if s.sqp.accuracy != b.sqp.accuracy {
+            match s.sqp.accuracy {
+                Some(a) => write!(f, ":accuracy={a:e}")?,
+                None => f.write_str(":accuracy=off")?,
+            }
+        }
         Ok(())
     }
 }
@@ -300,6 +323,7 @@ mod tests {
             "portfolio:initial-share=0.5",
             "portfolio:max-share=1",
             "portfolio:sqp-margin=0",
+            "portfolio:accuracy=1e-12",
             "portfolio:confirmations=0:margin=problem:nan-last=off:curvature=off",
         ];
         for text in texts {
@@ -314,6 +338,7 @@ mod tests {
             "portfolio:max-share=2",
             "rounds",
             "portfolio:margin",
+            "portfolio:accuracy=0",
         ] {
             assert!(bad.parse::<Options>().is_err(), "{bad}");
         }
