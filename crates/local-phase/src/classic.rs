@@ -162,6 +162,39 @@ pub fn circle() -> Classic {
     )
 }
 
+/// `min Σ dᵢ xᵢ²` on `Σ x = 1` in `[−5, 5]ᴺ`, the curvatures `dᵢ = 10^(6 i / (N − 1))`
+/// spanning six decades: `f* = 1 / Σ 1/dᵢ` at `xᵢ ∝ 1/dᵢ`; the start 0. Not among
+/// [`all`]: the first step of the local phase is cut back along the stiffest axis, the
+/// case of [`SqpSettings::capped_first_scale`](crate::sqp::SqpSettings::capped_first_scale),
+/// and its run crawls for over a hundred iterations.
+///
+/// ```
+/// use local_phase::classic;
+/// let e = classic::ill_conditioned_ellipsoid(20);
+/// assert_eq!(e.start, vec![0.0; 20]);
+/// assert!(e.f_star > 0.0 && e.f_star < 1.0);
+/// ```
+#[must_use]
+pub fn ill_conditioned_ellipsoid(n: usize) -> Classic {
+    let d: Vec<f64> = (0..n)
+        .map(|i| 10f64.powf(6.0 * i as f64 / (n.max(2) - 1) as f64))
+        .collect();
+    let f_star = 1.0 / d.iter().map(|v| 1.0 / v).sum::<f64>();
+    classic(
+        "ill-conditioned-ellipsoid",
+        vec![-5.0; n],
+        vec![5.0; n],
+        0,
+        1,
+        f_star,
+        vec![0.0; n],
+        Box::new(move |x, c| {
+            c[0] = x.iter().sum::<f64>() - 1.0;
+            Ok(x.iter().zip(&d).map(|(x, d)| d * x * x).sum())
+        }),
+    )
+}
+
 /// Every classic problem, in the order above.
 #[must_use]
 pub fn all() -> Vec<Classic> {

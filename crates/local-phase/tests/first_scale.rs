@@ -3,40 +3,28 @@
 //! the full scale `B₀ = yᵀy / sᵀy · I` takes that axis's curvature, leaving the soft
 //! axes' steps far too short; `SqpSettings::capped_first_scale` scales by at most 1 after
 //! a first step cut back below `α = 0.1`, and
-//! reaches the optimum in fewer evaluations. The optimum is known: `xᵢ ∝ 1 / dᵢ`,
-//! `f* = 1 / Σ 1/dᵢ`.
+//! reaches the optimum in fewer evaluations (`classic::ill_conditioned_ellipsoid`, whose
+//! optimum is known).
 
 use constraint_handling::problem::ProblemShape;
-use constraint_handling::FnProblem;
 use emages_solver::{Driver, Termination};
 use local_phase::classic;
 use local_phase::sqp::{Sqp, SqpSettings};
 
 const N: usize = 20;
 
-fn axes() -> Vec<f64> {
-    (0..N)
-        .map(|i| 10f64.powf(6.0 * i as f64 / (N - 1) as f64))
-        .collect()
-}
-
 /// The run's evaluations and its best point's gap to `f*` (relative) and `|h|`.
 fn solve(capped: bool) -> (usize, f64, f64) {
-    let d = axes();
-    let fstar = 1.0 / d.iter().map(|v| 1.0 / v).sum::<f64>();
-    let problem = FnProblem::new(vec![-5.0; N], vec![5.0; N], 0, 1, move |x, c| {
-        c[0] = x.iter().sum::<f64>() - 1.0;
-        Ok(x.iter().zip(&d).map(|(x, d)| d * x * x).sum())
-    })
-    .unwrap();
-    let mut shape = ProblemShape::of(&problem).unwrap();
+    let e = classic::ill_conditioned_ellipsoid(N);
+    let (problem, fstar) = (&e.problem, e.f_star);
+    let mut shape = ProblemShape::of(problem).unwrap();
     shape.equality_margin = 1e-8;
     let settings = SqpSettings {
         capped_first_scale: capped,
         ..SqpSettings::default()
     };
     let mut sqp = Sqp::new(shape, &[0.0; N], settings).unwrap();
-    Driver::new(&mut sqp).budget(20_000).run(&problem).unwrap();
+    Driver::new(&mut sqp).budget(20_000).run(problem).unwrap();
     // Both end by themselves at the optimum; the capped run's last line searches find
     // nothing within rounding there, which it reports as a stall.
     assert!(

@@ -4,7 +4,6 @@
 //! for every full step the line search rejects, until `SPECULATION_MISSES` were.
 
 use constraint_handling::problem::ProblemShape;
-use constraint_handling::FnProblem;
 use emages_solver::Driver;
 use local_phase::classic;
 use local_phase::sqp::{Sqp, SqpSettings, SPECULATION_MISSES};
@@ -74,21 +73,14 @@ fn speculative_probes_visit_the_same_iterates_in_fewer_requests() {
     assert_eq!(checked, 4);
 }
 
-/// The 20-D ellipsoid of `first_scale.rs` (axes' curvatures 1 … 10⁶ under `Σ x = 1`),
+/// The 20-D ill-conditioned ellipsoid (axes' curvatures 1 … 10⁶ under `Σ x = 1`),
 /// whose run crawls with its steps cut back for a hundred iterations: the run stops
 /// speculating after `SPECULATION_MISSES` rejected full steps, so the probes it wastes
 /// stay within that many times `N` (without the allowance it wastes 3 · N here).
 #[test]
 fn a_crawling_run_wastes_at_most_the_allowance() {
     const N: usize = 20;
-    let d: Vec<f64> = (0..N)
-        .map(|i| 10f64.powf(6.0 * i as f64 / (N - 1) as f64))
-        .collect();
-    let problem = FnProblem::new(vec![-5.0; N], vec![5.0; N], 0, 1, move |x, c| {
-        c[0] = x.iter().sum::<f64>() - 1.0;
-        Ok(x.iter().zip(&d).map(|(x, d)| d * x * x).sum())
-    })
-    .unwrap();
+    let problem = classic::ill_conditioned_ellipsoid(N).problem;
     let solve = |speculative: bool| {
         let mut shape = ProblemShape::of(&problem).unwrap();
         shape.equality_margin = 1e-8;
