@@ -1,10 +1,10 @@
 //! The portfolio's phases on one CEC2017 problem: where each run of the local phase and
 //! each ES round starts and ends, and the best point then — the diagnosis of the
 //! portfolio's losses on CEC2017 at N = 50 (docs/strategy-design.md §34). The settings
-//! are the harness's `portfolio-share0:nan-last:curvature` (with `--soc`, `…:soc`), run
-//! to the end of the budget as the studies run it, seeded as `--seed` says (not with
-//! the study's run seeds), or as `--options` writes them. The points are evaluated one by one, as the harness's
-//! tracker evaluates them: the problem's batch path rounds the rotation otherwise in
+//! are the harness's `portfolio-share0:nan-last:curvature` (with `--soc`, `…:soc`) or
+//! those `--options` writes, run to the end of the budget as the studies run it,
+//! seeded as `--seed` says (not with the study's run seeds). The points are evaluated
+//! one by one, as the harness's tracker evaluates them: the problem's batch path rounds the rotation otherwise in
 //! the last bits (docs/deviations.md, row 12), and a long run of the local phase is
 //! chaotic enough to diverge from that. The local phase's first run starts at the
 //! box's centre whatever the seed, so a run that it takes whole is the studies' run.

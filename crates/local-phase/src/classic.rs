@@ -9,6 +9,8 @@
 //!            ["rosen-suzuki", "spring", "pressure-vessel", "circle"]);
 //! ```
 
+use crate::sqp::{Sqp, SqpError, SqpSettings};
+use constraint_handling::problem::ProblemShape;
 use constraint_handling::{ConstrainedProblem, FnProblem, ProblemError};
 use std::f64::consts::PI;
 
@@ -28,6 +30,29 @@ pub struct Classic {
     pub f_star: f64,
     /// The usual start.
     pub start: Vec<f64>,
+}
+
+impl Classic {
+    /// A run of the local phase on this problem from `start` with `settings`, its
+    /// equalities held to `|h| ≤ 10⁻⁸` (the margin of [`Hits`]' measure;
+    /// [`Sqp::for_problem`] takes the problem's own).
+    ///
+    /// # Errors
+    /// As [`Sqp::new`].
+    ///
+    /// ```
+    /// use local_phase::{classic, sqp::SqpSettings};
+    /// let rs = classic::rosen_suzuki();
+    /// let mut sqp = rs.sqp_from(&rs.start, SqpSettings::default())?;
+    /// sqp.run(&rs.problem, 1000)?;
+    /// assert!((sqp.best().unwrap().objective() - rs.f_star).abs() < 1e-4);
+    /// # Ok::<(), local_phase::sqp::SqpError>(())
+    /// ```
+    pub fn sqp_from(&self, start: &[f64], settings: SqpSettings) -> Result<Sqp, SqpError> {
+        let mut shape = ProblemShape::of(&self.problem)?;
+        shape.equality_margin = 1e-8;
+        Sqp::new(shape, start, settings)
+    }
 }
 
 impl std::fmt::Debug for Classic {

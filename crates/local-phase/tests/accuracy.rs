@@ -3,15 +3,12 @@
 //! it down until it costs no more than the accuracy asked for, and the best point stays
 //! feasible. The decrease tolerance ends a run whose model promises nothing more.
 
-use constraint_handling::problem::ProblemShape;
 use emages_solver::{Driver, Termination};
 use local_phase::classic;
 use local_phase::sqp::{Sqp, SqpSettings};
 
 fn solve(c: &classic::Classic, settings: SqpSettings) -> Sqp {
-    let mut shape = ProblemShape::of(&c.problem).unwrap();
-    shape.equality_margin = 1e-8;
-    let mut sqp = Sqp::new(shape, &c.start, settings).unwrap();
+    let mut sqp = c.sqp_from(&c.start, settings).unwrap();
     Driver::new(&mut sqp).budget(5000).run(&c.problem).unwrap();
     sqp
 }

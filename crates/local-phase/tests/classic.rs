@@ -10,9 +10,7 @@ use local_phase::sqp::{Sqp, SqpSettings};
 use ndarray::{Array1, Array2, ShapeBuilder};
 
 fn run(c: &Classic, start: &[f64], budget: usize) -> Sqp {
-    let mut shape = ProblemShape::of(&c.problem).unwrap();
-    shape.equality_margin = 1e-8;
-    let mut sqp = Sqp::new(shape, start, SqpSettings::default()).unwrap();
+    let mut sqp = c.sqp_from(start, SqpSettings::default()).unwrap();
     sqp.run(&c.problem, budget).unwrap();
     sqp
 }

@@ -6,25 +6,28 @@
 //! reaches the optimum in fewer evaluations (`classic::ill_conditioned_ellipsoid`, whose
 //! optimum is known).
 
-use constraint_handling::problem::ProblemShape;
 use emages_solver::{Driver, Termination};
 use local_phase::classic;
-use local_phase::sqp::{Sqp, SqpSettings};
+use local_phase::sqp::SqpSettings;
 
 const N: usize = 20;
+
+/// The default settings with `capped_first_scale` as given.
+fn capped_scale(capped: bool) -> SqpSettings {
+    SqpSettings {
+        capped_first_scale: capped,
+        ..SqpSettings::default()
+    }
+}
 
 /// The run's evaluations and its best point's gap to `f*` (relative) and `|h|`.
 fn solve(capped: bool) -> (usize, f64, f64) {
     let e = classic::ill_conditioned_ellipsoid(N);
-    let (problem, fstar) = (&e.problem, e.f_star);
-    let mut shape = ProblemShape::of(problem).unwrap();
-    shape.equality_margin = 1e-8;
-    let settings = SqpSettings {
-        capped_first_scale: capped,
-        ..SqpSettings::default()
-    };
-    let mut sqp = Sqp::new(shape, &[0.0; N], settings).unwrap();
-    Driver::new(&mut sqp).budget(20_000).run(problem).unwrap();
+    let mut sqp = e.sqp_from(&e.start, capped_scale(capped)).unwrap();
+    Driver::new(&mut sqp)
+        .budget(20_000)
+        .run(&e.problem)
+        .unwrap();
     // Both end by themselves at the optimum; the capped run's last line searches find
     // nothing within rounding there, which it reports as a stall.
     assert!(
@@ -37,7 +40,11 @@ fn solve(capped: bool) -> (usize, f64, f64) {
     );
     let best = sqp.best().unwrap();
     let h = (best.x.iter().sum::<f64>() - 1.0).abs();
-    (sqp.evaluations(), (best.objective() - fstar) / fstar, h)
+    (
+        sqp.evaluations(),
+        (best.objective() - e.f_star) / e.f_star,
+        h,
+    )
 }
 
 #[test]
@@ -61,13 +68,7 @@ fn a_first_step_taken_whole_keeps_the_full_scale() {
     let mut same = 0;
     for c in classic::all() {
         let solve = |capped: bool| {
-            let mut shape = ProblemShape::of(&c.problem).unwrap();
-            shape.equality_margin = 1e-8;
-            let settings = SqpSettings {
-                capped_first_scale: capped,
-                ..SqpSettings::default()
-            };
-            let mut sqp = Sqp::new(shape, &c.start, settings).unwrap();
+            let mut sqp = c.sqp_from(&c.start, capped_scale(capped)).unwrap();
             Driver::new(&mut sqp).budget(2_000).run(&c.problem).unwrap();
             (sqp.evaluations(), sqp.best().unwrap().x.clone())
         };

@@ -3,7 +3,6 @@
 //! same point as without; it asks for fewer requests and spends `N` more evaluations
 //! for every full step the line search rejects, until `SPECULATION_MISSES` were.
 
-use constraint_handling::problem::ProblemShape;
 use emages_solver::Driver;
 use local_phase::classic;
 use local_phase::sqp::{Sqp, SqpSettings, SPECULATION_MISSES};
@@ -11,13 +10,11 @@ use std::ops::ControlFlow;
 
 /// The iterates (after each step) and the request sizes of a run.
 fn run(c: &classic::Classic, speculative: bool) -> (Sqp, Vec<Vec<f64>>, Vec<usize>) {
-    let mut shape = ProblemShape::of(&c.problem).unwrap();
-    shape.equality_margin = 1e-8;
     let settings = SqpSettings {
         speculative_probes: speculative,
         ..SqpSettings::default()
     };
-    let mut sqp = Sqp::new(shape, &c.start, settings).unwrap();
+    let mut sqp = c.sqp_from(&c.start, settings).unwrap();
     let mut iterates = Vec::new();
     let mut sizes = Vec::new();
     let mut last = 0;
@@ -80,15 +77,13 @@ fn speculative_probes_visit_the_same_iterates_in_fewer_requests() {
 #[test]
 fn a_crawling_run_wastes_at_most_the_allowance() {
     const N: usize = 20;
-    let problem = classic::ill_conditioned_ellipsoid(N).problem;
+    let e = classic::ill_conditioned_ellipsoid(N);
     let solve = |speculative: bool| {
-        let mut shape = ProblemShape::of(&problem).unwrap();
-        shape.equality_margin = 1e-8;
         let settings = SqpSettings {
             speculative_probes: speculative,
             ..SqpSettings::default()
         };
-        let mut sqp = Sqp::new(shape, &[0.0; N], settings).unwrap();
+        let mut sqp = e.sqp_from(&e.start, settings).unwrap();
         let mut requests = 0usize;
         let mut count = |_: &Sqp| {
             requests += 1;
@@ -97,7 +92,7 @@ fn a_crawling_run_wastes_at_most_the_allowance() {
         Driver::new(&mut sqp)
             .budget(20_000)
             .observe(&mut count)
-            .run(&problem)
+            .run(&e.problem)
             .unwrap();
         (sqp, requests)
     };

@@ -202,13 +202,11 @@ fn set(mut options: Options, key: &str, value: &str) -> Result<Options, String> 
         "accuracy" => {
             settings.sqp.accuracy = match value {
                 "off" => None,
-                _ => Some(number().and_then(|a| {
-                    if a > 0.0 {
-                        Ok(a)
-                    } else {
-                        Err(expected(key).to_string())
-                    }
-                })?),
+                _ => Some(
+                    Some(number()?)
+                        .filter(|a| *a > 0.0)
+                        .ok_or_else(|| expected(key).to_string())?,
+                ),
             }
         }
         _ => {

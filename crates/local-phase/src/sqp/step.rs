@@ -146,7 +146,7 @@ impl Sqp {
     }
 
     /// Powell's damped BFGS update with `s`, `y` (the first one scaled `B₀ = yᵀy / sᵀy · I`,
-    /// or by at most 1 after a step cut back below 0.1:
+    /// or by at most 1 after a step cut back below [`BACKTRACK_FLOOR`]:
     /// [`SqpSettings::capped_first_scale`]).
     pub(super) fn update_hessian(&mut self, s: &[f64], y: &[f64]) {
         let n = s.len();
@@ -154,9 +154,9 @@ impl Sqp {
         let sy = dot(s, y);
         if self.hess_fresh && sy > 0.0 {
             let scale = dot(y, y) / sy;
-            // `alpha` is still the accepted step's: the first line search cut it back
-            // more than once.
-            let scale = if self.settings.capped_first_scale && self.alpha < 0.1 {
+            // `alpha` is still the accepted step's: below the floor of one backtrack,
+            // the first line search cut it back more than once.
+            let scale = if self.settings.capped_first_scale && self.alpha < BACKTRACK_FLOOR {
                 scale.min(1.0)
             } else {
                 scale
@@ -586,7 +586,7 @@ impl Sqp {
             }
             merit
         };
-        // Backtrack by quadratic interpolation, within [0.1 α, 0.5 α].
+        // Backtrack by quadratic interpolation, within [BACKTRACK_FLOOR · α, 0.5 α].
         let alpha = if merit.is_finite() {
             let denom = merit - self.merit - self.alpha * self.slope;
             let quad = if denom > 0.0 {
@@ -594,9 +594,9 @@ impl Sqp {
             } else {
                 0.5 * self.alpha
             };
-            quad.clamp(0.1 * self.alpha, 0.5 * self.alpha)
+            quad.clamp(BACKTRACK_FLOOR * self.alpha, 0.5 * self.alpha)
         } else {
-            0.1 * self.alpha
+            BACKTRACK_FLOOR * self.alpha
         };
         let d_norm = max_norm(&self.step);
         let x_norm = scale_of(&self.x);
@@ -629,6 +629,9 @@ impl Sqp {
         self.next_step();
     }
 }
+
+/// The smallest factor one backtrack of the line search cuts `α` by.
+const BACKTRACK_FLOOR: f64 = 0.1;
 
 /// `‖v‖∞`.
 pub(super) fn max_norm(v: &[f64]) -> f64 {
