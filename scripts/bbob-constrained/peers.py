@@ -177,12 +177,41 @@ def run_cobyqa(problem, budget, args, seed):
     restarted(problem, budget, seed, local_run)
 
 
+def run_optuna_gp(problem, budget, args, seed):
+    import numpy as np
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    dim = problem.dimension
+    lower, upper = problem.lower_bounds, problem.upper_bounds
+    names = [f"x{i}" for i in range(dim)]
+    violations = {}
+
+    def objective(trial):
+        x = np.array([trial.suggest_float(nm, lower[i], upper[i]) for i, nm in enumerate(names)])
+        g = np.asarray(problem.constraint(x), dtype=float)
+        violations[trial.number] = g
+        return problem(x)
+
+    sampler = optuna.samplers.GPSampler(
+        seed=seed, deterministic_objective=True,
+        constraints_func=lambda trial: violations[trial.number].tolist())
+    study = optuna.create_study(sampler=sampler)
+    study.enqueue_trial(dict(zip(names, map(float, problem.initial_solution))))
+    # one trial evaluates f and g: two of COCO's evaluations
+    for _ in range(budget // 2):
+        if problem.final_target_hit:
+            return
+        study.optimize(objective, n_trials=1)
+
+
 SOLVERS = {
     "al-cma-es": ("AL-CMA-ES", run_al_cma_es),
     "cobyla": ("COBYLA", run_cobyla),
     "cobyla-nlopt": ("COBYLA", run_cobyla_nlopt),
     "cobyla-pdfo": ("COBYLA", run_cobyla_pdfo),
     "cobyqa": ("COBYQA", run_cobyqa),
+    "optuna-gp": ("GP-sampler", run_optuna_gp),
 }
 
 
@@ -191,6 +220,10 @@ def info(args):
         import cma
         return (f"pycma {cma.__version__} fmin_con2, default settings, sigma0 {args.sigma0}, "
                 f"budget {args.budget_multiplier} x n f+g evaluations")
+    if args.solver == "optuna-gp":
+        import optuna
+        return (f"Optuna {optuna.__version__} GPSampler with constraints_func, the initial "
+                f"solution enqueued, budget {args.budget_multiplier} x n f+g evaluations")
     if args.solver == "cobyla":
         import scipy
         name = f"scipy {scipy.__version__} COBYLA"
