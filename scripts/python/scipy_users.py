@@ -3,8 +3,9 @@ constraint within 1e-6) within 1e-6 (relative) of f* ("hit", distinct points cou
 and the evaluations to the stop, medians of seeds 1–5, on Rosen–Suzuki (4-D, from 0),
 the pressure vessel (in its own units, from the box's centre) and a 20-D ellipsoid
 (dᵢ from 1 to 10⁶) under Σx = 1 in the box [−5, 5]²⁰ (f* = 1 / Σ 1/dᵢ): without and with
-``jac=`` (the objective's gradient; with it the constraints' Jacobians too) and with
-the settings it had before its stopping rules, beside scipy's SLSQP (forward
+``jac=`` (the objective's gradient; with it the constraints' Jacobians too), with the
+settings it had before the fifth design round (the back-off held, no second-order
+correction) and before its stopping rules, beside scipy's SLSQP (forward
 differences, and with ``jac``) and COBYLA; then the pressure vessel's final error by
 ``tol``. Prints Markdown tables.
 
@@ -94,8 +95,9 @@ class Counted:
         return v
 
 
+HELD = {"sqp_accuracy": None, "sqp_second_order_correction": False}  # the default before the fifth round
 BEFORE = {"patience": False, "confirm_early": False, "warm_curvature": False, "sqp_decrease_tolerance": 0.0,
-          "sqp_speculative_probes": False}  # the default's settings before its stopping rules
+          "sqp_speculative_probes": False, **HELD}  # the default's settings before its stopping rules
 NO_PROBES = {"sqp_speculative_probes": False}  # the default without speculative probes
 
 
@@ -138,13 +140,13 @@ def median(values):
 def main():
     print(f"emages {emages.__version__} (default: {emages.DEFAULT_VARIANT}), kernel {emages.kernel()}; "
           "hit / stop, distinct points, medians of seeds 1–5\n")
-    print("| problem | emages | emages, `jac=` | emages without speculative probes | emages before its stopping rules "
-          "| SLSQP | SLSQP, `jac` | COBYLA |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| problem | emages | emages, `jac=` | emages without speculative probes | emages before the fifth round "
+          "| emages before its stopping rules | SLSQP | SLSQP, `jac` | COBYLA |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name, make in PROBLEMS.items():
         problem = make()
         cells = []
-        for with_jac, options in ((False, None), (True, None), (False, NO_PROBES), (False, BEFORE)):
+        for with_jac, options in ((False, None), (True, None), (False, NO_PROBES), (False, HELD), (False, BEFORE)):
             rows = [emages_run(problem, s, with_jac, options) for s in range(1, 6)]
             hits = [h for h, _ in rows]
             cells.append(f"{median(hits)} / {median([e for _, e in rows])}"
@@ -158,12 +160,14 @@ def main():
           "evaluations (medians of seeds 1–5) by `tol`:\n")
     print("| tol | (f − f*) / f* | max g | evaluations |")
     print("|---|---|---|---|")
-    for tol in (None, 1e-8, 1e-12):
+    for tol, options, label in ((None, HELD, "None, the back-off held (`sqp_accuracy=None`)"),
+                                (None, None, "None (the default's `sqp_accuracy`, 1e-12)"),
+                                (1e-8, None, "1e-8"), (1e-12, None, "1e-12")):
         rows = []
         for seed in range(1, 6):
-            r = emages.minimize(f, x0, bounds=bounds, ineq=g, tol=tol, seed=seed, history=False)
+            r = emages.minimize(f, x0, bounds=bounds, ineq=g, tol=tol, seed=seed, history=False, options=options)
             rows.append(((r.fun - fstar) / fstar, float(np.max(g(r.x))), r.nfev))
-        print(f"| {tol} | {np.median([e for e, _, _ in rows]):.2e} | {np.median([m for _, m, _ in rows]):.2e} | "
+        print(f"| {label} | {np.median([e for e, _, _ in rows]):.2e} | {np.median([m for _, m, _ in rows]):.2e} | "
               f"{np.median([n for *_, n in rows]):.0f} |", flush=True)
 
 

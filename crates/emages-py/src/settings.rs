@@ -102,7 +102,7 @@ impl Setting for bool {
 
 impl<T: Setting> Setting for Option<T> {
     fn expects() -> String {
-        format!("{}, or None (the default)", T::expects())
+        format!("{}, or None", T::expects())
     }
     fn py_type() -> String {
         format!("Optional[{}]", T::py_type())
@@ -113,7 +113,7 @@ impl<T: Setting> Setting for Option<T> {
         }
         T::from_py(v)
             .map(Some)
-            .map_err(|e| format!("{e}, or None (the default)"))
+            .map_err(|e| format!("{e}, or None"))
     }
     fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self {
@@ -421,7 +421,7 @@ pub(crate) const PORTFOLIO_OPTIONS: &[Field<PortfolioRun>] = &[
     field!(PortfolioRun, "sqp_step_tolerance", settings.sqp.step_tolerance,
         "the local phase converges when a step is below this times max(1, |x|) (tol sets it)"),
     field!(PortfolioRun, "sqp_accuracy", settings.sqp.accuracy,
-        "the accuracy asked for (tol sets it): the back-off is scaled down while it costs more than this times max(1, |f|)"),
+        "the accuracy asked for (tol sets it): the back-off is scaled down while it costs more than this times max(1, |f|) (None: it holds to the end)"),
     field!(PortfolioRun, "sqp_decrease_tolerance", settings.sqp.decrease_tolerance,
         "the local phase converges when its model promises a decrease below this times max(1, |f|) (0: off)"),
     field!(PortfolioRun, "sqp_speculative_probes", settings.sqp.speculative_probes,

@@ -277,15 +277,17 @@ def test_a_suite_problem_runs_in_rust_as_its_callables_would():
             emages.minimize(p, variant=emages.PORTFOLIO, seed=4, budget=300, **kwargs)
 
 
-def test_tol_is_the_local_phase_step_tolerance():
+def test_tol_is_the_local_phase_step_tolerance_and_accuracy():
     kwargs = dict(bounds=[(-10, 10)] * 4, variant=emages.PORTFOLIO, seed=2)
     by_tol = emages.minimize(rosen_suzuki, np.zeros(4), tol=1e-5, **kwargs)
-    by_key = emages.minimize(rosen_suzuki, np.zeros(4), options={"sqp_step_tolerance": 1e-5}, **kwargs)
+    by_key = emages.minimize(rosen_suzuki, np.zeros(4),
+                             options={"sqp_step_tolerance": 1e-5, "sqp_accuracy": 1e-5}, **kwargs)
     default = emages.minimize(rosen_suzuki, np.zeros(4), **kwargs)
     assert by_tol.nfev == by_key.nfev and np.array_equal(by_tol.x, by_key.x)
     assert by_tol.nfev != default.nfev or not np.array_equal(by_tol.x, default.x)
     # The option, where given, wins over tol.
-    both = emages.minimize(rosen_suzuki, np.zeros(4), tol=1e-3, options={"sqp_step_tolerance": 1e-5}, **kwargs)
+    both = emages.minimize(rosen_suzuki, np.zeros(4), tol=1e-3,
+                           options={"sqp_step_tolerance": 1e-5, "sqp_accuracy": 1e-5}, **kwargs)
     assert both.nfev == by_key.nfev and np.array_equal(both.x, by_key.x)
     with pytest.raises(ValueError, match="tol must be a finite positive number"):
         emages.minimize(rosen_suzuki, np.zeros(4), tol=-1.0, **kwargs)

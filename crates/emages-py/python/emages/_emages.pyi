@@ -264,7 +264,7 @@ class PortfolioOptions:
     sqp_step_tolerance: float
     """The local phase converges when a step is below this times max(1, |x|) (tol sets it)."""
     sqp_accuracy: Optional[float]
-    """The accuracy asked for (tol sets it): the back-off is scaled down while it costs more than this times max(1, |f|)."""
+    """The accuracy asked for (tol sets it): the back-off is scaled down while it costs more than this times max(1, |f|) (None: it holds to the end)."""
     sqp_decrease_tolerance: float
     """The local phase converges when its model promises a decrease below this times max(1, |f|) (0: off)."""
     sqp_speculative_probes: bool

@@ -205,7 +205,8 @@ def minimize(
         ``sqp_step_tolerance`` (COBYLA's ``rhoend``-like) and the accuracy asked for,
         ``sqp_accuracy``: the result is feasible and within ``tol · max(1, |f|)`` of
         what the local model says is attainable (the back-off that keeps the best point
-        strictly inside the inequalities is scaled down until it costs no more).
+        strictly inside the inequalities is scaled down until it costs no more; without
+        ``tol``, ``1e-12``).
     budget : int, optional
         Evaluations at most (default ``20000 * N``, the CEC's; ``options={'maxfev': …}``
         says the same); the run stops earlier once it has converged (``options``: the

@@ -25,9 +25,11 @@ pub(crate) fn improves_record(candidate: &Fitness, best: &Fitness, nan_last: boo
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PortfolioSettings {
-    /// The local phase's settings: [`SqpSettings::default`] with a decrease tolerance
-    /// of `10⁻¹²` ([`SqpSettings::decrease_tolerance`]) and speculative probes
-    /// ([`SqpSettings::speculative_probes`]).
+    /// The local phase's settings: [`SqpSettings::default`] with an accuracy of
+    /// `10⁻¹²` ([`SqpSettings::accuracy`]: the back-off scaled down at the end), a
+    /// decrease tolerance of `10⁻¹²` ([`SqpSettings::decrease_tolerance`]), the
+    /// second-order correction ([`SqpSettings::second_order_correction`]) and speculative
+    /// probes ([`SqpSettings::speculative_probes`]).
     pub sqp: SqpSettings,
     /// The ES of each round (εMAg-ES-R).
     pub es: ComponentSpec,
@@ -152,7 +154,9 @@ impl Default for PortfolioSettings {
     fn default() -> Self {
         Self {
             sqp: SqpSettings {
+                accuracy: Some(1e-12),
                 decrease_tolerance: 1e-12,
+                second_order_correction: true,
                 speculative_probes: true,
                 ..SqpSettings::default()
             },

@@ -4,11 +4,11 @@
 //!
 //! ```
 //! use emages::Options;
-//! let options: Options = "portfolio:confirmations=0:soc=on".parse()?;
+//! let options: Options = "portfolio:confirmations=0:soc=off".parse()?;
 //! assert_eq!(options.settings().confirmations, 0);
-//! assert!(options.settings().sqp.second_order_correction);
+//! assert!(!options.settings().sqp.second_order_correction);
 //! // Only what differs from the recommended strategy is written, in the table's order.
-//! assert_eq!(options.to_string(), "portfolio:confirmations=0:soc=on");
+//! assert_eq!(options.to_string(), "portfolio:confirmations=0:soc=off");
 //! assert_eq!(Options::recommended().to_string(), "portfolio");
 //! assert!("portfolio:colour=red".parse::<Options>().is_err());
 //! # Ok::<(), emages::Error>(())
@@ -309,7 +309,7 @@ mod tests {
             "portfolio:target=-44",
             "portfolio:nan-last=off",
             "portfolio:curvature=off",
-            "portfolio:soc=on",
+            "portfolio:soc=off",
             "portfolio:bound=on",
             "portfolio:warm=off",
             "portfolio:patience=off",
@@ -321,7 +321,8 @@ mod tests {
             "portfolio:initial-share=0.5",
             "portfolio:max-share=1",
             "portfolio:sqp-margin=0",
-            "portfolio:accuracy=1e-12",
+            "portfolio:accuracy=off",
+            "portfolio:accuracy=1e-8",
             "portfolio:confirmations=0:margin=problem:nan-last=off:curvature=off",
         ];
         for text in texts {
@@ -329,7 +330,7 @@ mod tests {
             assert_ne!(options, Options::recommended(), "{text}");
             assert_eq!(options.to_string(), text);
         }
-        assert_eq!(texts.len() - 1, SPEC_KEYS.len() + 1);
+        assert_eq!(texts.len() - 1, SPEC_KEYS.len() + 2);
         for bad in [
             "portfolio:soc=maybe",
             "portfolio:es-budget=0",

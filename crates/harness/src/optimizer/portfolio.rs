@@ -69,14 +69,14 @@ impl PortfolioOptimizer {
     /// last but for `portfolio-share0` itself, with `…:soc` the second-order
     /// correction and with `…:bound` bounded local runs; the settings the family
     /// predates (warm curvature, patience, early confirmation, the decrease tolerance,
-    /// speculative probes) off; `None` for another name.
+    /// speculative probes, the accuracy) off; `None` for another name.
     ///
     /// ```
     /// use emages_harness::optimizer::PortfolioOptimizer;
     /// let curvature = PortfolioOptimizer::share0("portfolio-share0:nan-last:curvature").unwrap();
     /// assert_eq!(
     ///     curvature.options.to_string(),
-    ///     "portfolio:confirmations=0:margin=problem:warm=off:patience=off:early=off:speculate=off:decrease=0"
+    ///     "portfolio:confirmations=0:margin=problem:soc=off:warm=off:patience=off:early=off:speculate=off:decrease=0:accuracy=off"
     /// );
     /// assert!(PortfolioOptimizer::share0("portfolio-share1").is_none());
     /// ```
