@@ -111,9 +111,7 @@ impl<T: Setting> Setting for Option<T> {
         if v.is_none() {
             return Ok(None);
         }
-        T::from_py(v)
-            .map(Some)
-            .map_err(|e| format!("{e}, or None"))
+        T::from_py(v).map(Some).map_err(|e| format!("{e}, or None"))
     }
     fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self {
