@@ -158,6 +158,9 @@ fn run(args: &Args) -> Result<(), StudyError> {
         .collect();
     for name in &args.with {
         configs.push(StudyConfig::other_with_jacobian(name, args.jacobian)?);
+        if let Some(note) = StudyConfig::protocol_note(name) {
+            eprintln!("note: {note}");
+        }
     }
     let suite = args
         .instance

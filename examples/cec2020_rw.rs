@@ -189,6 +189,9 @@ fn run(args: &Args) -> Result<(), StudyError> {
         .as_deref()
         .map(|name| StudyConfig::other_with_jacobian(name, args.jacobian))
         .transpose()?;
+    if let Some(note) = args.with.as_deref().and_then(StudyConfig::protocol_note) {
+        eprintln!("note: {note}");
+    }
     let label = other.as_ref().map_or(label, |c| c.label.clone());
     let groups: Vec<(usize, Vec<usize>)> = suite
         .dimensions()

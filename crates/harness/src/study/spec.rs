@@ -134,6 +134,43 @@ impl StudyConfig {
         }
     }
 
+    /// What a portfolio named `name` leaves out of a competition's protocol (CEC2017's
+    /// and CEC2020's: every run to the budget, equalities satisfied within the
+    /// problem's own margin), as a sentence for the command line; `None` where it runs
+    /// that protocol, or `name` is not a portfolio. The keys `confirmations` and
+    /// `margin` are the portfolio's own: a suite study keeps the stopping rule and the
+    /// margin of `1e-8` (the default's) unless the name says `confirmations=0` and
+    /// `margin=problem`.
+    ///
+    /// ```
+    /// use emages_harness::study::StudyConfig;
+    /// let note = StudyConfig::protocol_note("portfolio").unwrap();
+    /// assert!(note.contains("confirmations=0:margin=problem"), "{note}");
+    /// assert!(StudyConfig::protocol_note("portfolio:margin=problem").unwrap().contains("stopping rule"));
+    /// assert!(StudyConfig::protocol_note("portfolio:confirmations=0").unwrap().contains("1e-8"));
+    /// assert_eq!(StudyConfig::protocol_note("portfolio:confirmations=0:margin=problem:soc=off"), None);
+    /// assert_eq!(StudyConfig::protocol_note("portfolio-share0:nan-last:curvature"), None);
+    /// assert_eq!(StudyConfig::protocol_note("eps-mag-es-r"), None);
+    /// ```
+    #[must_use]
+    pub fn protocol_note(name: &str) -> Option<String> {
+        let options = Self::portfolio(name).ok().flatten()?.options;
+        let stops = options.settings().confirmations != 0;
+        let margin = options.equality_margin_value();
+        let what = match (stops, margin) {
+            (false, None) => return None,
+            (true, None) => "stops by its stopping rule".to_string(),
+            (false, Some(m)) => format!("holds equalities to |h| <= {m:e}"),
+            (true, Some(m)) => {
+                format!("stops by its stopping rule and holds equalities to |h| <= {m:e}")
+            }
+        };
+        Some(format!(
+            "{name} {what}; a competition's protocol runs to the budget with the problem's \
+             own margin: add `:confirmations=0:margin=problem`"
+        ))
+    }
+
     /// The portfolio a name means: `portfolio[:KEY=VALUE]…` or one of the
     /// `portfolio-share0` family; `None` for another name.
     fn portfolio(name: &str) -> Result<Option<PortfolioOptimizer>, StudyError> {
