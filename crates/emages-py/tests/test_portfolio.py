@@ -277,20 +277,38 @@ def test_a_suite_problem_runs_in_rust_as_its_callables_would():
             emages.minimize(p, variant=emages.PORTFOLIO, seed=4, budget=300, **kwargs)
 
 
-def test_tol_is_the_local_phase_step_tolerance_and_accuracy():
+def test_tol_is_the_local_phase_step_tolerance_accuracy_and_confirm_tolerance():
     kwargs = dict(bounds=[(-10, 10)] * 4, variant=emages.PORTFOLIO, seed=2)
+    keys = ("sqp_step_tolerance", "sqp_accuracy", "confirm_tolerance")
     by_tol = emages.minimize(rosen_suzuki, np.zeros(4), tol=1e-5, **kwargs)
-    by_key = emages.minimize(rosen_suzuki, np.zeros(4),
-                             options={"sqp_step_tolerance": 1e-5, "sqp_accuracy": 1e-5}, **kwargs)
+    # A tol finer than the confirmations' default 1e-8 leaves that one as it is.
+    fine = emages.minimize(rosen_suzuki, np.zeros(4), tol=1e-12, **kwargs)
+    fine_by_key = emages.minimize(rosen_suzuki, np.zeros(4),
+                                  options={"sqp_step_tolerance": 1e-12, "sqp_accuracy": 1e-12}, **kwargs)
+    assert fine.nfev == fine_by_key.nfev and np.array_equal(fine.x, fine_by_key.x)
+    by_key = emages.minimize(rosen_suzuki, np.zeros(4), options=dict.fromkeys(keys, 1e-5), **kwargs)
     default = emages.minimize(rosen_suzuki, np.zeros(4), **kwargs)
     assert by_tol.nfev == by_key.nfev and np.array_equal(by_tol.x, by_key.x)
     assert by_tol.nfev != default.nfev or not np.array_equal(by_tol.x, default.x)
     # The option, where given, wins over tol.
-    both = emages.minimize(rosen_suzuki, np.zeros(4), tol=1e-3,
-                           options={"sqp_step_tolerance": 1e-5, "sqp_accuracy": 1e-5}, **kwargs)
+    both = emages.minimize(rosen_suzuki, np.zeros(4), tol=1e-3, options=dict.fromkeys(keys, 1e-5), **kwargs)
     assert both.nfev == by_key.nfev and np.array_equal(both.x, by_key.x)
     with pytest.raises(ValueError, match="tol must be a finite positive number"):
         emages.minimize(rosen_suzuki, np.zeros(4), tol=-1.0, **kwargs)
+
+
+def test_a_coarser_tol_still_stops_by_itself():
+    """Rosen–Suzuki with ``tol`` from 1e-4 to 1e-8: stopped by the confirmations within
+    twice the default's evaluations, feasible and within ``tol`` of f* = −44."""
+    kwargs = dict(bounds=[(-10, 10)] * 4, variant=emages.PORTFOLIO, budget=80_000, history=False)
+    for seed in (1, 2):
+        default = emages.minimize(rosen_suzuki, np.zeros(4), seed=seed, **kwargs)
+        assert default.termination == "confirmed"
+        for tol in (1e-4, 1e-6, 1e-8):
+            res = emages.minimize(rosen_suzuki, np.zeros(4), seed=seed, tol=tol, **kwargs)
+            assert res.termination == "confirmed", (tol, seed, res.nfev)
+            assert res.nfev <= 2 * default.nfev, (tol, seed, res.nfev, default.nfev)
+            assert res.violation == 0.0 and -1e-12 <= (res.fun + 44.0) / 44.0 <= tol, (tol, seed, res.fun)
 
 
 def test_an_unbounded_start_where_the_gradient_vanishes_is_solved():

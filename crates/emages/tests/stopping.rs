@@ -7,6 +7,8 @@
 //! 100, `N / 5` inequalities `aⱼᵀx ≤ bⱼ`, half of them active at a chosen `x*` with
 //! multipliers `λⱼ > 0`, and `c = x* + Σ λⱼ aⱼ / (2 d)` so that `x*` satisfies the KKT
 //! conditions (the problem is convex: they are sufficient); `f* = f(x*)`.
+//!
+//! A coarser accuracy asked for stops by itself too, on two classic problems.
 
 use constraint_handling::{ConstrainedProblem, FnProblem};
 use emages::{Driver, Options, Termination};
@@ -128,4 +130,50 @@ fn the_default_stops_when_done_at_n_10_and_30() {
         }
     }
     println!("checked {checked} runs");
+}
+
+/// A coarser accuracy asked for ([`Options::tolerance`], scipy's `tol`) still ends the
+/// run by itself, and soon: on Rosen–Suzuki and the pressure vessel from seeds 1–3, a
+/// run with `tol` from `10⁻⁴` to `10⁻⁸` stops by itself (its local runs confirm the best
+/// point within `tol`) within three times the evaluations of the default's slowest run,
+/// feasible and within `tol · max(1, |f*|)` of `f*`.
+#[test]
+fn a_coarser_tolerance_still_stops_by_itself() {
+    let mut checked = 0;
+    for classic in [
+        local_phase::classic::rosen_suzuki(),
+        local_phase::classic::pressure_vessel(),
+    ] {
+        let run = |options: Options| {
+            let outcome = options.budget(80_000).run(&classic.problem).unwrap();
+            let gap = (outcome.best.objective() - classic.f_star) / classic.f_star.abs().max(1.0);
+            let violation = outcome.best.violation();
+            (outcome.termination, outcome.evaluations, violation, gap)
+        };
+        let name = classic.name;
+        let default_stops: Vec<usize> = (1..=3)
+            .map(|seed| {
+                let (termination, evaluations, ..) = run(Options::recommended().seed(seed));
+                assert_eq!(termination, Termination::Confirmed, "{name}, seed {seed}");
+                evaluations
+            })
+            .collect();
+        let bound = 3 * default_stops.iter().max().unwrap();
+        for tol in [1e-4, 1e-5, 1e-6, 1e-8] {
+            for seed in 1..=3 {
+                let (termination, evaluations, violation, gap) =
+                    run(Options::recommended().seed(seed).tolerance(tol));
+                println!("{name} tol {tol:e} seed {seed}: {termination:?} after {evaluations}, gap {gap:.1e}");
+                let case = format!("{name} tol {tol:e} seed {seed}");
+                assert_eq!(termination, Termination::Confirmed, "{case}");
+                assert!(evaluations <= bound, "{case}: {evaluations} > {bound}");
+                assert_eq!(violation, 0.0, "{case}");
+                assert!((-1e-12..=tol).contains(&gap), "{case}: gap {gap:e}");
+                checked += 1;
+            }
+        }
+        println!("{name}: the default stops after {default_stops:?}");
+    }
+    println!("checked {checked} runs");
+    assert_eq!(checked, 24);
 }

@@ -234,7 +234,7 @@ class PortfolioOptions:
     confirmations: int
     """Stop once this many runs of the local phase in a row end at the best point (0: run to the budget)."""
     confirm_tolerance: float
-    """A run of the local phase confirms the best point within this times max(1, |f|) (pycma's tolfun)."""
+    """A run of the local phase confirms the best point within this times max(1, |f|) (tol and pycma's tolfun set it)."""
     es_budget_per_dim: int
     """The first round's ES budget per dimension (round r: times 2^r)."""
     initial_share: float
@@ -262,7 +262,7 @@ class PortfolioOptions:
     sqp_margin: float
     """The back-off that makes the linearised inequalities strictly feasible."""
     sqp_step_tolerance: float
-    """The local phase converges when a step is below this times max(1, |x|) (tol sets it)."""
+    """The local phase converges when a step is below this times max(1, |x|) at a feasible iterate, below min(this, 1e-10) elsewhere (tol sets it)."""
     sqp_accuracy: Optional[float]
     """The accuracy asked for (tol sets it): the back-off is scaled down while it costs more than this times max(1, |f|) (None: it holds to the end)."""
     sqp_decrease_tolerance: float

@@ -202,11 +202,13 @@ def minimize(
     tol : float, optional
         scipy's tolerance: sets ``tol_fun`` and ``tol_x`` (unless ``options`` gives
         them); with :data:`PORTFOLIO`, its local phase's step tolerance
-        ``sqp_step_tolerance`` (COBYLA's ``rhoend``-like) and the accuracy asked for,
-        ``sqp_accuracy``: the result is feasible and within ``tol · max(1, |f|)`` of
-        what the local model says is attainable (the back-off that keeps the best point
-        strictly inside the inequalities is scaled down until it costs no more; without
-        ``tol``, ``1e-12``).
+        ``sqp_step_tolerance`` (COBYLA's ``rhoend``-like, at iterates that satisfy the
+        constraints), the accuracy asked for, ``sqp_accuracy``, and, where coarser
+        than its default 1e-8, the tolerance within which restarts confirm the best
+        point, ``confirm_tolerance`` (each unless ``options`` gives it): the result is feasible and within
+        ``tol · max(1, |f|)`` of what the local model says is attainable (the back-off
+        that keeps the best point strictly inside the inequalities is scaled down until
+        it costs no more; without ``tol``, ``1e-12``).
     budget : int, optional
         Evaluations at most (default ``20000 * N``, the CEC's; ``options={'maxfev': …}``
         says the same); the run stops earlier once it has converged (``options``: the
@@ -417,6 +419,10 @@ def _minimize_portfolio(fun, x0, sigma0, ineq, eq, constraints, bounds, budget, 
         if not opts.is_given("sqp_accuracy"):
             # And the accuracy asked for: the back-off costs at most tol · max(1, |f|).
             opts = opts.replace(sqp_accuracy=float(tol))
+        if not opts.is_given("confirm_tolerance"):
+            # And the restarts confirm the best point within tol · max(1, |f|) where tol
+            # is coarser than the default's 1e-8.
+            opts = opts.replace(confirm_tolerance=max(float(tol), PortfolioOptions().confirm_tolerance))
     if isinstance(fun, (Cec2017, BbobConstrained, Cec2020Rw)):
         return _minimize_portfolio_native(fun, x0, ineq, eq, constraints, bounds, seed, vectorized,
                                           equality_margin, opts, executor, callback, history)

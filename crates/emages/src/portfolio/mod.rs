@@ -76,7 +76,7 @@ pub mod spec;
 
 pub use options::{Options, Plan, DEFAULT_EQUALITY_MARGIN};
 pub use rounds::Portfolio;
-pub use settings::{clearly_better, round_seed, PortfolioSettings};
+pub use settings::{clearly_better, clearly_better_by, round_seed, PortfolioSettings};
 
 #[cfg(doc)]
 use constraint_handling::problem::JacobianSource;

@@ -113,6 +113,40 @@ impl Options {
         self
     }
 
+    /// The accuracy asked of the answer, as scipy's `tol`: the local phase ends at a
+    /// step below `tol · max(1, ‖x‖∞)` ([`SqpSettings::step_tolerance`]) and scales
+    /// its back-off down until it costs at most `tol · max(1, |f|)`
+    /// ([`SqpSettings::accuracy`]), and its runs confirm the best point within
+    /// `max(tol, 10⁻⁸) · max(1, |f|)` ([`PortfolioSettings::confirm_tolerance`]: a
+    /// finer tolerance would ask restarts to agree beyond what tells one optimum from
+    /// another, and cost evaluations). Checked by [`Options::build`]: a finite
+    /// positive number.
+    ///
+    /// [`SqpSettings::step_tolerance`]: local_phase::sqp::SqpSettings::step_tolerance
+    /// [`SqpSettings::accuracy`]: local_phase::sqp::SqpSettings::accuracy
+    ///
+    /// ```
+    /// use constraint_handling::problem::ProblemShape;
+    /// use emages::Options;
+    /// let options = Options::recommended().tolerance(1e-6);
+    /// assert_eq!(options.settings().confirm_tolerance, 1e-6);
+    /// assert_eq!(options.settings().sqp.accuracy, Some(1e-6));
+    /// let fine = Options::recommended().tolerance(1e-12);
+    /// assert_eq!(fine.settings().confirm_tolerance, 1e-8);
+    /// let shape = ProblemShape::new(vec![-1.0; 2], vec![1.0; 2], 1, 0)?;
+    /// assert!(options.build(&shape).is_ok());
+    /// assert!(Options::recommended().tolerance(-1.0).build(&shape).is_err());
+    /// assert!(Options::recommended().tolerance(f64::NAN).build(&shape).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn tolerance(mut self, tol: f64) -> Self {
+        self.settings.sqp.step_tolerance = tol;
+        self.settings.sqp.accuracy = Some(tol);
+        self.settings.confirm_tolerance = tol.max(PortfolioSettings::default().confirm_tolerance);
+        self
+    }
+
     /// No stopping rule: the run goes on until the budget is spent (the suites'
     /// protocols).
     #[must_use]

@@ -1,7 +1,9 @@
 //! The portfolio run in progress, by ask and tell: [`Portfolio`].
 
 use crate::error::Error;
-use crate::portfolio::settings::{clearly_better, improves_record, round_seed, PortfolioSettings};
+use crate::portfolio::settings::{
+    clearly_better, clearly_better_by, improves_record, round_seed, PortfolioSettings,
+};
 use constraint_handling::problem::ProblemShape;
 use constraint_handling::{Fitness, Snapshot};
 use emages_solver::{
@@ -241,7 +243,8 @@ impl Portfolio {
 
     /// Counts a finished run of the local phase: one that ended at the best point
     /// ([`Portfolio::ended_at`]) confirms it — the first confirmation if the run found
-    /// a new best point, one more otherwise; a run that ended elsewhere changes
+    /// a new best point lower by more than `tolerance` (at least `10⁻⁸`,
+    /// [`clearly_better_by`]), one more otherwise; a run that ended elsewhere changes
     /// nothing. Gives the count.
     fn confirm(
         confirmed: &mut usize,
@@ -253,7 +256,7 @@ impl Portfolio {
             return *confirmed;
         };
         if Self::ended_at(sqp, best, tolerance) {
-            *confirmed = if clearly_better(Some(best), before) {
+            *confirmed = if clearly_better_by(Some(best), before, tolerance.max(1e-8)) {
                 1
             } else {
                 *confirmed + 1
@@ -289,7 +292,8 @@ impl Portfolio {
         let Some(record) = best else {
             return false;
         };
-        !clearly_better(best, before) && Self::ended_at(sqp, record, tolerance)
+        !clearly_better_by(best, before, tolerance.max(1e-8))
+            && Self::ended_at(sqp, record, tolerance)
     }
 
     /// Counts a run of the local phase that just ended ([`Portfolio::confirm`]) and

@@ -46,7 +46,11 @@ pub struct PortfolioSettings {
     pub confirmations: usize,
     /// A run of the local phase ends at the best point when its `f` is within
     /// `confirm_tolerance · max(1, |f|)` of the best's (and its `ν̄` within `10⁻¹⁰`):
-    /// `10⁻⁸` by default (pycma's `tolfun` for the portfolio).
+    /// `10⁻⁸` by default (pycma's `tolfun` for the portfolio). A run that ends lower than
+    /// the best point by no more than that (at least `10⁻⁸`) confirms it too, rather
+    /// than starting the count again ([`clearly_better_by`]): with a local phase that
+    /// stops coarsely ([`SqpSettings::step_tolerance`]),
+    /// its runs end that far apart.
     pub confirm_tolerance: f64,
     /// Whether a point whose violation is a number replaces a best-so-far whose
     /// violation is NaN (on by default). Off, the reference's rule alone
@@ -179,7 +183,8 @@ impl Default for PortfolioSettings {
 
 /// Whether `after` improves on `before` by more than rounding: a lower `ν̄` where
 /// `before` was infeasible (by a factor `1 − 10⁻⁸`), or, both feasible, `f` lower by
-/// `10⁻⁸ · max(1, |f|)`; anything improves on nothing.
+/// `10⁻⁸ · max(1, |f|)`; anything improves on nothing ([`clearly_better_by`] with
+/// `10⁻⁸`).
 ///
 /// ```
 /// use constraint_handling::Fitness;
@@ -192,12 +197,34 @@ impl Default for PortfolioSettings {
 /// ```
 #[must_use]
 pub fn clearly_better(after: Option<Fitness>, before: Option<Fitness>) -> bool {
+    clearly_better_by(after, before, 1e-8)
+}
+
+/// Whether `after` improves on `before` by more than `tolerance`: a lower `ν̄` where
+/// `before` was infeasible (by a factor `1 − 10⁻⁸`), or, both feasible, `f` lower by
+/// `tolerance · max(1, |f|)`; anything improves on nothing. The confirmations count a
+/// run that ends lower than the best point by no more than
+/// [`PortfolioSettings::confirm_tolerance`] (at least `10⁻⁸`) as one more that ended
+/// there, not as a new best point.
+///
+/// ```
+/// use constraint_handling::Fitness;
+/// use emages::portfolio::clearly_better_by;
+/// let best = Some(Fitness::new(-44.0, 0.0));
+/// let lower = Some(Fitness::new(-44.0 - 1e-4, 0.0));
+/// assert!(clearly_better_by(lower, best, 1e-8));
+/// assert!(!clearly_better_by(lower, best, 1e-4));
+/// assert!(!clearly_better_by(Some(Fitness::new(-50.0, 1e-3)), best, 1e-4));
+/// ```
+#[must_use]
+pub fn clearly_better_by(after: Option<Fitness>, before: Option<Fitness>, tolerance: f64) -> bool {
     match (after, before) {
         (Some(a), Some(b)) => {
             if b.violation > 0.0 {
                 a.violation < b.violation * (1.0 - 1e-8)
             } else {
-                a.violation == 0.0 && a.objective < b.objective - 1e-8 * b.objective.abs().max(1.0)
+                a.violation == 0.0
+                    && a.objective < b.objective - tolerance * b.objective.abs().max(1.0)
             }
         }
         (Some(_), None) => true,

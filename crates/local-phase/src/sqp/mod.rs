@@ -31,6 +31,7 @@
 //! tell and the next ask continues bit for bit.
 
 mod step;
+pub use step::INFEASIBLE_STEP_TOLERANCE;
 
 use crate::qp::{Qp, QpError};
 use constraint_handling::problem::{ConstrainedProblem, ProblemError, ProblemShape};
@@ -54,7 +55,10 @@ pub struct SqpSettings {
     /// The back-off `margin` of the inequalities (see the module documentation).
     pub margin: f64,
     /// The run has converged when a step's largest component is at most
-    /// `step_tolerance · max(1, ‖x‖∞)`.
+    /// `step_tolerance · max(1, ‖x‖∞)` at an iterate that satisfies the constraints;
+    /// where it does not, at most `min(step_tolerance, 10⁻¹⁰) · max(1, ‖x‖∞)`
+    /// ([`INFEASIBLE_STEP_TOLERANCE`]): a coarse tolerance does not end a run on its
+    /// way into the feasible set.
     pub step_tolerance: f64,
     /// The weight `ρ` of the relaxation, relative to the model's scale.
     pub relaxation_weight: f64,

@@ -293,7 +293,7 @@ impl Sqp {
             && self.settings.decrease_tolerance > 0.0
             && -self.slope <= self.settings.decrease_tolerance * self.f.abs().max(1.0);
         let refined = std::mem::take(&mut self.back_off_refined);
-        if !refined && (negligible || step_norm <= self.settings.step_tolerance * x_norm) {
+        if !refined && (negligible || step_norm <= self.step_tolerance() * x_norm) {
             if relaxed && delta > 0.5 {
                 self.phase = Phase::Done(Termination::Infeasible);
             } else if self.refine_back_off(relaxed) {
@@ -323,6 +323,20 @@ impl Sqp {
         }
         self.alpha = 1.0;
         self.ask_trial();
+    }
+
+    /// The step tolerance at the iterate: [`SqpSettings::step_tolerance`] where the
+    /// iterate satisfies the constraints (`ν̄ = 0`), at most
+    /// [`INFEASIBLE_STEP_TOLERANCE`] where it does not. An iterate that approaches the
+    /// feasible set from outside takes ever smaller steps; a coarse tolerance would end
+    /// the run before it arrives, with no feasible point near the optimum.
+    pub(super) fn step_tolerance(&self) -> f64 {
+        let tolerance = self.settings.step_tolerance;
+        if self.shape.mean_violation(&self.c) > 0.0 {
+            tolerance.min(INFEASIBLE_STEP_TOLERANCE)
+        } else {
+            tolerance
+        }
     }
 
     /// Where the run has converged but [`SqpSettings::accuracy`] asks for more: the
@@ -545,7 +559,7 @@ impl Sqp {
             self.failures = 0;
             self.full_steps = self.alpha == 1.0;
             let x_norm = scale_of(&self.x);
-            if s_norm <= self.settings.step_tolerance * x_norm {
+            if s_norm <= self.step_tolerance() * x_norm {
                 if self.refine_back_off(false) {
                     // A new model at the iterate, with the smaller back-off.
                     self.pending = Some((s, old));
@@ -600,7 +614,7 @@ impl Sqp {
         };
         let d_norm = max_norm(&self.step);
         let x_norm = scale_of(&self.x);
-        if alpha * d_norm > self.settings.step_tolerance * x_norm {
+        if alpha * d_norm > self.step_tolerance() * x_norm {
             self.alpha = alpha;
             self.ask_trial();
             return;
@@ -629,6 +643,10 @@ impl Sqp {
         self.next_step();
     }
 }
+
+/// The step tolerance where the iterate violates a constraint, at most
+/// ([`SqpSettings::step_tolerance`]'s default).
+pub const INFEASIBLE_STEP_TOLERANCE: f64 = 1e-10;
 
 /// The smallest factor one backtrack of the line search cuts `α` by.
 const BACKTRACK_FLOOR: f64 = 0.1;
