@@ -1,15 +1,5 @@
 //! The classic mechanical designs written as closed formulas: RC15–RC21, RC23, RC25,
 //! RC28, RC29, RC31 and RC32.
-//!
-//! Variable names follow the organisers' code, so upper-case names of physical
-//! quantities are kept; constants such as 0.7854 and 3.14 are the formulas' own rounded
-//! values, not approximations of π written here.
-#![allow(
-    non_snake_case,
-    clippy::approx_constant,
-    clippy::excessive_precision,
-    clippy::needless_range_loop
-)]
 
 use crate::problems::Out;
 use std::f64::consts::PI;

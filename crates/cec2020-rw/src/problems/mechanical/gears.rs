@@ -1,11 +1,5 @@
 //! Designs with discrete choices, rounded from continuous variables: the planetary gear
 //! train RC22, the four-stage gear box RC26 and the spring from standard wire sizes RC30.
-#![allow(
-    non_snake_case,
-    clippy::approx_constant,
-    clippy::excessive_precision,
-    clippy::needless_range_loop
-)]
 
 use crate::problems::{index, Out};
 use std::f64::consts::PI;

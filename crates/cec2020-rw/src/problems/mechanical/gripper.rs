@@ -1,11 +1,5 @@
 //! The robot gripper RC24: the range of its linkage's gripping force over the
 //! actuator's stroke, with Octave's complex `acos` outside [−1, 1].
-#![allow(
-    non_snake_case,
-    clippy::approx_constant,
-    clippy::excessive_precision,
-    clippy::needless_range_loop
-)]
 
 use crate::numerics::fminbnd;
 use crate::problems::Out;

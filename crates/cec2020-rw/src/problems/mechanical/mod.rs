@@ -5,6 +5,12 @@
 //! Variable names follow the organisers' code, so upper-case names of physical
 //! quantities are kept; constants such as 0.7854 and 3.14 are the formulas' own rounded
 //! values, not approximations of π written here.
+#![allow(
+    non_snake_case,
+    clippy::approx_constant,
+    clippy::excessive_precision,
+    clippy::needless_range_loop
+)]
 
 mod designs;
 mod gears;

@@ -1,11 +1,5 @@
 //! Structures solved by finite elements: the 10-bar truss RC27 (natural frequencies)
 //! and the topology optimisation of a cantilever RC33 (SIMP).
-#![allow(
-    non_snake_case,
-    clippy::approx_constant,
-    clippy::excessive_precision,
-    clippy::needless_range_loop
-)]
 
 use crate::numerics::{cholesky_solve, generalized_eigenvalues, lu_solve};
 use crate::problems::Out;
