@@ -205,10 +205,10 @@ def minimize(
         ``sqp_step_tolerance`` (COBYLA's ``rhoend``-like, at iterates that satisfy the
         constraints), the accuracy asked for, ``sqp_accuracy``, and, where coarser
         than its default 1e-8, the tolerance within which restarts confirm the best
-        point, ``confirm_tolerance`` (each unless ``options`` gives it): the result is feasible and within
-        ``tol · max(1, |f|)`` of what the local model says is attainable (the back-off
-        that keeps the best point strictly inside the inequalities is scaled down until
-        it costs no more; without ``tol``, ``1e-12``).
+        point, ``confirm_tolerance`` (each unless ``options`` gives it): the result is
+        feasible and within ``tol · max(1, |f|)`` of what the local model says is
+        attainable (the back-off that keeps the best point strictly inside the
+        inequalities is scaled down until it costs no more; without ``tol``, ``1e-12``).
     budget : int, optional
         Evaluations at most (default ``20000 * N``, the CEC's; ``options={'maxfev': …}``
         says the same); the run stops earlier once it has converged (``options``: the

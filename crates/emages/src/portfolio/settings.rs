@@ -49,8 +49,7 @@ pub struct PortfolioSettings {
     /// `10⁻⁸` by default (pycma's `tolfun` for the portfolio). A run that ends lower than
     /// the best point by no more than that (at least `10⁻⁸`) confirms it too, rather
     /// than starting the count again ([`clearly_better_by`]): with a local phase that
-    /// stops coarsely ([`SqpSettings::step_tolerance`]),
-    /// its runs end that far apart.
+    /// stops coarsely ([`SqpSettings::step_tolerance`]), its runs end that far apart.
     pub confirm_tolerance: f64,
     /// Whether a point whose violation is a number replaces a best-so-far whose
     /// violation is NaN (on by default). Off, the reference's rule alone
