@@ -12,7 +12,7 @@ targets for this suite Δ = 10^2, 10^1.8, …, 10^-6 (cocopp's CONSBBOBTestbed; 
 unconstrained bbob goes to 10^-8) is first reached, the cost being COCO's count of
 f + g evaluations (cocopp's default weights) and Δ the best-so-far of
 max(f, f_opt) + Σ max(g_i, 0) minus f_opt. Per dimension: the fraction of (function,
-instance, target) triples reached within 10²·n, 10³·n and 10⁴·n (the ECDF of the
+instance, target) triples reached within 10²·n, 10³·n and 10⁴·n (`--budgets`; the ECDF of the
 runtimes over all functions, read at those budgets; every function weighs alike), the
 same per objective type at 10⁴·n, the functions on which each algorithm reaches more
 targets at 10⁴·n, and the median wall time per run. Folders are searched recursively
@@ -31,7 +31,6 @@ import statistics
 import sys
 
 TARGETS = [10 ** (2 - 0.2 * k) for k in range(41)]  # cocopp: 10 ** np.arange(2, -6.2, -0.2)
-BUDGETS = [100, 1000, 10_000]
 TYPES = ["sphere", "separable ellipsoid", "linear slope", "rotated ellipsoid", "discus",
          "bent cigar", "different powers", "separable Rastrigin", "rotated Rastrigin"]
 
@@ -149,7 +148,16 @@ def main():
     ap.add_argument("--common", action="store_true",
                     help="only the (dimension, function, instance) problems every algorithm ran "
                          "(e.g. beside a peer run on a subset)")
+    ap.add_argument("--budgets", default="100,1000,10000",
+                    help="the budgets of the first table, in evaluations per dimension "
+                         "(e.g. 10,100 beside a solver run to 10²·n)")
     args = ap.parse_args()
+    try:
+        budgets = [int(b) for b in args.budgets.split(",")]
+    except ValueError:
+        ap.error(f"--budgets takes integers separated by commas, not {args.budgets!r}")
+    if not budgets or min(budgets) <= 0:
+        ap.error("--budgets takes positive integers")
     algs = [a.split("=", 1) for a in args.alg]
     data = {name: instance_runs_of(folder) for name, folder in algs}
     if args.common:
@@ -166,7 +174,7 @@ def main():
     functions = sorted({f for runs in data.values() for (_d, f) in runs})
 
     print("### Targets reached (fraction of function × instance × target, 41 targets 10² … 10⁻⁶, as cocopp's ECDFs)\n")
-    head = "| n | algorithm | runs | " + " | ".join(f"10{sup(b)}·n" for b in (2, 3, 4)) + " | median s / run |"
+    head = "| n | algorithm | runs | " + " | ".join(f"{budget_name(b)}·n" for b in budgets) + " | median s / run |"
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     for d in dims:
@@ -176,7 +184,7 @@ def main():
             if runs == 0:
                 continue
             cells = []
-            for b in BUDGETS:
+            for b in budgets:
                 vals = [fraction(r, b * d) for r in per_f if r]
                 cells.append(f"{sum(vals) / len(vals):.3f}")
             w = wall.get(name, {}).get(d)
@@ -216,6 +224,12 @@ def main():
                 wins[0 if fa > fb + 1e-12 else 1 if fb > fa + 1e-12 else 2] += 1
             print(f"| {d} | {wins[0]} | {wins[1]} | {wins[2]} |")
     return 0
+
+
+def budget_name(b):
+    """10² for 100, 10³ for 1000, …; other budgets as they are."""
+    k = len(str(b)) - 1
+    return f"10{sup(k)}" if b == 10 ** k and k > 0 else str(b)
 
 
 def sup(k):
