@@ -26,6 +26,10 @@ cost (every candidate costs one f and one g evaluation in both solvers, so
   limit; it restarts until the budget is spent or the final target is hit (a run that
   hits it is stopped there). The restart points come from a generator seeded per
   problem, so a run repeats.
+- Optuna's GP sampler (`GPSampler` with `constraints_func`): the problem's initial
+  solution enqueued as the first trial, then `--startup` trials (Optuna's
+  `n_startup_trials`, default 10, the first trial among them) drawn by its independent
+  sampler before the GP proposes; one trial evaluates f and g.
 
 Instances past 15 (the test instances 16–30) are reached through the suite's instance
 option (`instances: 16-30`): cocoex's `instance_indices` stop at 15.
@@ -194,7 +198,7 @@ def run_optuna_gp(problem, budget, args, seed):
         return problem(x)
 
     sampler = optuna.samplers.GPSampler(
-        seed=seed, deterministic_objective=True,
+        seed=seed, deterministic_objective=True, n_startup_trials=args.startup,
         constraints_func=lambda trial: violations[trial.number].tolist())
     study = optuna.create_study(sampler=sampler)
     study.enqueue_trial(dict(zip(names, map(float, problem.initial_solution))))
@@ -222,7 +226,8 @@ def info(args):
                 f"budget {args.budget_multiplier} x n f+g evaluations")
     if args.solver == "optuna-gp":
         import optuna
-        return (f"Optuna {optuna.__version__} GPSampler with constraints_func, the initial "
+        return (f"Optuna {optuna.__version__} GPSampler with constraints_func, "
+                f"n_startup_trials {args.startup}, the initial "
                 f"solution enqueued, budget {args.budget_multiplier} x n f+g evaluations")
     if args.solver == "cobyla":
         import scipy
@@ -249,6 +254,9 @@ def main():
     ap.add_argument("--budget-multiplier", type=int, default=10_000,
                     help="budget in f + g evaluations per dimension")
     ap.add_argument("--sigma0", type=float, default=2.0, help="AL-CMA-ES's initial σ")
+    ap.add_argument("--startup", type=int, default=10,
+                    help="the GP sampler's n_startup_trials (random trials before the GP; "
+                         "Optuna's default 10, the enqueued initial solution among them)")
     ap.add_argument("--rhobeg", type=float, default=1.0,
                     help="COBYLA's and COBYQA's initial trust-region radius")
     ap.add_argument("--tol", type=float, default=1e-4,
