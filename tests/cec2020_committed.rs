@@ -10,23 +10,12 @@ use support::*;
 
 use bench_stats::cec2020::Entry;
 use std::path::PathBuf;
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 const LABEL: &str = "eps-mag-es@Tscaled";
-
-/// Runs the `cec2020_rw` example with `args`; its standard output (it must succeed).
-fn cec2020_rw(args: &[&std::ffi::OsStr]) -> String {
-    let o = Command::new(example("cec2020_rw"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).to_string()
-}
 
 #[test]
 fn the_entry_is_the_committed_runs() {
@@ -73,15 +62,14 @@ fn the_entry_is_the_committed_runs() {
 fn the_committed_ranking_is_the_score_of_the_entries_and_the_docs_quote_it() {
     let results = root().join("results/cec2020-rw");
     let entrants = emages_test_support::shared("CEC2020_RW_ENTRANTS", "cec2020-rw/entrants");
-    let o = Command::new(example("cec2020_rw"))
-        .arg("--score")
-        .arg(&entrants)
-        .arg(results.join("entry"))
-        .args(["--versus", "SASS,sCMAgES,BiPop"])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let computed = String::from_utf8_lossy(&o.stdout).to_string();
+    let entry = results.join("entry");
+    let computed = cec2020_rw(&[
+        "--score".as_ref(),
+        entrants.as_os_str(),
+        entry.as_os_str(),
+        "--versus".as_ref(),
+        "SASS,sCMAgES,BiPop".as_ref(),
+    ]);
     let committed = std::fs::read_to_string(results.join("ranking.md")).unwrap();
     assert_eq!(
         computed.trim_end(),

@@ -12,7 +12,6 @@ use support::*;
 use std::ffi::OsStr;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -20,16 +19,6 @@ fn root() -> PathBuf {
 
 /// The candidate under the protocol, as the study ran it.
 const SPEC: &str = "portfolio:confirmations=0:margin=problem:accuracy=1e-12:soc=on";
-
-/// Runs the `cec2020_rw` example with `args`; its standard output (it must succeed).
-fn cec2020_rw(args: &[&OsStr]) -> String {
-    let o = Command::new(example("cec2020_rw"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).to_string()
-}
 
 /// The text of a gzip file.
 fn gunzip(path: &Path) -> String {

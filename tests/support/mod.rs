@@ -18,6 +18,16 @@ pub fn example(name: &str) -> PathBuf {
     path
 }
 
+/// Runs the `cec2020_rw` example with `args`; its standard output (it must succeed).
+pub fn cec2020_rw(args: &[&std::ffi::OsStr]) -> String {
+    let o = std::process::Command::new(example("cec2020_rw"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
 /// The official instance data: `$CEC2017_DATA_DIR`, else `../shared/cec2017/text`.
 pub fn data_dir() -> String {
     emages_test_support::cec2017_data().display().to_string()
