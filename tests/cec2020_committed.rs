@@ -204,23 +204,6 @@ fn assert_places_quoted(committed: &str, log: &str, file: &str) -> usize {
     quoted
 }
 
-/// The compressed dimension groups of `study` (`D*/runs.jsonl.gz`) copied into a
-/// temporary folder, as a study's `--out` holds them; the folder and how many.
-fn copy_groups(study: &std::path::Path) -> (tempfile::TempDir, usize) {
-    let out = tempfile::tempdir().unwrap();
-    let mut copied = 0;
-    for group in std::fs::read_dir(study).unwrap().filter_map(Result::ok) {
-        let runs = group.path().join("runs.jsonl.gz");
-        if group.file_name().to_string_lossy().starts_with('D') && runs.is_file() {
-            let to = out.path().join(group.file_name());
-            std::fs::create_dir_all(&to).unwrap();
-            std::fs::copy(&runs, to.join("runs.jsonl.gz")).unwrap();
-            copied += 1;
-        }
-    }
-    (out, copied)
-}
-
 /// εMAg-ES-RLM's entry rebuilt from the compressed dimension groups of `study` (there
 /// must be `groups` of them) into a temporary folder, checked against the committed
 /// `study/entry` files; the folder, the rebuilt entry's folder and the group count.

@@ -10,7 +10,6 @@ mod support;
 use support::*;
 
 use std::ffi::OsStr;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -20,45 +19,14 @@ fn root() -> PathBuf {
 /// The candidate under the protocol, as the study ran it.
 const SPEC: &str = "portfolio:confirmations=0:margin=problem:accuracy=1e-12:soc=on";
 
-/// The text of a gzip file.
-fn gunzip(path: &Path) -> String {
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap())
-        .read_to_string(&mut text)
-        .unwrap();
-    text
-}
-
-/// The dimension groups of `study` (`D*/` with `runs.jsonl.gz` or shard files
-/// `runs.shard-I-of-N.jsonl.gz`), decompressed into `out/D*/runs.jsonl`; the number of
-/// groups, of shard files and of runs.
-fn unpack_groups(study: &Path, out: &Path) -> (usize, usize, usize) {
-    let (mut groups, mut shards, mut runs) = (0, 0, 0);
-    for group in std::fs::read_dir(study).unwrap().filter_map(Result::ok) {
-        if !group.file_name().to_string_lossy().starts_with('D') {
-            continue;
-        }
-        let mut files: Vec<PathBuf> = std::fs::read_dir(group.path())
-            .unwrap()
-            .filter_map(Result::ok)
-            .map(|f| f.path())
-            .filter(|p| p.to_string_lossy().ends_with(".jsonl.gz"))
-            .collect();
-        files.sort();
-        let mut text = String::new();
-        for f in &files {
-            if f.to_string_lossy().contains(".shard-") {
-                shards += 1;
-            }
-            text.push_str(&gunzip(f));
-        }
-        runs += text.lines().filter(|l| !l.trim().is_empty()).count();
-        let to = out.join(group.file_name());
-        std::fs::create_dir_all(&to).unwrap();
-        std::fs::write(to.join("runs.jsonl"), text).unwrap();
-        groups += 1;
-    }
-    (groups, shards, runs)
+/// The committed run files of `study` (`D*/runs*.jsonl.gz`: eight shards a group, or
+/// one file) copied into a temporary folder; the folder, the number of groups and of
+/// files, and the runs.
+fn copy_study(study: &Path) -> (tempfile::TempDir, usize, usize, usize) {
+    let (out, shards) = copy_groups(study);
+    let groups = std::fs::read_dir(out.path()).unwrap().count();
+    let runs = cec2020_runs(out.path(), true).len();
+    (out, groups, shards, runs)
 }
 
 /// Builds the entry `name` of the runs labelled `label` in `out` (`out/entry`).
@@ -86,38 +54,31 @@ fn assert_same_entry(mine: &Path, committed: &Path, name: &str) {
     }
 }
 
-/// An entry rebuilt from a committed study of 57 × 25 runs (label `label`, entry name
-/// `name`) in a temporary folder; the folder (kept alive by the caller) and the entry.
-fn rebuilt(
-    study: &str,
-    label: &str,
-    jacobian: Option<&str>,
-    name: &str,
-) -> (tempfile::TempDir, PathBuf) {
-    let out = tempfile::tempdir().unwrap();
-    let (_groups, _shards, runs) = unpack_groups(&root().join(study), out.path());
+/// A black-box entry rebuilt from a committed study of 57 × 25 runs (label `label`,
+/// entry name `name`) in a temporary folder; the folder (kept alive by the caller) and
+/// the entry.
+fn rebuilt(study: &str, label: &str, name: &str) -> (tempfile::TempDir, PathBuf) {
+    let (out, _groups, _files, runs) = copy_study(&root().join(study));
     assert_eq!(runs, 57 * 25, "{study}");
-    let e = entry(out.path(), label, jacobian, name);
+    let e = entry(out.path(), label, None, name);
     (out, e)
 }
 
-/// The candidate's place and total in the committed ranking `ranking` (its row
+/// The total of `name` in the ranking table of `ranking` (its row
 /// `| place | name | best | mean | median | total |`).
-fn place_and_total(ranking: &str, name: &str) -> (String, String) {
+fn total_of(ranking: &str, name: &str) -> String {
     let row = ranking
         .lines()
         .find(|l| l.split('|').nth(2).map(str::trim) == Some(name))
         .unwrap_or_else(|| panic!("no row of {name}"));
-    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-    (cells[1].to_string(), cells[6].to_string())
+    row.split('|').map(str::trim).nth(6).unwrap().to_string()
 }
 
 /// Checks one form: shards, entry, ranking and what the docs quote; `field` are the
 /// further entries scored beside the published ones, `versus` the comparisons.
 fn check_form(form: &str, jacobian: Option<&str>, name: &str, field: &[&Path], versus: &str) {
     let study = root().join("results/strategy-design/round5/test-cec2020-margin");
-    let out = tempfile::tempdir().unwrap();
-    let (groups, shards, runs) = unpack_groups(&study.join(form), out.path());
+    let (out, groups, shards, runs) = copy_study(&study.join(form));
     assert_eq!(
         (shards, runs),
         (groups * 8, 57 * 25),
@@ -151,7 +112,7 @@ fn check_form(form: &str, jacobian: Option<&str>, name: &str, field: &[&Path], v
 
     // Among the ten (the eight entrants, εMAg-ES-R, the candidate): the place counts
     // the entrants and εMAg-ES-R above it, not the previous round's candidates.
-    let (_place, total) = place_and_total(&committed, name);
+    let total = total_of(&committed, name);
     let above = committed
         .lines()
         .filter(|l| {
@@ -187,13 +148,11 @@ fn the_black_box_test_under_the_protocol_is_its_committed_shards() {
     let (_soc_dir, soc) = rebuilt(
         "results/strategy-design/round4/soc/test-cec2020-bb",
         "portfolio-share0:nan-last:curvature:soc",
-        None,
         "portfolio-soc",
     );
     let (_curv_dir, curvature) = rebuilt(
         "results/strategy-design/round4/test-cec2020-bb-curvature",
         "portfolio-share0:nan-last:curvature",
-        None,
         "portfolio-curvature",
     );
     check_form(

@@ -28,6 +28,32 @@ pub fn cec2020_rw(args: &[&std::ffi::OsStr]) -> String {
     String::from_utf8_lossy(&o.stdout).to_string()
 }
 
+/// The compressed run files of every dimension group of `study` (`D*/runs*.jsonl.gz`,
+/// shard files included) copied into a temporary folder, as a study's `--out` holds
+/// them; the folder and how many files.
+pub fn copy_groups(study: &Path) -> (tempfile::TempDir, usize) {
+    let out = tempfile::tempdir().unwrap();
+    let mut copied = 0;
+    for group in std::fs::read_dir(study).unwrap().filter_map(Result::ok) {
+        if !group.file_name().to_string_lossy().starts_with('D') {
+            continue;
+        }
+        for f in std::fs::read_dir(group.path())
+            .unwrap()
+            .filter_map(Result::ok)
+        {
+            let name = f.file_name().to_string_lossy().to_string();
+            if name.starts_with("runs") && name.ends_with(".jsonl.gz") {
+                let to = out.path().join(group.file_name());
+                std::fs::create_dir_all(&to).unwrap();
+                std::fs::copy(f.path(), to.join(&name)).unwrap();
+                copied += 1;
+            }
+        }
+    }
+    (out, copied)
+}
+
 /// The official instance data: `$CEC2017_DATA_DIR`, else `../shared/cec2017/text`.
 pub fn data_dir() -> String {
     emages_test_support::cec2017_data().display().to_string()
