@@ -350,3 +350,65 @@ def test_the_curvature_candidates_bbob_test_tables_as_the_log_says(tmp_path):
             checked += 1
     assert checked >= 18, checked
     print(f"recounted {checked} figures of section 29's bbob test tables from their COCO archives")
+
+
+ROUND5 = ROOT / "results" / "strategy-design" / "round5"
+FIGURES = r"\.\d{3}(?: / \.\d{3}){1,2}"
+
+
+def _unpacked(tmp_path, archive):
+    """``archive`` (a COCO archive under results/) unpacked once into ``tmp_path``."""
+    import tarfile
+
+    folder = tmp_path / archive.name.removesuffix(".tar.xz")
+    if not folder.exists():
+        with tarfile.open(archive) as tar:
+            tar.extractall(folder, filter="data")
+    return folder
+
+
+def _fractions(summary, runs, d, budgets):
+    """``.xyz / .xyz …`` at ``budgets`` (multiples of n) over the 54 functions, and the
+    run count."""
+    per_f = [runs[(d, f)] for f in range(1, 55) if runs.get((d, f))]
+    return " / ".join(
+        f"{sum(summary.fraction(r, b * d) for r in per_f) / len(per_f):.3f}".lstrip("0")
+        for b in budgets), sum(len(r) for r in per_f)
+
+
+def test_the_round5_peers_figures_as_their_readme_says(tmp_path):
+    """The fifth round's peers on the test instances 31–45
+    (results/strategy-design/round5/peers-bbob-test/README.md): every figure quoted right
+    after an archive's name is recounted from that archive — three figures at 10², 10³
+    and 10⁴·n over its 810 runs, or 54 where the name says instance 31; two at 10 and
+    10²·n (the GP sampler's budgets) — and a "the candidate('s)" figure in the same cell
+    or sentence from the candidate's archive, on the problems both ran."""
+    import re
+
+    summary = summary_module()
+    peers = ROUND5 / "peers-bbob-test"
+    # Sentences run over line breaks; a blank line ends a paragraph.
+    text = re.sub(r"(?<!\n)\n(?!\n)", " ", (peers / "README.md").read_text())
+    quoted = re.compile(rf"`([\w-]+)_D(\d+)\.tar\.xz`[^:|]*: ({FIGURES})")
+    checked = 0
+    for m in quoted.finditer(text):
+        name, d, figures = m.group(1), int(m.group(2)), m.group(3)
+        budgets = (10, 100) if figures.count("/") == 1 else (100, 1000, 10_000)
+        peer = summary.instance_runs_of(_unpacked(tmp_path, peers / f"{name}_D{d}.tar.xz"))
+        got, runs = _fractions(summary, {k: [h for _i, h in rs] for k, rs in peer.items()},
+                               d, budgets)
+        assert (got, runs) == (figures, 54 if "instance31" in name else 810), (name, d, got, runs)
+        checked += 1
+        rest = text[m.end():]
+        rest = rest[:min(i for i in (rest.find("|"), rest.find(".tar.xz`"), rest.find("\n\n"),
+                                     len(rest)) if i >= 0)]
+        beside = re.search(rf"the candidate(?:'s)? ({FIGURES})", rest)
+        if beside:
+            candidate = summary.instance_runs_of(_unpacked(
+                tmp_path, ROUND5 / "test-bbob" / f"candidate_D{d}.tar.xz"))
+            common, count = summary.common_runs({"candidate": candidate, "peer": peer})
+            got, runs = _fractions(summary, common["candidate"], d, budgets)
+            assert (got, runs) == (beside.group(1), count), (name, d, got, beside.group(1))
+            checked += 1
+    assert checked >= 22, checked
+    print(f"recounted {checked} figures of the fifth round's peers from their COCO archives")
