@@ -412,3 +412,66 @@ def test_the_round5_peers_figures_as_their_readme_says(tmp_path):
             checked += 1
     assert checked >= 22, checked
     print(f"recounted {checked} figures of the fifth round's peers from their COCO archives")
+
+
+def test_the_round5_bbob_test_table_as_the_log_says(tmp_path):
+    """Section 39's bbob-constrained table (test instances 31–45), recounted from the COCO
+    archives: the candidate's three fractions over all 810 problems of a dimension;
+    COBYLA's, the better of PDFO's and NLopt's at each budget; a peer's cell either its
+    810 problems' figures or ``instance 31: X (the candidate Y there)`` on the problems
+    both ran; and the last column, the candidate minus the best peer run on all 810."""
+    import re
+
+    summary = summary_module()
+    log = (ROOT / "docs" / "strategy-design.md").read_text()
+    start = log.index("## 39. ")
+    section = log[start:log.index("\n## ", start + 1)]
+    peers = ROUND5 / "peers-bbob-test"
+    budgets = (100, 1000, 10_000)
+
+    def runs(archive):
+        return summary.instance_runs_of(_unpacked(tmp_path, archive))
+
+    def figures(data, d):
+        got, count = _fractions(summary, {k: [h for _i, h in rs] for k, rs in data.items()}, d, budgets)
+        return [float(v) for v in got.split(" / ")], count
+
+    def text(values):
+        return " / ".join(f"{v:.3f}".lstrip("0") for v in values)
+
+    header = ("| n | candidate | the default | COBYLA, tuned (better of PDFO's and NLopt's per "
+              "cell) | COBYQA, tuned | AL-CMA-ES | candidate − best peer |")
+    checked = 0
+    for cells in _markdown_table(section, header):
+        d = int(cells[0])
+        candidate = runs(ROUND5 / "test-bbob" / f"candidate_D{d}.tar.xz")
+        mine, count = figures(candidate, d)
+        assert (text(mine), count) == (cells[1], 810), (d, text(mine), cells[1])
+        whole = []  # the figures of every peer run on all 810 problems
+        cobyla = [figures(runs(peers / f"COBYLA-{which}_D{d}.tar.xz"), d)[0]
+                  for which in ("PDFO", "NLopt") if (peers / f"COBYLA-{which}_D{d}.tar.xz").exists()]
+        best = [max(column) for column in zip(*cobyla)]
+        assert cells[3].startswith(text(best)), (d, text(best), cells[3])
+        whole.append(best)
+        checked += 1
+        for name, cell in (("COBYQA", cells[4]), ("AL-CMA-ES", cells[5])):
+            if re.fullmatch(r"\.\d{3} / \.\d{3} / \.\d{3}", cell):
+                got, count = figures(runs(peers / f"{name}_D{d}.tar.xz"), d)
+                assert (text(got), count) == (cell, 810), (d, name, text(got), cell)
+                whole.append(got)
+            elif cell.startswith("instance 31:"):
+                peer = runs(peers / f"{name}-instance31_D{d}.tar.xz")
+                common, count = summary.common_runs({"candidate": candidate, "peer": peer})
+                got = text(figures({k: [(31, h) for h in rs] for k, rs in common["peer"].items()}, d)[0])
+                there = text(figures({k: [(31, h) for h in rs] for k, rs in common["candidate"].items()}, d)[0])
+                assert count == 54 and cell == f"instance 31: {got} (the candidate {there} there)", (d, name, cell)
+            else:
+                assert cell.startswith(("to run", "not run")), (d, name, cell)
+                continue
+            checked += 1
+        gap = " / ".join(f"{m - max(column):+.3f}".replace("0.", ".").replace("-", "−")
+                         for m, column in zip(mine, zip(*whole)))
+        assert cells[6] == gap, (d, gap, cells[6])
+        checked += 1
+    assert checked >= 15, checked
+    print(f"recounted {checked} cells of section 39's bbob test table from their COCO archives")
