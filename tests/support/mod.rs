@@ -28,12 +28,10 @@ pub fn cec2020_rw(args: &[&std::ffi::OsStr]) -> String {
     String::from_utf8_lossy(&o.stdout).to_string()
 }
 
-/// The compressed run files of every dimension group of `study` (`D*/runs*.jsonl.gz`,
-/// shard files included) copied into a temporary folder, as a study's `--out` holds
-/// them; the folder and how many files.
-pub fn copy_groups(study: &Path) -> (tempfile::TempDir, usize) {
-    let out = tempfile::tempdir().unwrap();
-    let mut copied = 0;
+/// The run files of every dimension group of `study` (`D*/runs*`, shard files
+/// included): each as its group's folder name, its path and its file name.
+fn group_run_files(study: &Path) -> Vec<(std::ffi::OsString, PathBuf, String)> {
+    let mut files = Vec::new();
     for group in std::fs::read_dir(study).unwrap().filter_map(Result::ok) {
         if !group.file_name().to_string_lossy().starts_with('D') {
             continue;
@@ -43,12 +41,26 @@ pub fn copy_groups(study: &Path) -> (tempfile::TempDir, usize) {
             .filter_map(Result::ok)
         {
             let name = f.file_name().to_string_lossy().to_string();
-            if name.starts_with("runs") && name.ends_with(".jsonl.gz") {
-                let to = out.path().join(group.file_name());
-                std::fs::create_dir_all(&to).unwrap();
-                std::fs::copy(f.path(), to.join(&name)).unwrap();
-                copied += 1;
+            if name.starts_with("runs") {
+                files.push((group.file_name(), f.path(), name));
             }
+        }
+    }
+    files
+}
+
+/// The compressed run files of every dimension group of `study` (`D*/runs*.jsonl.gz`,
+/// shard files included) copied into a temporary folder, as a study's `--out` holds
+/// them; the folder and how many files.
+pub fn copy_groups(study: &Path) -> (tempfile::TempDir, usize) {
+    let out = tempfile::tempdir().unwrap();
+    let mut copied = 0;
+    for (group, path, name) in group_run_files(study) {
+        if name.ends_with(".jsonl.gz") {
+            let to = out.path().join(group);
+            std::fs::create_dir_all(&to).unwrap();
+            std::fs::copy(path, to.join(&name)).unwrap();
+            copied += 1;
         }
     }
     (out, copied)
@@ -63,23 +75,14 @@ pub fn data_dir() -> String {
 /// group), the archived (`.gz`) files only if `archived_only`.
 pub fn cec2020_runs(out: &Path, archived_only: bool) -> Vec<emages_harness::study::store::RunRow> {
     let mut rows = Vec::new();
-    for group in std::fs::read_dir(out).unwrap().filter_map(Result::ok) {
-        if !group.file_name().to_string_lossy().starts_with('D') {
-            continue;
-        }
-        for f in std::fs::read_dir(group.path())
-            .unwrap()
-            .filter_map(Result::ok)
-        {
-            let name = f.file_name().to_string_lossy().to_string();
-            let wanted = if archived_only {
-                name.ends_with(".jsonl.gz")
-            } else {
-                name.ends_with(".jsonl") || name.ends_with(".jsonl.gz")
-            };
-            if name.starts_with("runs") && wanted {
-                rows.extend(emages_harness::study::store::load_runs(&f.path()).unwrap());
-            }
+    for (_group, path, name) in group_run_files(out) {
+        let wanted = if archived_only {
+            name.ends_with(".jsonl.gz")
+        } else {
+            name.ends_with(".jsonl") || name.ends_with(".jsonl.gz")
+        };
+        if wanted {
+            rows.extend(emages_harness::study::store::load_runs(&path).unwrap());
         }
     }
     rows
