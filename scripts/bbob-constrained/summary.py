@@ -54,7 +54,12 @@ def instances_of(root, files):
 
 def runs_of(folder):
     """{(dim, function): [first-hit costs per target, one list per run]}."""
-    return {k: [h for _i, h in rs] for k, rs in instance_runs_of(folder).items()}
+    return without_instances(instance_runs_of(folder))
+
+
+def without_instances(runs):
+    """`instance_runs_of`'s runs with the instances dropped, as `runs_of` gives them."""
+    return {k: [h for _i, h in rs] for k, rs in runs.items()}
 
 
 def instance_runs_of(folder):

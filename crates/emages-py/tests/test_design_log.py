@@ -156,13 +156,14 @@ def test_the_bbob_training_tables_as_the_log_says(tmp_path):
     print(f"recounted {checked} rows from their COCO archives")
 
 
-def _fractions_at_three_budgets(summary, runs, d):
-    """The fractions of targets at 10², 10³ and 10⁴ · n over the 54 functions of
-    dimension ``d`` (as the log prints them, ``.xyz / .xyz / .xyz``) and the run count."""
+def _fractions_at_three_budgets(summary, runs, d, budgets=(100, 1000, 10_000)):
+    """The fractions of targets at ``budgets`` (multiples of n; 10², 10³ and 10⁴ · n
+    unless said) over the 54 functions of dimension ``d`` (as the log prints them,
+    ``.xyz / .xyz / .xyz``) and the run count."""
     per_f = [runs[(d, f)] for f in range(1, 55) if runs.get((d, f))]
     return " / ".join(
         f"{sum(summary.fraction(r, b * d) for r in per_f) / len(per_f):.3f}".lstrip("0")
-        for b in (100, 1000, 10_000)), sum(len(r) for r in per_f)
+        for b in budgets), sum(len(r) for r in per_f)
 
 
 def _markdown_table(section, header):
@@ -367,15 +368,6 @@ def _unpacked(tmp_path, archive):
     return folder
 
 
-def _fractions(summary, runs, d, budgets):
-    """``.xyz / .xyz …`` at ``budgets`` (multiples of n) over the 54 functions, and the
-    run count."""
-    per_f = [runs[(d, f)] for f in range(1, 55) if runs.get((d, f))]
-    return " / ".join(
-        f"{sum(summary.fraction(r, b * d) for r in per_f) / len(per_f):.3f}".lstrip("0")
-        for b in budgets), sum(len(r) for r in per_f)
-
-
 def test_the_round5_peers_figures_as_their_readme_says(tmp_path):
     """The fifth round's peers on the test instances 31–45
     (results/strategy-design/round5/peers-bbob-test/README.md): every figure quoted right
@@ -395,8 +387,7 @@ def test_the_round5_peers_figures_as_their_readme_says(tmp_path):
         name, d, figures = m.group(1), int(m.group(2)), m.group(3)
         budgets = (10, 100) if figures.count("/") == 1 else (100, 1000, 10_000)
         peer = summary.instance_runs_of(_unpacked(tmp_path, peers / f"{name}_D{d}.tar.xz"))
-        got, runs = _fractions(summary, {k: [h for _i, h in rs] for k, rs in peer.items()},
-                               d, budgets)
+        got, runs = _fractions_at_three_budgets(summary, summary.without_instances(peer), d, budgets)
         assert (got, runs) == (figures, 54 if "instance31" in name else 810), (name, d, got, runs)
         checked += 1
         rest = text[m.end():]
@@ -407,7 +398,7 @@ def test_the_round5_peers_figures_as_their_readme_says(tmp_path):
             candidate = summary.instance_runs_of(_unpacked(
                 tmp_path, ROUND5 / "test-bbob" / f"candidate_D{d}.tar.xz"))
             common, count = summary.common_runs({"candidate": candidate, "peer": peer})
-            got, runs = _fractions(summary, common["candidate"], d, budgets)
+            got, runs = _fractions_at_three_budgets(summary, common["candidate"], d, budgets)
             assert (got, runs) == (beside.group(1), count), (name, d, got, beside.group(1))
             checked += 1
     assert checked >= 22, checked
@@ -427,13 +418,12 @@ def test_the_round5_bbob_test_table_as_the_log_says(tmp_path):
     start = log.index("## 39. ")
     section = log[start:log.index("\n## ", start + 1)]
     peers = ROUND5 / "peers-bbob-test"
-    budgets = (100, 1000, 10_000)
 
     def runs(archive):
         return summary.instance_runs_of(_unpacked(tmp_path, archive))
 
-    def figures(data, d):
-        got, count = _fractions(summary, {k: [h for _i, h in rs] for k, rs in data.items()}, d, budgets)
+    def figures(plain_runs, d):
+        got, count = _fractions_at_three_budgets(summary, plain_runs, d)
         return [float(v) for v in got.split(" / ")], count
 
     def text(values):
@@ -445,10 +435,10 @@ def test_the_round5_bbob_test_table_as_the_log_says(tmp_path):
     for cells in _markdown_table(section, header):
         d = int(cells[0])
         candidate = runs(ROUND5 / "test-bbob" / f"candidate_D{d}.tar.xz")
-        mine, count = figures(candidate, d)
+        mine, count = figures(summary.without_instances(candidate), d)
         assert (text(mine), count) == (cells[1], 810), (d, text(mine), cells[1])
         whole = []  # the figures of every peer run on all 810 problems
-        cobyla = [figures(runs(peers / f"COBYLA-{which}_D{d}.tar.xz"), d)[0]
+        cobyla = [figures(summary.without_instances(runs(peers / f"COBYLA-{which}_D{d}.tar.xz")), d)[0]
                   for which in ("PDFO", "NLopt") if (peers / f"COBYLA-{which}_D{d}.tar.xz").exists()]
         best = [max(column) for column in zip(*cobyla)]
         assert cells[3].startswith(text(best)), (d, text(best), cells[3])
@@ -456,14 +446,14 @@ def test_the_round5_bbob_test_table_as_the_log_says(tmp_path):
         checked += 1
         for name, cell in (("COBYQA", cells[4]), ("AL-CMA-ES", cells[5])):
             if re.fullmatch(r"\.\d{3} / \.\d{3} / \.\d{3}", cell):
-                got, count = figures(runs(peers / f"{name}_D{d}.tar.xz"), d)
+                got, count = figures(summary.without_instances(runs(peers / f"{name}_D{d}.tar.xz")), d)
                 assert (text(got), count) == (cell, 810), (d, name, text(got), cell)
                 whole.append(got)
             elif cell.startswith("instance 31:"):
                 peer = runs(peers / f"{name}-instance31_D{d}.tar.xz")
                 common, count = summary.common_runs({"candidate": candidate, "peer": peer})
-                got = text(figures({k: [(31, h) for h in rs] for k, rs in common["peer"].items()}, d)[0])
-                there = text(figures({k: [(31, h) for h in rs] for k, rs in common["candidate"].items()}, d)[0])
+                got = text(figures(common["peer"], d)[0])
+                there = text(figures(common["candidate"], d)[0])
                 assert count == 54 and cell == f"instance 31: {got} (the candidate {there} there)", (d, name, cell)
             else:
                 assert cell.startswith(("to run", "not run")), (d, name, cell)
