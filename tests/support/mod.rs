@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
+pub mod rerun;
+
 use std::path::{Path, PathBuf};
 
 /// The binary of example `name`, next to the running test binary.
