@@ -2,34 +2,17 @@
 //! [`Evaluator`]) until it ends by itself, its budget or iteration limit is reached, a
 //! target is met, or an observer stops it; the finished run is an [`Outcome`].
 
-use crate::best::Best;
 use crate::error::SolverError;
 use crate::evaluate::{Evaluator, ProblemEvaluator};
 use crate::observer::Observer;
 use crate::request::{RequestKind, Slots, Told};
+use crate::run::{Limits, Outcome, Run};
 use crate::solver::Solver;
+#[cfg(doc)]
 use crate::termination::Termination;
 use constraint_handling::parallel::Parallel;
 use constraint_handling::problem::{ConstrainedProblem, JacobianSource, ProblemShape};
 use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder};
-use serde::{Deserialize, Serialize};
-
-/// A finished run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Outcome {
-    /// The best point evaluated.
-    pub best: Best,
-    /// The evaluations charged.
-    pub evaluations: usize,
-    /// The iterations done.
-    pub iterations: usize,
-    /// Why the run ended. A run that converged on an infeasible point ended
-    /// [`Termination::Infeasible`] ([`Termination::given_feasibility`]).
-    pub termination: Termination,
-    /// The evaluation (1-based) of the first feasible point with `f ≤ target`, when
-    /// [`Driver::target`] was given and a point reached it.
-    pub target_reached_at: Option<usize>,
-}
 
 /// Runs any [`Solver`] on a problem (or with any [`Evaluator`]) until it ends by
 /// itself, its budget or iteration limit is reached, a target is met, or an observer
@@ -94,9 +77,7 @@ pub struct Outcome {
 /// ```
 pub struct Driver<'s, 'o, S: Solver + ?Sized> {
     solver: &'s mut S,
-    budget: Option<usize>,
-    max_iterations: Option<usize>,
-    target: Option<f64>,
+    limits: Limits,
     observers: Vec<&'o mut dyn Observer<S>>,
 }
 
@@ -105,9 +86,7 @@ impl<'s, 'o, S: Solver + ?Sized> Driver<'s, 'o, S> {
     pub fn new(solver: &'s mut S) -> Self {
         Self {
             solver,
-            budget: None,
-            max_iterations: None,
-            target: None,
+            limits: Limits::default(),
             observers: Vec::new(),
         }
     }
@@ -116,14 +95,14 @@ impl<'s, 'o, S: Solver + ?Sized> Driver<'s, 'o, S> {
     /// evaluated, and the run ends there ([`Termination::Budget`]).
     #[must_use]
     pub fn budget(mut self, budget: usize) -> Self {
-        self.budget = Some(budget);
+        self.limits.budget = Some(budget);
         self
     }
 
     /// Iterations at most ([`Termination::GenerationLimit`]).
     #[must_use]
     pub fn max_iterations(mut self, iterations: usize) -> Self {
-        self.max_iterations = Some(iterations);
+        self.limits.max_iterations = Some(iterations);
         self
     }
 
@@ -132,7 +111,15 @@ impl<'s, 'o, S: Solver + ?Sized> Driver<'s, 'o, S> {
     /// evaluation).
     #[must_use]
     pub fn target(mut self, target: f64) -> Self {
-        self.target = Some(target);
+        self.limits.target = Some(target);
+        self
+    }
+
+    /// All three limits at once ([`Limits`]: budget, iteration limit, target; `None`
+    /// for none).
+    #[must_use]
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -184,23 +171,16 @@ impl<'s, 'o, S: Solver + ?Sized> Driver<'s, 'o, S> {
     /// # Errors
     /// The evaluator's and the solver's errors; a run that ended before any evaluation
     /// ([`SolverError::NothingEvaluated`]).
-    pub fn run_with(mut self, evaluator: &mut dyn Evaluator) -> Result<Outcome, SolverError> {
-        let shape = self.solver.shape().clone();
+    pub fn run_with(self, evaluator: &mut dyn Evaluator) -> Result<Outcome, SolverError> {
+        let mut observers = self.observers;
+        let mut run = Run::new(self.solver).with_limits(self.limits);
+        let shape = run.shape().clone();
         let (n, k) = (shape.dim(), shape.num_constraints());
         let mut buffers = Buffers::default();
-        let mut ended = None;
-        let mut target_reached_at = None;
-        let mut first_request = 0;
         loop {
-            let done = self.solver.evaluations();
-            let Some(request) = self.solver.ask()? else {
+            let Some(request) = run.ask()? else {
                 break;
             };
-            if self.budget.is_some_and(|b| done + request.evaluations > b) {
-                ended = Some(Termination::Budget);
-                first_request = request.evaluations;
-                break;
-            }
             let count = request.len();
             let jacobians = request.kind.derivatives();
             let together = request.jacobians;
@@ -231,58 +211,24 @@ impl<'s, 'o, S: Solver + ?Sized> Driver<'s, 'o, S> {
             let wrote = evaluator.evaluate(slots)?;
             let constraints = ArrayView2::from_shape((k, columns).f(), &buffers.constraints)
                 .expect("sized above");
-            if let Some(target) = self.target {
-                if target_reached_at.is_none() && !jacobians {
-                    target_reached_at =
-                        first_at_target(&shape, &buffers.objectives, constraints, target)
-                            .map(|j| done + j + 1);
-                }
-            }
             let told = if together && wrote {
                 let jac = ArrayView2::from_shape((k, n * count).f(), &buffers.jacobians)
                     .expect("sized above");
-                self.solver
-                    .tell_with_jacobians(&buffers.objectives, constraints, jac)?
+                run.tell_with_jacobians(&buffers.objectives, constraints, jac)?
             } else {
-                self.solver.tell(&buffers.objectives, constraints)?
+                run.tell(&buffers.objectives, constraints)?
             };
             if let Told::Iteration(_) = told {
                 let mut stop = false;
-                for observer in &mut self.observers {
-                    stop |= observer.observe(self.solver).is_break();
+                for observer in &mut observers {
+                    stop |= observer.observe(&**run.solver()).is_break();
                 }
                 if stop {
-                    self.solver.stop();
+                    run.stop();
                 }
-                if self
-                    .max_iterations
-                    .is_some_and(|m| self.solver.iterations() >= m)
-                    && !stop
-                {
-                    ended = Some(Termination::GenerationLimit);
-                    break;
-                }
-            }
-            if target_reached_at.is_some() {
-                ended = Some(Termination::Target);
-                break;
             }
         }
-        let best = self
-            .solver
-            .best()
-            .ok_or(SolverError::NothingEvaluated(first_request))?;
-        let termination = ended
-            .or_else(|| self.solver.termination())
-            .unwrap_or(Termination::Budget)
-            .given_feasibility(best.is_feasible());
-        Ok(Outcome {
-            best,
-            evaluations: self.solver.evaluations(),
-            iterations: self.solver.iterations(),
-            termination,
-            target_reached_at,
-        })
+        run.outcome()
     }
 }
 
@@ -292,23 +238,6 @@ struct Buffers {
     objectives: Vec<f64>,
     constraints: Vec<f64>,
     jacobians: Vec<f64>,
-}
-
-/// The first point of a request that is feasible with `f ≤ target`.
-fn first_at_target(
-    shape: &ProblemShape,
-    objectives: &[f64],
-    constraints: ArrayView2<'_, f64>,
-    target: f64,
-) -> Option<usize> {
-    let mut c = vec![0.0; constraints.nrows()];
-    objectives
-        .iter()
-        .zip(constraints.columns())
-        .position(|(&f, column)| {
-            c.iter_mut().zip(column).for_each(|(d, s)| *d = *s);
-            f <= target && shape.mean_violation(&c) == 0.0
-        })
 }
 
 /// The problem must be of the run's shape — its dimension, box and constraint counts —

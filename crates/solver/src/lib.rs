@@ -7,7 +7,9 @@
 //! (`ma_es::ask_tell::AskTell`), the SQP local phase (`local_phase::sqp::Sqp`) and the
 //! portfolio of both (`emages::portfolio::Portfolio`) are solvers; so can yours be.
 //!
-//! One **driver** ([`Driver`]) runs any solver on a problem — with a budget that only
+//! One **run** ([`Run`]) owns what every solver's run has: the limits (a budget that
+//! only cuts, an iteration limit, a target), the evaluation counts and the one rule of
+//! why the run ended; ask and tell go through it. One **driver** ([`Driver`]) runs any solver on a problem — with a budget that only
 //! cuts, an iteration limit, a target, observers ([`Observer`]: progress lines,
 //! histories, your stopping rule) and, for expensive problems, the points of each
 //! request evaluated on several threads — and gives one [`Outcome`].
@@ -16,7 +18,8 @@
 //! |---|---|
 //! | [`Solver`] | ask → points, tell ← values (and Jacobians where welcome), best, evaluations, iterations, termination, stop, status |
 //! | [`Request`], [`RequestKind`], [`Slots`], [`Values`], [`Told`] | what is asked for, where values go, what a tell completed |
-//! | [`Driver`], [`Outcome`] | the one loop, and what it returns |
+//! | [`Run`], [`Limits`], [`Counts`] | the run that owns its state: the solver within its budget, iteration limit and target, what it evaluated, why it ended |
+//! | [`Driver`], [`Outcome`] | the one loop over a [`Run`], and what it returns: best point, counts, termination, `success`, status and message |
 //! | [`Evaluator`], [`ProblemEvaluator`] | who evaluates a request: a problem in the reference's grouping, or any closure |
 //! | [`Observer`], [`History`], [`Progress`] | looks after every iteration; the progress lines Python prints too |
 //! | [`Termination`] | why a run ended: name, sentence, scipy's `status` |
@@ -33,17 +36,19 @@ mod evaluate;
 mod observer;
 mod progress;
 mod request;
+mod run;
 pub mod save;
 mod solver;
 mod termination;
 
 pub use best::Best;
-pub use drive::{Driver, Outcome};
+pub use drive::Driver;
 pub use error::SolverError;
 pub use evaluate::{Evaluator, ProblemEvaluator};
 pub use observer::{History, NoObserver, Observer};
 pub use progress::{scientific, Progress};
 pub use request::{Request, RequestKind, Slots, Told, Values};
+pub use run::{Counts, Limits, Outcome, Run};
 pub use solver::{Phase, Solver, Status};
 pub use termination::{Termination, IN_PROGRESS};
 
