@@ -45,7 +45,7 @@ def run_asktell(n, generations, seed):
     while not es.stop():
         req = es.ask()
         X = req.points
-        es.tell(None if req.constraints_only else sphere(X), half_space(X))
+        es.tell(req, None if req.constraints_only else sphere(X), ineq=half_space(X))
     res = es.result()
     return time.perf_counter() - t, res.nit, res.evaluations
 

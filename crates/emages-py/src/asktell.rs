@@ -10,15 +10,17 @@
 use crate::error::to_py;
 use crate::settings::{PyOptions, PyPortfolioOptions};
 use crate::strategy::{
-    portfolio_history, portfolio_iterations, portfolio_options, portfolio_plan, portfolio_result,
-    result_dict, run_options,
+    portfolio_history, portfolio_limits, portfolio_options, portfolio_plan, portfolio_result,
+    result_dict, run_options, set_end,
 };
 use constraint_handling::problem::{JacobianSource, ProblemShape};
 use emages::portfolio::Portfolio;
-use emages_solver::{Best, RequestKind, Solver, Status, Termination, Told};
+use emages_solver::{
+    Best, Request, RequestKind, Run, Solver, SolverError, Status, Termination, Told,
+};
 use ma_es::ask_tell::AskTell;
 use ma_es::noise::RngNoise;
-use ndarray::{Array2, ShapeBuilder};
+use ndarray::{Array2, ArrayView2, ShapeBuilder};
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -26,48 +28,82 @@ use pyo3::types::{PyBytes, PyDict, PyTuple};
 use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
 
-/// The run: an ES (any variant, restarts included) or the portfolio.
+/// The strategy: an ES (any variant, restarts included) or the portfolio.
 #[derive(Serialize, Deserialize)]
-enum Run {
+enum Strategy {
     Es(Box<AskTell<RngNoise>>),
     Portfolio(Box<Portfolio>),
 }
 
-impl Run {
-    fn solver(&mut self) -> &mut dyn Solver {
-        match self {
-            Self::Es(es) => es.as_mut(),
-            Self::Portfolio(p) => p.as_mut(),
-        }
-    }
-
-    fn view(&self) -> &dyn Solver {
+impl Strategy {
+    fn inner(&self) -> &dyn Solver {
         match self {
             Self::Es(es) => es.as_ref(),
             Self::Portfolio(p) => p.as_ref(),
         }
     }
+
+    fn inner_mut(&mut self) -> &mut dyn Solver {
+        match self {
+            Self::Es(es) => es.as_mut(),
+            Self::Portfolio(p) => p.as_mut(),
+        }
+    }
 }
 
-/// Everything an ask-and-tell run is: the strategy, its budget (the portfolio's is a
-/// cap the core keeps; the ES keeps its own) and the evaluation counts.
+impl Solver for Strategy {
+    fn shape(&self) -> &ProblemShape {
+        self.inner().shape()
+    }
+    fn ask(&mut self) -> Result<Option<Request<'_>>, SolverError> {
+        self.inner_mut().ask()
+    }
+    fn tell(
+        &mut self,
+        objectives: &[f64],
+        constraints: ArrayView2<'_, f64>,
+    ) -> Result<Told, SolverError> {
+        self.inner_mut().tell(objectives, constraints)
+    }
+    fn tell_with_jacobians(
+        &mut self,
+        objectives: &[f64],
+        constraints: ArrayView2<'_, f64>,
+        jacobians: ArrayView2<'_, f64>,
+    ) -> Result<Told, SolverError> {
+        self.inner_mut()
+            .tell_with_jacobians(objectives, constraints, jacobians)
+    }
+    fn best(&self) -> Option<Best> {
+        self.inner().best()
+    }
+    fn evaluations(&self) -> usize {
+        self.inner().evaluations()
+    }
+    fn iterations(&self) -> usize {
+        self.inner().iterations()
+    }
+    fn termination(&self) -> Option<Termination> {
+        self.inner().termination()
+    }
+    fn stop(&mut self) {
+        self.inner_mut().stop();
+    }
+    fn status(&self) -> Status {
+        self.inner().status()
+    }
+}
+
+/// Everything an ask-and-tell run is: the run (the strategy within its limits — the
+/// portfolio's budget and iteration limit; the ES keeps its own — and its counts), the
+/// constraint counts, and the history.
 #[derive(Serialize, Deserialize)]
 struct Saved {
-    run: Run,
+    run: Run<Strategy>,
     l: usize,
     m: usize,
-    budget: Option<usize>,
-    /// The iteration limit (the portfolio's `max_iterations`; the ES keeps its own).
-    #[serde(default = "no_limit")]
-    max_iterations: usize,
-    f_evaluations: usize,
-    g_evaluations: usize,
-    /// The points whose Jacobians were told.
-    j_evaluations: usize,
     /// The history (`history=True`): one row per iteration.
     history: Option<Vec<Status>>,
-    /// A question is pending (asked, not told).
-    asked: bool,
 }
 
 /// The compiled half of `emages.AskTell` (see its Python docstring).
@@ -101,9 +137,8 @@ impl PyAskTell {
             .and_then(|plan| plan.ask_tell())
             .map_err(to_py)?;
         Ok(Self::new(
-            Run::Es(Box::new(es)),
+            Run::new(Strategy::Es(Box::new(es))),
             (n_ineq, n_eq),
-            None,
             false,
         ))
     }
@@ -126,20 +161,17 @@ impl PyAskTell {
         gradient: bool,
     ) -> PyResult<Self> {
         let (budget, settings) = portfolio_options(&options, lower.len());
-        let max_iterations = portfolio_iterations(&options);
+        let limits = portfolio_limits(&options, budget);
         let shape = shape(lower, upper, (n_ineq, n_eq), margin, (jacobian, gradient))?;
         let run = portfolio_plan(settings, budget, seed, x0)
             .build(&shape)
             .and_then(|plan| plan.ask_tell())
             .map_err(to_py)?;
-        let core = Self::new(
-            Run::Portfolio(Box::new(run)),
+        Ok(Self::new(
+            Run::new(Strategy::Portfolio(Box::new(run))).with_limits(limits),
             (n_ineq, n_eq),
-            Some(budget),
             history,
-        );
-        core.lock()?.max_iterations = max_iterations;
-        Ok(core)
+        ))
     }
 
     /// The next question: `(points, constraints_only, kind, evaluations)` with the
@@ -154,21 +186,9 @@ impl PyAskTell {
         py: Python<'py>,
     ) -> PyResult<Option<(Bound<'py, PyArray2<f64>>, bool, &'static str, usize)>> {
         let mut guard = self.lock()?;
-        let s = &mut *guard;
-        let budget = s.budget;
-        let max_iterations = s.max_iterations;
-        let solver = s.run.solver();
-        let done = solver.evaluations();
-        if solver.iterations() >= max_iterations {
-            return Ok(None);
-        }
-        let Some(request) = solver.ask().map_err(to_py)? else {
+        let Some(request) = guard.run.ask().map_err(to_py)? else {
             return Ok(None);
         };
-        if budget.is_some_and(|b| done + request.evaluations > b) {
-            return Ok(None);
-        }
-        s.asked = true;
         let rows = request.points.t().as_standard_layout().into_owned();
         Ok(Some((
             rows.into_pyarray(py),
@@ -192,22 +212,13 @@ impl PyAskTell {
     ) -> PyResult<bool> {
         let mut guard = self.lock()?;
         let s = &mut *guard;
-        if !s.asked {
+        let Some((kind, k)) = s.run.pending() else {
             return Err(PyValueError::new_err(
                 "tell() without a question: call ask() first",
             ));
-        }
-        let (l, m) = (s.l, s.m);
-        let solver = s.run.solver();
-        let n = solver.shape().dim();
-        let (k, kind) = match solver.ask().map_err(to_py)? {
-            Some(request) => (request.points.ncols(), request.kind),
-            None => {
-                return Err(PyValueError::new_err(
-                    "tell(): the run has ended: nothing is asked for",
-                ))
-            }
         };
+        let (l, m) = (s.l, s.m);
+        let n = s.run.shape().dim();
         let (only, jacobians) = (kind.constraints_only(), kind.derivatives());
         let objectives = if kind == RequestKind::Gradients {
             told_gradients(f, k, n)?
@@ -215,23 +226,11 @@ impl PyAskTell {
             told_objectives(f, k, !only)?
         };
         let c = told_constraints(g, h, k, (l, m), jacobians.then_some(n))?;
-        let told = solver.tell(&objectives, c.view()).map_err(to_py)?;
-        s.asked = false;
+        let told = s.run.tell(&objectives, c.view()).map_err(to_py)?;
         let ended = matches!(told, Told::Iteration(_));
-        let status = solver.status();
-        if jacobians {
-            s.j_evaluations += k;
-        } else {
-            if !only {
-                s.f_evaluations += k;
-            }
-            if l + m > 0 {
-                s.g_evaluations += k;
-            }
-        }
         if ended {
             if let Some(history) = s.history.as_mut() {
-                history.push(status);
+                history.push(s.run.status());
             }
         }
         Ok(ended)
@@ -239,7 +238,7 @@ impl PyAskTell {
 
     /// Ends the run after the iteration told last (`termination` becomes `stopped`).
     fn stop(&self) -> PyResult<()> {
-        self.lock()?.run.solver().stop();
+        self.lock()?.run.stop();
         Ok(())
     }
 
@@ -247,42 +246,26 @@ impl PyAskTell {
     /// far (as `minimize`'s).
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = self.lock()?;
-        let best = s.run.view().best().ok_or_else(|| {
-            PyValueError::new_err("nothing evaluated yet: ask() and tell() first")
-        })?;
-        let d = match &s.run {
-            Run::Es(es) => {
-                let r = es.result();
-                result_dict(
-                    py,
-                    r,
-                    es.restarts(),
-                    s.l,
-                    Some((s.f_evaluations, s.g_evaluations)),
-                )?
+        let outcome = s
+            .run
+            .outcome()
+            .map_err(|_| PyValueError::new_err("nothing evaluated yet: ask() and tell() first"))?;
+        let counts = s.run.counts();
+        let evaluations = (counts.objectives, counts.constraints);
+        let d = match s.run.solver() {
+            Strategy::Es(es) => {
+                result_dict(py, es.result(), es.restarts(), s.l, Some(evaluations))?
             }
-            Run::Portfolio(run) => {
-                let termination =
-                    if run.termination().is_none() && run.iterations() >= s.max_iterations {
-                        Termination::GenerationLimit
-                    } else {
-                        end(run.as_ref(), &best)
-                    };
-                let d = portfolio_result(
-                    py,
-                    run,
-                    &best,
-                    s.l,
-                    (s.f_evaluations, s.g_evaluations),
-                    termination,
-                )?;
+            Strategy::Portfolio(run) => {
+                let d = portfolio_result(py, run, &outcome.best, s.l, evaluations)?;
                 if let Some(history) = &s.history {
                     d.set_item("history", portfolio_history(py, history)?)?;
                 }
                 d
             }
         };
-        d.set_item("njev", s.j_evaluations)?;
+        set_end(&d, &outcome)?;
+        d.set_item("njev", counts.derivatives)?;
         Ok(d)
     }
 
@@ -293,7 +276,7 @@ impl PyAskTell {
     /// round) from 1.
     fn status(&self) -> PyResult<(usize, usize, f64, f64, f64, bool, usize)> {
         let s = self.lock()?;
-        let status = s.run.view().status();
+        let status = s.run.status();
         Ok((
             status.iterations,
             status.evaluations,
@@ -310,9 +293,9 @@ impl PyAskTell {
     #[getter]
     fn mean<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let s = self.lock()?;
-        let mean = match &s.run {
-            Run::Es(es) => es.report().parent.to_vec(),
-            Run::Portfolio(run) => run.mean(),
+        let mean = match s.run.solver() {
+            Strategy::Es(es) => es.report().parent.to_vec(),
+            Strategy::Portfolio(run) => run.mean(),
         };
         Ok(mean.into_pyarray(py))
     }
@@ -323,9 +306,9 @@ impl PyAskTell {
     #[getter]
     fn stds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let s = self.lock()?;
-        let stds = match &s.run {
-            Run::Es(es) => es.stds(),
-            Run::Portfolio(run) => run.stds(),
+        let stds = match s.run.solver() {
+            Strategy::Es(es) => es.stds(),
+            Strategy::Portfolio(run) => run.stds(),
         };
         Ok(stds.into_pyarray(py))
     }
@@ -333,13 +316,13 @@ impl PyAskTell {
     /// The dimension.
     #[getter]
     fn dim(&self) -> PyResult<usize> {
-        Ok(self.lock()?.run.view().shape().dim())
+        Ok(self.lock()?.run.shape().dim())
     }
 
     /// Whether the run is the portfolio.
     #[getter]
     fn is_portfolio(&self) -> PyResult<bool> {
-        Ok(matches!(self.lock()?.run, Run::Portfolio(_)))
+        Ok(matches!(self.lock()?.run.solver(), Strategy::Portfolio(_)))
     }
 
     /// Pickling: the whole state as bytes, restored by `emages._asktell._restore_core`.
@@ -365,19 +348,13 @@ impl PyAskTell {
 }
 
 impl PyAskTell {
-    fn new(run: Run, (l, m): (usize, usize), budget: Option<usize>, history: bool) -> Self {
+    fn new(run: Run<Strategy>, (l, m): (usize, usize), history: bool) -> Self {
         Self {
             saved: Mutex::new(Saved {
                 run,
                 l,
                 m,
-                budget,
-                max_iterations: usize::MAX,
-                f_evaluations: 0,
-                g_evaluations: 0,
-                j_evaluations: 0,
                 history: history.then(Vec::new),
-                asked: false,
             }),
         }
     }
@@ -387,11 +364,6 @@ impl PyAskTell {
             .lock()
             .map_err(|_| PyRuntimeError::new_err("the ask-and-tell state is poisoned"))
     }
-}
-
-/// No iteration limit (a run saved without the field).
-fn no_limit() -> usize {
-    usize::MAX
 }
 
 /// The shape of a problem of Python's: the box, the constraint counts, the margin, and
@@ -414,13 +386,6 @@ fn shape(
     Ok(shape.with_jacobian(source).with_gradient(gradient))
 }
 
-/// Why a portfolio run ended (or would, were it to end now): the solver's reason, else
-/// the budget; a convergence on an infeasible point is [`Termination::Infeasible`].
-pub(crate) fn end(run: &dyn Solver, best: &Best) -> Termination {
-    run.termination()
-        .unwrap_or(Termination::Budget)
-        .given_feasibility(best.is_feasible())
-}
 /// The `f` told for `k` points: `k` numbers, none NaN, where `wanted`; nothing (and
 /// `f` ignored) for a request that wants only the constraints.
 pub(crate) fn told_objectives(

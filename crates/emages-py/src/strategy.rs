@@ -10,7 +10,7 @@ use crate::settings::{PyOptions, PyPortfolioOptions};
 use constraint_handling::problem::ProblemShape;
 use constraint_handling::ConstrainedProblem;
 use emages::portfolio::{Portfolio, PortfolioSettings};
-use emages_solver::{Best, Driver, Observer, Progress as Lines, Solver, Status};
+use emages_solver::{Best, Driver, Limits, Observer, Outcome, Progress as Lines, Solver, Status};
 use ma_es::ask_tell::AskTell;
 use ma_es::noise::RngNoise;
 use ma_es::restarts::RestartRecord;
@@ -199,7 +199,10 @@ pub(crate) fn result_dict<'py>(
     d.set_item("ngev", ngev)?;
     d.set_item("njev", 0)?;
     d.set_item("nit", r.generations)?;
-    d.set_item("termination", termination_name(r.termination))?;
+    set_end(
+        &d,
+        &Outcome::ended_with(r.best.clone(), r.evaluations, r.generations, r.termination),
+    )?;
     // The best-so-far at the evaluation counts asked for (`options["checkpoints"]`).
     let checkpoints: Vec<(usize, f64, f64)> = r
         .checkpoints
@@ -243,6 +246,18 @@ pub(crate) fn result_dict<'py>(
 /// Why a run ended, as Python sees it (`message`): [`Termination::name`].
 pub(crate) fn termination_name(t: Termination) -> &'static str {
     t.name()
+}
+
+/// The end of a run where Python reads it — `termination` (the word), `status`
+/// (scipy's number, −1 running), `success` and `message` — all from the one rule of a
+/// run's end ([`Outcome`]: `success` only for a run that converged, or reached its
+/// target, on a feasible point).
+pub(crate) fn set_end(d: &Bound<'_, PyDict>, outcome: &Outcome) -> PyResult<()> {
+    d.set_item("termination", outcome.name())?;
+    d.set_item("status", outcome.status())?;
+    d.set_item("success", outcome.success())?;
+    d.set_item("message", outcome.message())?;
+    Ok(())
 }
 
 /// Runs the strategy on one of the suites' problems, entirely in Rust.
@@ -378,7 +393,7 @@ pub fn run_portfolio<'py>(
     grad: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (budget, settings) = portfolio_options(&options, lower.len());
-    let max_iterations = portfolio_iterations(&options);
+    let limits = portfolio_limits(&options, budget);
     let problem = callback_problem(
         fun,
         ineq,
@@ -406,8 +421,7 @@ pub fn run_portfolio<'py>(
             ControlFlow::Continue(())
         };
         let outcome = Driver::new(&mut run)
-            .budget(budget)
-            .max_iterations(max_iterations)
+            .limits(limits)
             .observe(&mut observe)
             .run(&problem);
         (problem, run, outcome, steps)
@@ -416,14 +430,8 @@ pub fn run_portfolio<'py>(
         return Err(e);
     }
     let outcome = outcome.map_err(to_py)?;
-    let d = portfolio_result(
-        py,
-        &run,
-        &outcome.best,
-        n_ineq,
-        problem.evaluations(),
-        outcome.termination,
-    )?;
+    let d = portfolio_result(py, &run, &outcome.best, n_ineq, problem.evaluations())?;
+    set_end(&d, &outcome)?;
     d.set_item("njev", problem.jacobians())?;
     if history {
         d.set_item("history", portfolio_history(py, &steps)?)?;
@@ -467,7 +475,7 @@ pub fn run_portfolio_native<'py>(
     let p = native(problem)
         .ok_or_else(|| PyValueError::new_err("not a problem of the emages suites"))?;
     let (budget, settings) = portfolio_options(&options, p.dim());
-    let max_iterations = portfolio_iterations(&options);
+    let limits = portfolio_limits(&options, budget);
     let mut run = portfolio_plan(settings, budget, seed, x0)
         .build_for(p.as_ref())
         .and_then(|plan| plan.ask_tell())
@@ -484,8 +492,7 @@ pub fn run_portfolio_native<'py>(
             interrupt.poll()
         };
         let outcome = Driver::new(&mut run)
-            .budget(budget)
-            .max_iterations(max_iterations)
+            .limits(limits)
             .observe(&mut observe)
             .run(p.as_ref());
         (run, outcome, steps, interrupt.raised)
@@ -495,14 +502,8 @@ pub fn run_portfolio_native<'py>(
     }
     let outcome = outcome.map_err(to_py)?;
     let evaluations = run.evaluations();
-    let d = portfolio_result(
-        py,
-        &run,
-        &outcome.best,
-        l,
-        (evaluations, evaluations),
-        outcome.termination,
-    )?;
+    let d = portfolio_result(py, &run, &outcome.best, l, (evaluations, evaluations))?;
+    set_end(&d, &outcome)?;
     if history {
         d.set_item("history", portfolio_history(py, &steps)?)?;
     }
@@ -545,7 +546,6 @@ pub(crate) fn portfolio_result<'py>(
     best: &Best,
     n_ineq: usize,
     (nfev, ngev): (usize, usize),
-    termination: Termination,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     let mut g = best.constraints.clone();
@@ -562,7 +562,6 @@ pub(crate) fn portfolio_result<'py>(
     d.set_item("ngev", ngev)?;
     d.set_item("njev", 0)?;
     d.set_item("nit", run.iterations())?;
-    d.set_item("termination", termination_name(termination))?;
     d.set_item("restarts", Vec::<Py<PyAny>>::new())?;
     d.set_item("checkpoints", Vec::<(usize, f64, f64)>::new())?;
     d.set_item("rounds", run.round() + 1)?;
@@ -581,8 +580,12 @@ pub(crate) fn portfolio_options(
     (run.budget.unwrap_or(20_000 * dim), run.settings.clone())
 }
 
-/// The iteration limit of `emages.PortfolioOptions` (`max_iterations`, scipy's
-/// `maxiter`): `usize::MAX` when none is given.
-pub(crate) fn portfolio_iterations(options: &PyPortfolioOptions) -> usize {
-    options.given.value.max_iterations.unwrap_or(usize::MAX)
+/// The limits of a portfolio run of `emages.PortfolioOptions`: its budget and
+/// iteration limit (`max_iterations`, scipy's `maxiter`).
+pub(crate) fn portfolio_limits(options: &PyPortfolioOptions, budget: usize) -> Limits {
+    Limits {
+        budget: Some(budget),
+        max_iterations: options.given.value.max_iterations,
+        target: None,
+    }
 }

@@ -37,7 +37,9 @@ def test_an_equality_with_its_jacobian_is_solved_with_exact_jacobians():
     exact = run(constraints=[NonlinearConstraint(circle, 2.0, 2.0, jac=circle_jac)], **tight)
     # How close f comes to f* = −2 on the circle is the strategy's matter
     # (docs/strategy-design.md §17); here: feasible at δ, near f*, with the Jacobian taken.
-    assert exact.success and abs(exact.fun + 2.0) < 1e-4, exact
+    # εMAg-ES-R runs to its budget: feasible, not "success" (which needs convergence).
+    assert exact.feasible and abs(exact.fun + 2.0) < 1e-4, exact
+    assert exact.termination == "budget" and not exact.success
     assert exact.njev > 0
     assert abs(exact.h[0]) <= 1e-10 and exact.g.size == 0
     by_differences = run(constraints=[NonlinearConstraint(circle, 2.0, 2.0)], **tight)
@@ -129,6 +131,6 @@ def test_the_lm_strategy_holds_the_circle_to_1e_12_with_its_jacobian():
             seed=seed,
         )
         assert r.njev > 0
-        if not (r.success and abs(r.h[0]) <= 1e-12 and abs(r.fun + 2.0) <= 2e-6):
+        if not (r.feasible and abs(r.h[0]) <= 1e-12 and abs(r.fun + 2.0) <= 2e-6):
             misses.append((seed, r.fun, r.h[0]))
     assert not misses, misses

@@ -398,10 +398,11 @@ class AskTell:
                       seed=self.seed)
             _in_progress(res, "Nothing evaluated yet: ask() and tell() first.")
         else:
+            # Asked first: a run learns that it has ended (its budget, its solver's own
+            # end) at its next ask.
+            pending = self._next()
             res = cls(_finished(self._core.result(), self.seed))
-            if self._next() is not None:
-                _in_progress(res)
-            elif self.__dict__.get("_progress") is not None:
+            if pending is None and self.__dict__.get("_progress") is not None:
                 self._progress.finish()
         res.update(xbest=res["x"], fbest=res["fun"], evals_best=res.get("found_at", 0),
                    iterations=res["nit"], xfavorite=self.mean, stds=self.stds,

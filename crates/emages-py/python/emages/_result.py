@@ -27,7 +27,9 @@ class OptimizeResult(dict):
     feasible : bool
         Whether ``x`` satisfies every constraint.
     success : bool
-        ``feasible`` and a finite ``fun`` (errors raise instead of returning).
+        Whether the run converged (or reached its ``target``) on a feasible point: a run
+        ended by its budget, ``maxiter``, a callback or for want of progress did not
+        succeed, whatever its best point (scipy's meaning).
     g, h : ndarray
         The constraint values at ``x``.
     nfev, ngev : int
@@ -41,9 +43,11 @@ class OptimizeResult(dict):
         The evaluation at which ``x`` was found.
     status : int
         Why the run stopped, as a number: 0 converged (``message`` ``tol_fun``,
-        ``tol_x``, ``stagnation``, ``target``, ``confirmed``), 1 at a limit (``budget``,
-        ``generation limit``), 2 stopped by the caller (``stopped``: a callback's
-        ``StopIteration``, :meth:`AskTell.terminate`).
+        ``tol_x``, ``stagnation``, ``target``, ``confirmed``, ``converged``), 1 at a limit
+        (``budget``, ``generation limit``), 2 stopped by the caller (``stopped``: a
+        callback's ``StopIteration``, :meth:`AskTell.terminate`), 3 no feasible point
+        (``infeasible``: the run converged on an infeasible point), 4 stalled, 5 a value
+        not finite; −1 still running.
     maxcv : float
         The largest constraint violation at ``x``: ``max(0, max g, max |h|)`` (scipy's
         name; without the equality margin, so a feasible ``x`` may have ``maxcv`` up to
@@ -144,14 +148,12 @@ _RESULT = None
 
 
 def _finished(raw: dict, seed: int) -> OptimizeResult:
-    """The result dict of a run as an :class:`OptimizeResult`: ``success`` means a
-    feasible point with a finite objective value."""
+    """The result dict of a run as an :class:`OptimizeResult`. Its end — ``termination``,
+    ``status``, ``success``, ``message`` — comes from Rust's one rule of a run's end
+    (``emages_solver::Outcome``)."""
     res = _result_class()(raw)
     res["seed"] = seed
-    res["success"] = bool(res["feasible"] and math.isfinite(res["fun"]))
-    termination = res["termination"]
-    res["message"] = _Message(termination)
-    res["status"] = _STATUS.get(termination, 1)
+    res["message"] = _Message(res["termination"])
     res["maxcv"] = _maxcv(res.get("g"), res.get("h"))
     return res
 
@@ -164,12 +166,6 @@ def _maxcv(g, h) -> float:
     if np.isnan(values).any():
         return math.nan
     return float(values.max(initial=0.0))
-
-
-#: ``status`` of each ``termination``: 0 converged, 1 at a limit, 2 stopped by the
-#: caller, 3 no feasible point, 4 stalled, 5 a value not finite, −1 still running (the
-#: table is Rust's, ``emages_solver::Termination`` and ``IN_PROGRESS``).
-_STATUS = {name: status for name, status, _ in (*_emages.TERMINATIONS, _emages.IN_PROGRESS)}
 
 
 # Pickles and reprs name the package, which exports the class.
