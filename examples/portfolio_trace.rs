@@ -21,6 +21,7 @@ use emages::solver::{Driver, Slots, SolverError};
 use emages::Options;
 use emages_harness::cli::main_with;
 use emages_harness::StudyError;
+use emages_solver::Solver;
 use local_phase::sqp::SqpSettings;
 use std::ops::ControlFlow;
 use std::process::ExitCode;

@@ -14,6 +14,7 @@ use clap::Parser;
 use emages_harness::cli::main_with;
 use emages_harness::StudyError;
 use emages_solver::Driver;
+use emages_solver::Solver;
 use local_phase::sqp::{Sqp, SqpSettings};
 use std::ops::ControlFlow;
 use std::process::ExitCode;

@@ -4,7 +4,7 @@
 //! first line picks OpenBLAS's canonical kernel (no cargo runner here). Built by
 //! scripts/outside-crate/check with `emages` as a direct dependency.
 
-use emages::{save, ConstrainedProblem, FnProblem, Portfolio};
+use emages::{save, ConstrainedProblem, FnProblem, Portfolio, Solver};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     emages::use_canonical_kernel()?;
@@ -30,7 +30,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut tells = 0;
     while let Some(request) = run.ask()? {
         let k = request.len();
-        let (mut f, mut h) = (Vec::with_capacity(k), ndarray::Array2::zeros((1, k)));
+        let (mut f, mut h) = (Vec::with_capacity(k), emages::ndarray::Array2::zeros((1, k)));
         for j in 0..k {
             let mut c = [0.0];
             f.push(problem.evaluate(request.point(j), &mut c)?);
@@ -42,7 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             run = save::from_json::<Portfolio>(&save::to_json(&run)?)?;
         }
     }
-    assert_eq!(run.best(), Some(&outcome.best));
+    assert_eq!(run.best().as_ref(), Some(&outcome.best));
     assert_eq!(run.evaluations(), outcome.evaluations);
     println!("by ask and tell, saved to JSON and resumed: the same run ({tells} tells)");
     Ok(())

@@ -5,7 +5,7 @@
 //! default is Rust's, seed for seed).
 
 use emages::{Driver, FnProblem};
-use emages_solver::{Phase, Progress, Status};
+use emages_solver::{Phase, Progress, Solver, Status};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::Mutex;

@@ -38,7 +38,8 @@
 //! | [`portfolio`] (here) | the recommended strategy: [`Options`] → [`Plan`] → [`Plan::run`] or [`Plan::ask_tell`] ([`Portfolio`]) |
 //! | [`es`] (`ma-es`) | the εMAg-ES and the paper's seven variants by name (`es::Options::new(es::Variant::EpsMagEs)`), εMAg-ES-R |
 //! | [`local`] (`local-phase`) | the SQP local phase on its own |
-//! | [`solver`] (`emages-solver`) | the contract: [`Solver`], [`Driver`], [`Outcome`], [`Best`], [`Termination`], [`save`] |
+//! | [`solver`] (`emages-solver`) | the contract: [`Solver`], [`Run`] (the owner of a run's limits, counts and end), [`Driver`], [`Outcome`], [`Best`], [`Termination`], [`save`] |
+//! | [`ndarray`] | the arrays of requests and tells, the version this crate was built with |
 //! | [`constraint_handling`] | the problem trait ([`ConstrainedProblem`]), [`FnProblem`], [`WithEqualityMargin`], orderings, repairs |
 //!
 //! # The BLAS kernel
@@ -60,12 +61,15 @@ pub use constraint_handling::problem::WithEqualityMargin;
 pub use constraint_handling::{ConstrainedProblem, FnProblem, ProblemError};
 pub use emages_solver as solver;
 pub use emages_solver::{
-    save, Best, Driver, History, NoObserver, Observer, Outcome, Progress, Solver, SolverError,
-    Status, Termination,
+    save, Best, Counts, Driver, History, Limits, NoObserver, Observer, Outcome, Progress, Run,
+    Solver, SolverError, Status, Termination,
 };
 pub use error::Error;
 pub use local_phase as local;
 pub use ma_es as es;
+/// The `ndarray` this crate speaks (requests' points, told values): use `emages::ndarray`
+/// rather than a version of your own, which may be another major version.
+pub use ndarray;
 pub use portfolio::{Options, Plan, Portfolio, PortfolioSettings};
 
 /// The recommended strategy's options: [`Options::recommended`].

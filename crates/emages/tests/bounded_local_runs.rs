@@ -4,6 +4,7 @@
 
 use constraint_handling::{ConstrainedProblem, FnProblem};
 use emages::portfolio::{Portfolio, PortfolioSettings};
+use emages_solver::Solver;
 #[path = "support.rs"]
 mod support;
 use std::ops::ControlFlow;

@@ -6,6 +6,7 @@
 //!     cargo run --release -p local-phase --example hits
 
 use constraint_handling::problem::{ConstrainedProblem, ProblemShape};
+use emages_solver::Solver;
 use local_phase::classic::{self, Classic, Hits};
 use local_phase::sqp::{Sqp, SqpSettings};
 

@@ -41,6 +41,7 @@ impl Classic {
     /// As [`Sqp::new`].
     ///
     /// ```
+    /// use emages_solver::Solver;
     /// use local_phase::{classic, sqp::SqpSettings};
     /// let rs = classic::rosen_suzuki();
     /// let mut sqp = rs.sqp_from(&rs.start, SqpSettings::default())?;

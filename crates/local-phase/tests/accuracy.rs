@@ -5,6 +5,7 @@
 //! coarse step tolerance ends a run at a feasible point near the optimum, not on its
 //! way into the feasible set.
 
+use emages_solver::Solver;
 use emages_solver::{Driver, Termination};
 use local_phase::classic;
 use local_phase::sqp::{Sqp, SqpSettings};

@@ -4,6 +4,7 @@
 //! budget; a run saved mid-way continues bit for bit (JSON and MessagePack).
 
 use constraint_handling::problem::{ConstrainedProblem, ProblemShape};
+use emages_solver::Solver;
 use emages_solver::Termination;
 use local_phase::classic::{self, Classic};
 use local_phase::sqp::{Sqp, SqpSettings};
@@ -104,8 +105,8 @@ fn saved_runs_continue_and_budgets_cut_the_same_run() {
     let full = {
         let mut sqp = Sqp::for_problem(&c.problem, &c.start, SqpSettings::default()).unwrap();
         let mut told = 0;
-        while let Some(points) = sqp.ask() {
-            let points = points.to_owned();
+        while let Some(request) = sqp.ask().unwrap() {
+            let points = request.points.to_owned();
             trace.extend(points.iter().map(|v| v.to_bits()));
             let n = points.ncols();
             let (mut f, mut g) = (Array1::zeros(n), Array2::zeros((k, n).f()));
@@ -144,7 +145,7 @@ fn saved_runs_continue_and_budgets_cut_the_same_run() {
     let mut asked = Vec::new();
     let mut replay = Sqp::for_problem(&c.problem, &c.start, SqpSettings::default()).unwrap();
     while replay.evaluations() < cut.evaluations() {
-        let points = replay.ask().unwrap().to_owned();
+        let points = replay.ask().unwrap().unwrap().points.to_owned();
         asked.extend(points.iter().map(|v| v.to_bits()));
         let n = points.ncols();
         let (mut f, mut g) = (Array1::zeros(n), Array2::zeros((k, n).f()));

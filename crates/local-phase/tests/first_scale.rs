@@ -6,6 +6,7 @@
 //! reaches the optimum in fewer evaluations (`classic::ill_conditioned_ellipsoid`, whose
 //! optimum is known).
 
+use emages_solver::Solver;
 use emages_solver::{Driver, Termination};
 use local_phase::classic;
 use local_phase::sqp::SqpSettings;

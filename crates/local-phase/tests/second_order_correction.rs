@@ -8,6 +8,7 @@
 
 use constraint_handling::problem::{ConstrainedProblem, ProblemError};
 use constraint_handling::FnProblem;
+use emages_solver::Solver;
 use emages_solver::Termination;
 use local_phase::sqp::{Sqp, SqpSettings};
 use ndarray::{Array1, Array2, ShapeBuilder};
@@ -87,8 +88,8 @@ fn a_run_with_the_correction_saved_at_any_tell_continues_bit_for_bit() {
     let plain = solve(true, &start, usize::MAX);
     let mut sqp = Sqp::for_problem(&p, &start, settings).unwrap();
     let mut tells = 0;
-    while let Some(points) = sqp.ask() {
-        let points = points.to_owned();
+    while let Some(request) = sqp.ask().unwrap() {
+        let points = request.points.to_owned();
         let n = points.ncols();
         let (mut f, mut g) = (Array1::zeros(n), Array2::zeros((1, n).f()));
         p.evaluate_batch(points.view(), f.view_mut(), g.view_mut())

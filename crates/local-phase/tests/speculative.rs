@@ -4,6 +4,7 @@
 //! for every full step the line search rejects, until `SPECULATION_MISSES` were.
 
 use emages_solver::Driver;
+use emages_solver::Solver;
 use local_phase::classic;
 use local_phase::sqp::{Sqp, SqpSettings, SPECULATION_MISSES};
 use std::ops::ControlFlow;
@@ -19,8 +20,8 @@ fn run(c: &classic::Classic, speculative: bool) -> (Sqp, Vec<Vec<f64>>, Vec<usiz
     let mut sizes = Vec::new();
     let mut last = 0;
     let mut observe = |s: &Sqp| {
-        if s.iterations() != last {
-            last = s.iterations();
+        if s.steps() != last {
+            last = s.steps();
             iterates.push(s.iterate().to_vec());
         }
         sizes.push(s.evaluations());
@@ -102,9 +103,9 @@ fn a_crawling_run_wastes_at_most_the_allowance() {
         "ellipsoid: {} evaluations in {plain_requests} requests, speculative {} in {fast_requests}, {} iterations",
         plain.evaluations(),
         fast.evaluations(),
-        plain.iterations()
+        plain.steps()
     );
-    assert!(plain.iterations() >= 100, "the run should crawl");
+    assert!(plain.steps() >= 100, "the run should crawl");
     assert_eq!(fast.best().unwrap().x, plain.best().unwrap().x);
     let wasted = fast.evaluations() - plain.evaluations();
     assert!(wasted <= SPECULATION_MISSES as usize * N, "{wasted} wasted");

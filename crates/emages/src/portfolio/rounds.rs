@@ -232,7 +232,7 @@ impl Portfolio {
     /// ([`Sqp::back_off_cost`]): a run that holds its back-off ends that far above a
     /// record found closer to the boundary (by an ES round, or a refined run).
     fn ended_at(sqp: &Sqp, record: Fitness, tolerance: f64) -> bool {
-        let Some(end) = Sqp::best(sqp) else {
+        let Some(end) = sqp.best_ref() else {
             return false;
         };
         let below = tolerance * record.objective.abs().max(1.0);
@@ -353,7 +353,7 @@ impl Portfolio {
                             (best, self.before_local),
                             self.settings.confirm_tolerance,
                         );
-                    if !cut && !arrived && Sqp::ask(sqp).is_some() {
+                    if !cut && !arrived && sqp.points().is_some() {
                         return Ok(());
                     }
                     if !cut
@@ -400,7 +400,7 @@ impl Portfolio {
                     self.phase = Phase::Es { es: Box::new(es) };
                 }
                 Phase::Es { es } => {
-                    if es.pending().is_some() || AskTell::ask(es)?.is_some() {
+                    if es.pending().is_some() || Solver::ask(es.as_mut())?.is_some() {
                         return Ok(());
                     }
                     let mut sqp =
@@ -413,7 +413,7 @@ impl Portfolio {
                     self.phase = Phase::Polish { sqp };
                 }
                 Phase::Polish { sqp } => {
-                    if !cut && Sqp::ask(sqp).is_some() {
+                    if !cut && sqp.points().is_some() {
                         return Ok(());
                     }
                     if !cut
@@ -466,7 +466,7 @@ impl Portfolio {
     ///
     /// # Errors
     /// The ES's errors when a round sets it up.
-    pub fn ask(&mut self) -> Result<Option<Request<'_>>, Error> {
+    fn next_request(&mut self) -> Result<Option<Request<'_>>, Error> {
         if self.stopped() {
             return Ok(None);
         }
@@ -510,7 +510,7 @@ impl Portfolio {
         }
     }
 
-    /// Tells the values at the points of the last [`Portfolio::ask`]: `objectives[j]`
+    /// Takes the values at the points of the last ask ([`Solver::tell`]): `objectives[j]`
     /// and column `j` of `constraints` (`(l + m) × k`) are `f` and `C` at point `j`;
     /// for a [`RequestKind::Jacobians`] request, columns `jN .. (j+1)N` of
     /// `constraints` (`(l + m) × (N · k)`) are `∂C/∂x` at point `j`, and `objectives`
@@ -520,7 +520,7 @@ impl Portfolio {
     /// # Errors
     /// [`SolverError::Protocol`] without an ask, [`SolverError::TellShape`] for values
     /// that do not fit; the phase's own errors.
-    pub fn tell(
+    fn take_values(
         &mut self,
         objectives: &[f64],
         constraints: ArrayView2<'_, f64>,
@@ -572,12 +572,12 @@ impl Portfolio {
         };
         match &mut self.phase {
             Phase::Restarts { sqp, .. } | Phase::Polish { sqp } => {
-                Sqp::tell(sqp, objectives, constraints)?;
+                Solver::tell(sqp.as_mut(), objectives, constraints)?;
                 self.iterations += 1;
             }
             Phase::Es { es } => {
                 if matches!(
-                    AskTell::tell(es, objectives, constraints)?,
+                    Solver::tell(es.as_mut(), objectives, constraints)?,
                     Told::Iteration(_)
                 ) {
                     self.iterations += 1;
@@ -633,18 +633,6 @@ impl Portfolio {
         }))
     }
 
-    /// The best point so far.
-    #[must_use]
-    pub fn best(&self) -> Option<&Best> {
-        self.best.as_ref()
-    }
-
-    /// Evaluations told so far (with those charged for Jacobians).
-    #[must_use]
-    pub fn evaluations(&self) -> usize {
-        self.evaluations
-    }
-
     /// The evaluations charged for derivatives: the Jacobians of the ES's repair and the
     /// local phase's gradients (0 for a black box).
     #[must_use]
@@ -656,12 +644,6 @@ impl Portfolio {
     #[must_use]
     pub fn dim(&self) -> usize {
         self.shape.dim()
-    }
-
-    /// Iterations so far: the local phase's tells and the ES's generations.
-    #[must_use]
-    pub fn iterations(&self) -> usize {
-        self.iterations
     }
 
     /// The current round `r`.
@@ -708,8 +690,7 @@ impl Portfolio {
     }
 
     /// The state after the last tell, as a row of the run's history.
-    #[must_use]
-    pub fn status(&self) -> Status {
+    fn history_row(&self) -> Status {
         let (objective, violation) = self
             .best
             .as_ref()
@@ -741,7 +722,7 @@ impl Solver for Portfolio {
     }
 
     fn ask(&mut self) -> Result<Option<Request<'_>>, SolverError> {
-        Portfolio::ask(self).map_err(SolverError::from)
+        self.next_request().map_err(SolverError::from)
     }
 
     /// A tell that completes a step of the local phase or a generation of an ES round
@@ -752,7 +733,7 @@ impl Solver for Portfolio {
         constraints: ArrayView2<'_, f64>,
     ) -> Result<Told, SolverError> {
         let before = self.iterations;
-        Portfolio::tell(self, objectives, constraints)?;
+        self.take_values(objectives, constraints)?;
         Ok(if self.iterations > before {
             Told::Iteration(self.termination())
         } else {
@@ -789,6 +770,6 @@ impl Solver for Portfolio {
     }
 
     fn status(&self) -> Status {
-        Portfolio::status(self)
+        self.history_row()
     }
 }

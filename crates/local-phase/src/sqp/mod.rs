@@ -211,7 +211,7 @@ enum Phase {
 ///
 /// ```
 /// use constraint_handling::{problem::ProblemShape, FnProblem};
-/// use emages_solver::Termination;
+/// use emages_solver::{Solver, Termination};
 /// use local_phase::sqp::{Sqp, SqpSettings};
 /// // min x₁ + x₂  s.t.  x₁² + x₂² = 2  in [−3, 3]²: the optimum (−1, −1)
 /// let p = FnProblem::new(vec![-3.0; 2], vec![3.0; 2], 0, 1, |x, c| {
@@ -303,7 +303,9 @@ pub struct Sqp {
     #[serde(default)]
     tells: usize,
     evaluations: usize,
-    iterations: usize,
+    /// The quadratic programs solved (the word of earlier saves read too).
+    #[serde(alias = "iterations")]
+    steps: usize,
     #[serde(skip)]
     qp: Qp,
     #[serde(skip)]
@@ -408,7 +410,7 @@ impl Sqp {
             best: None,
             tells: 0,
             evaluations: 0,
-            iterations: 0,
+            steps: 0,
             qp: Qp::new(n + 1, k + 2 * n + 2),
             program: Program::default(),
             shape,
@@ -477,10 +479,10 @@ impl Sqp {
         Self::new(ProblemShape::of(problem)?, x0, settings)
     }
 
-    /// The points to evaluate next, one per column (`N × k`), or `None` once the run
-    /// has stopped. Asking again before telling gives the same points.
+    /// The points of the pending request, one per column (`N × k`), or `None` once the
+    /// run has stopped ([`Solver::ask`] hands them out).
     #[must_use]
-    pub fn ask(&self) -> Option<ArrayView2<'_, f64>> {
+    pub fn points(&self) -> Option<ArrayView2<'_, f64>> {
         if matches!(self.phase, Phase::Done(_)) {
             return None;
         }
@@ -491,7 +493,7 @@ impl Sqp {
         )
     }
 
-    /// Tells the values at the points of the last [`Sqp::ask`]: `objectives[j]` and
+    /// Takes the values at the points of the last ask ([`Solver::tell`]): `objectives[j]` and
     /// column `j` of `constraints` (`(l + m) × k`) are `f` and `C` at point `j`; for a
     /// [`RequestKind::Gradients`] request ([`Sqp::asked_kind`]), `objectives` is `∇f`
     /// (`N` numbers) and `constraints` `∂C/∂x` (`(l + m) × N`) at the iterate.
@@ -499,7 +501,7 @@ impl Sqp {
     /// # Errors
     /// [`SqpError::NothingAsked`] after the run stopped, [`SqpError::TellShape`] for
     /// values that do not fit.
-    pub fn tell(
+    fn take_values(
         &mut self,
         objectives: &[f64],
         constraints: ArrayView2<'_, f64>,
@@ -587,7 +589,7 @@ impl Sqp {
     /// `budget` evaluations in all ([`Driver`] with that budget).
     ///
     /// # Errors
-    /// [`SqpError::Problem`] when the problem fails; as [`Sqp::tell`].
+    /// [`SqpError::Problem`] when the problem fails; as [`Solver::tell`].
     pub fn run<P: ConstrainedProblem + ?Sized>(
         &mut self,
         problem: &P,
@@ -617,9 +619,9 @@ impl Sqp {
     }
 
     /// The best point evaluated so far (lexicographic on `(ν̄, f)`), among those with
-    /// finite values.
+    /// finite values, borrowed ([`Solver::best`] gives a copy).
     #[must_use]
-    pub fn best(&self) -> Option<&Best> {
+    pub fn best_ref(&self) -> Option<&Best> {
         self.best.as_ref()
     }
 
@@ -629,16 +631,11 @@ impl Sqp {
         &self.x
     }
 
-    /// The evaluations told so far.
+    /// The steps taken (quadratic programs solved); [`Solver::iterations`] counts the
+    /// tells.
     #[must_use]
-    pub fn evaluations(&self) -> usize {
-        self.evaluations
-    }
-
-    /// The steps taken (quadratic programs solved).
-    #[must_use]
-    pub fn iterations(&self) -> usize {
-        self.iterations
+    pub fn steps(&self) -> usize {
+        self.steps
     }
 
     /// The current bound `Δ` on the step.
@@ -647,7 +644,7 @@ impl Sqp {
         self.bound
     }
 
-    /// What the points of [`Sqp::ask`] are wanted for: their values `f`, `C`
+    /// What the points of the pending request are wanted for: their values `f`, `C`
     /// ([`RequestKind::Population`]: the start, difference probes, trial steps), or,
     /// where the problem gives its derivatives ([`ProblemShape::has_derivatives`]),
     /// `∇f` and `∂C/∂x` at the iterate ([`RequestKind::Gradients`]) in place of the
@@ -661,11 +658,11 @@ impl Sqp {
         }
     }
 
-    /// The pending request ([`Sqp::ask`] with its kind; one evaluation per point).
+    /// The pending request ([`Sqp::points`] with their kind; one evaluation per point).
     #[must_use]
     pub fn request(&self) -> Option<Request<'_>> {
         let kind = self.asked_kind();
-        self.ask().map(|points| Request {
+        self.points().map(|points| Request {
             evaluations: points.ncols(),
             points,
             kind,
@@ -697,7 +694,8 @@ impl Solver for Sqp {
         objectives: &[f64],
         constraints: ArrayView2<'_, f64>,
     ) -> Result<Told, SolverError> {
-        Sqp::tell(self, objectives, constraints).map_err(SolverError::from)?;
+        self.take_values(objectives, constraints)
+            .map_err(SolverError::from)?;
         Ok(Told::Iteration(self.stopped()))
     }
 
@@ -709,7 +707,6 @@ impl Solver for Sqp {
         self.evaluations
     }
 
-    #[allow(clippy::misnamed_getters)] // the contract's iterations are the tells
     fn iterations(&self) -> usize {
         self.tells
     }

@@ -256,7 +256,7 @@ impl Sqp {
                 return;
             }
         };
-        self.iterations += 1;
+        self.steps += 1;
         let delta = if relaxed { self.qp_relaxation } else { 0.0 };
         // Powell's weights, from the multipliers of a consistent program (those of a
         // relaxed one measure the relaxation's weight ρ, not the constraints).
