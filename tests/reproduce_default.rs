@@ -11,11 +11,9 @@ mod support;
 use support::rerun::*;
 use support::*;
 
-use constraint_handling::linalg::kernel::CORETYPE_VARIABLE;
 use emages_harness::study::store::{load_runs, RunRow};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -27,27 +25,6 @@ const CANDIDATE: &str = "portfolio:accuracy=1e-12:soc=on";
 
 /// The candidate's form under the CEC protocols: to the budget, the problem's margin.
 const CANDIDATE_CEC: &str = "portfolio:confirmations=0:margin=problem:accuracy=1e-12:soc=on";
-
-/// Runs `example args --out TMP` with the Haswell kernels and returns its run records
-/// (every `runs*.jsonl` below the output folder).
-fn rerun(example_name: &str, args: &[&str], run_as: &str) -> Vec<RunRow> {
-    let dir = tempfile::tempdir().unwrap();
-    let output = Command::new(example(example_name))
-        .args(args)
-        .args(["--no-progress", "--out"])
-        .arg(dir.path())
-        .env(CORETYPE_VARIABLE, run_as)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{example_name} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let mut rows = load_runs(&dir.path().join("runs.jsonl")).unwrap_or_default();
-    rows.extend(cec2020_runs(dir.path(), false));
-    rows
-}
 
 /// Every rerun equals the committed record of its key; at least `expect` of them.
 fn assert_reproduced(
@@ -112,7 +89,7 @@ fn the_defaults_bbob_test_runs_repeat() {
         let committed = by_key(load_runs(&file).unwrap());
         assert_eq!(committed.len(), 810, "{}", file.display());
         let dim_text = dim.to_string();
-        let rows = rerun(
+        let rows = rerun_example(
             "bbob_constrained",
             &[
                 "--dim",
@@ -166,7 +143,7 @@ fn the_defaults_cec2020_protocol_runs_repeat() {
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(",");
-        let rows = rerun(
+        let rows = rerun_example(
             "cec2020_rw",
             &[
                 "--with",
@@ -205,7 +182,7 @@ fn the_defaults_cec2017_n50_run_repeats() {
     );
     assert_eq!(committed.len(), 700);
     let data = data_dir();
-    let rows = rerun(
+    let rows = rerun_example(
         "ablation",
         &[
             "--dim",

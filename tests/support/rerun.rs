@@ -89,9 +89,16 @@ pub fn assert_same_run(c: &RunRow, r: &RunRow) {
 
 /// Runs `examples/cec2020_rw.rs` with `args` into a fresh folder under the OpenBLAS
 /// kernel family `run_as`, and returns its run records.
-pub fn rerun_cec2020(args: &[&str], run_as: &str) -> Vec<emages_harness::study::store::RunRow> {
+pub fn rerun_cec2020(args: &[&str], run_as: &str) -> Vec<RunRow> {
+    rerun_example("cec2020_rw", args, run_as)
+}
+
+/// Runs example `name` with `args --no-progress --out TMP` under the OpenBLAS kernel
+/// family `run_as`, and returns its run records: `TMP/runs.jsonl` and every dimension
+/// group's (`TMP/D*/runs*`).
+pub fn rerun_example(name: &str, args: &[&str], run_as: &str) -> Vec<RunRow> {
     let dir = tempfile::tempdir().unwrap();
-    let output = Command::new(example("cec2020_rw"))
+    let output = Command::new(example(name))
         .args(args)
         .args(["--no-progress", "--out"])
         .arg(dir.path())
@@ -100,8 +107,11 @@ pub fn rerun_cec2020(args: &[&str], run_as: &str) -> Vec<emages_harness::study::
         .unwrap();
     assert!(
         output.status.success(),
-        "{}",
+        "{name} failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    cec2020_runs(dir.path(), false)
+    let mut rows =
+        emages_harness::study::store::load_runs(&dir.path().join("runs.jsonl")).unwrap_or_default();
+    rows.extend(cec2020_runs(dir.path(), false));
+    rows
 }
